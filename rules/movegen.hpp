@@ -1,0 +1,308 @@
+// Legal move generation for every variant, from the compile-time traits in variants.hpp.
+//
+// Owns: which moves are legal. Captures are compulsory; a capture that can continue must
+// continue; a flying king that can land on several squares must pick one from which the capture
+// continues, if any. Among complete sequences the variant's precedence rule picks the legal ones
+// (as a lexicographic key, see capture_key). Sequences with the same (from, to, captured set,
+// crowning) are one move unless keep_duplicates asks for every path.
+//
+// Captured pieces stay on the board until the move ends, blocking the way and never jumped twice
+// (S000 4.8, 4.11), except in turkish where each is removed as it is jumped (S004), and a king may
+// then not turn back 180 degrees.
+#pragma once
+
+#include <cstdint>
+
+#include "rules/move.hpp"
+#include "rules/position.hpp"
+#include "rules/variants.hpp"
+
+namespace damas {
+
+// The position after the move. The same for every variant: the move carries all it needs.
+constexpr Position make_move(Position p, const Move& m) {
+    const int us = index_of(p.side);
+    const Bitboard from = bit(m.from);
+    const Bitboard to = bit(m.to);
+    const bool was_king = (p.kings & from) != 0;
+    p.pieces[us] = (p.pieces[us] & ~from) | to;
+    p.pieces[1 - us] &= ~m.captured;
+    p.kings &= ~(m.captured | from);
+    if (was_king || m.promotes) p.kings |= to;
+    p.side = ~p.side;
+    return p;
+}
+
+template <class R>
+class MoveGenerator {
+    using B = typename R::Board;
+
+public:
+    static constexpr Bitboard promotion_row(Color c) {
+        return c == Color::white ? B::row(B::height - 1) : B::row(0);
+    }
+
+    // Every legal move of the side to move.
+    static void generate(const Position& p, MoveList& out, bool keep_duplicates = false) {
+        out.clear();
+        generate_captures(p, out, keep_duplicates);
+        if (out.empty()) generate_quiet(p, out);
+    }
+
+    // Only the captures (empty when the side to move has none).
+    static void generate_captures(const Position& p, MoveList& out, bool keep_duplicates = false) {
+        out.clear();
+        CaptureSearch search(p, out, keep_duplicates);
+        search.run();
+    }
+
+    // The number of legal moves, faster than generate() when there is no capture.
+    static int count(const Position& p) {
+        MoveList list;
+        generate_captures(p, list);
+        if (!list.empty()) return list.size();
+        return count_quiet(p);
+    }
+
+    static bool has_capture(const Position& p) {
+        MoveList list;
+        generate_captures(p, list);
+        return !list.empty();
+    }
+
+private:
+    static constexpr bool man_moves_in(Color c, int d) {
+        const int dy = B::dy[d];
+        if (dy == 0) return R::men_move_sideways;
+        return c == Color::white ? dy > 0 : dy < 0;
+    }
+    static constexpr bool man_captures_in(Color c, int d) {
+        if (B::dy[d] == 0) return R::men_move_sideways;
+        return R::men_capture_backward || man_moves_in(c, d);
+    }
+    static constexpr int back_shift(int d) { return B::shift[d]; }
+
+    static void generate_quiet(const Position& p, MoveList& out) {
+        const Color us = p.side;
+        const Bitboard empty = B::mask & ~p.occupied();
+        const Bitboard men = p.men(us);
+        const Bitboard promo = promotion_row(us);
+        for (int d = 0; d < 4; ++d) {
+            if (!man_moves_in(us, d)) continue;
+            for_each_bit(B::step(men, d) & empty, [&](int to) {
+                out.push(Move{0, static_cast<std::uint8_t>(to - back_shift(d)),
+                              static_cast<std::uint8_t>(to), (bit(to) & promo) != 0});
+            });
+        }
+        for_each_bit(p.kings_of(us), [&](int from) {
+            for (int d = 0; d < 4; ++d) {
+                for (Bitboard t = B::step(bit(from), d) & empty; t; t = B::step(t, d) & empty) {
+                    out.push(Move{0, static_cast<std::uint8_t>(from),
+                                  static_cast<std::uint8_t>(lowest_bit(t)), false});
+                    if (!R::flying_kings) break;
+                }
+            }
+        });
+    }
+
+    static int count_quiet(const Position& p) {
+        const Color us = p.side;
+        const Bitboard empty = B::mask & ~p.occupied();
+        const Bitboard men = p.men(us);
+        int n = 0;
+        for (int d = 0; d < 4; ++d)
+            if (man_moves_in(us, d)) n += popcount(B::step(men, d) & empty);
+        const Bitboard kings = p.kings_of(us);
+        if (!kings) return n;
+        for (int d = 0; d < 4; ++d) {
+            if constexpr (R::flying_kings) {
+                // Slide the whole set of kings one step at a time: each step adds one move per
+                // king still sliding.
+                for (Bitboard t = B::step(kings, d) & empty; t; t = B::step(t, d) & empty)
+                    n += popcount(t);
+            } else {
+                n += popcount(B::step(kings, d) & empty);
+            }
+        }
+        return n;
+    }
+
+    // Depth-first search of capture sequences from every piece of the side to move.
+    class CaptureSearch {
+    public:
+        CaptureSearch(const Position& p, MoveList& out, bool keep_duplicates)
+            : out_(out),
+              keep_duplicates_(keep_duplicates),
+              us_(p.side),
+              opponents_(p.of(~p.side)),
+              opponent_kings_(p.kings_of(~p.side)),
+              empty_(B::mask & ~p.occupied()),
+              own_men_(p.men(p.side)),
+              own_kings_(p.kings_of(p.side)) {}
+
+        void run() {
+            for_each_bit(own_men_, [&](int sq) { start(sq, false); });
+            for_each_bit(own_kings_, [&](int sq) { start(sq, true); });
+        }
+
+    private:
+        void start(int sq, bool king) {
+            from_ = sq;
+            start_king_ = king;
+            crowned_ = false;
+            empty_ |= bit(sq);  // the moving piece has left its square
+            if (king)
+                extend_king(bit(sq), -1);
+            else
+                extend_man(bit(sq));
+            empty_ &= ~bit(sq);
+        }
+
+        Bitboard targets(bool by_king) const {
+            Bitboard t = opponents_ & ~captured_;
+            if (!by_king && !R::men_capture_kings) t &= ~opponent_kings_;
+            return t;
+        }
+
+        void take(Bitboard piece) {
+            captured_ |= piece;
+            const bool king = (piece & opponent_kings_) != 0;
+            kings_taken_ += king ? 1 : 0;
+            king_pattern_ |= king ? (std::uint32_t{1} << (31 - count_)) : 0;
+            ++count_;
+            if constexpr (R::remove_captured_at_once) {
+                opponents_ &= ~piece;
+                empty_ |= piece;
+            }
+        }
+        void untake(Bitboard piece) {
+            --count_;
+            const bool king = (piece & opponent_kings_) != 0;
+            kings_taken_ -= king ? 1 : 0;
+            king_pattern_ &= ~(std::uint32_t{1} << (31 - count_));
+            captured_ &= ~piece;
+            if constexpr (R::remove_captured_at_once) {
+                opponents_ |= piece;
+                empty_ &= ~piece;
+            }
+        }
+
+        // Returns whether any capture continues from `at` (and records the completed ones).
+        bool extend_man(Bitboard at) {
+            bool found = false;
+            for (int d = 0; d < 4; ++d) {
+                if (!man_captures_in(us_, d)) continue;
+                const Bitboard victim = B::step(at, d) & targets(false);
+                if (!victim) continue;
+                const Bitboard land = B::step(victim, d) & empty_;
+                if (!land) continue;
+                found = true;
+                take(victim);
+                land_man(land, d);
+                untake(victim);
+            }
+            return found;
+        }
+
+        void land_man(Bitboard land, int d) {
+            if (land & promotion_row(us_)) {
+                if constexpr (R::mid_capture == MidCapturePromotion::ends_move) {
+                    record(land);
+                    return;
+                } else if constexpr (R::mid_capture == MidCapturePromotion::becomes_king) {
+                    crowned_ = true;
+                    if (!extend_king(land, d)) record(land);
+                    crowned_ = false;
+                    return;
+                }
+            }
+            if (!extend_man(land)) record(land);
+        }
+
+        bool extend_king(Bitboard at, int last_dir) {
+            bool found = false;
+            for (int d = 0; d < 4; ++d) {
+                if (R::forbid_reversal_in_capture && last_dir >= 0 && d == opposite(last_dir))
+                    continue;
+                Bitboard t = B::step(at, d);
+                if constexpr (R::flying_kings)
+                    while (t & empty_) t = B::step(t, d);
+                const Bitboard victim = t & targets(true);
+                if (!victim) continue;
+                Bitboard land = B::step(victim, d) & empty_;
+                if (!land) continue;
+                found = true;
+                take(victim);
+                if constexpr (!R::king_lands_anywhere_beyond) {
+                    if (!extend_king(land, d)) record(land);
+                } else {
+                    // The king must choose a landing square from which the capture continues, if
+                    // there is one; otherwise any free square beyond.
+                    Bitboard dead_ends = 0;
+                    bool continues = false;
+                    for (; land; land = B::step(land, d) & empty_) {
+                        if (extend_king(land, d))
+                            continues = true;
+                        else
+                            dead_ends |= land;
+                    }
+                    if (!continues) for_each_bit(dead_ends, [&](int sq) { record(bit(sq)); });
+                }
+                untake(victim);
+            }
+            return found;
+        }
+
+        std::uint64_t precedence_key() const {
+            const std::uint64_t n = static_cast<std::uint64_t>(count_);
+            switch (R::precedence) {
+                case Precedence::free_choice: return 0;
+                case Precedence::most_pieces: return n;
+                case Precedence::most_then_kings:
+                    return (n << 40) | (static_cast<std::uint64_t>(kings_taken_) << 32);
+                case Precedence::italian:
+                    return (n << 48) | (static_cast<std::uint64_t>(start_king_) << 40) |
+                           (static_cast<std::uint64_t>(kings_taken_) << 32) | king_pattern_;
+            }
+            return 0;
+        }
+
+        void record(Bitboard land) {
+            const int to = lowest_bit(land);
+            const bool promotes =
+                !start_king_ && (crowned_ || (land & promotion_row(us_)) != 0);
+            const Move m{captured_, static_cast<std::uint8_t>(from_),
+                         static_cast<std::uint8_t>(to), promotes};
+            const std::uint64_t key = precedence_key();
+            if (out_.empty() || key > best_key_) {
+                out_.clear();
+                best_key_ = key;
+            } else if (key < best_key_) {
+                return;
+            }
+            if (!keep_duplicates_)
+                for (const Move& other : out_)
+                    if (other == m) return;
+            out_.push(m);
+        }
+
+        MoveList& out_;
+        const bool keep_duplicates_;
+        const Color us_;
+        Bitboard opponents_;
+        const Bitboard opponent_kings_;
+        Bitboard empty_;
+        const Bitboard own_men_;
+        const Bitboard own_kings_;
+        Bitboard captured_ = 0;
+        int count_ = 0;
+        int kings_taken_ = 0;
+        std::uint32_t king_pattern_ = 0;
+        int from_ = 0;
+        bool start_king_ = false;
+        bool crowned_ = false;
+        std::uint64_t best_key_ = 0;
+    };
+};
+
+}  // namespace damas

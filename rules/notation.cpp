@@ -1,0 +1,256 @@
+#include "rules/notation.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include "rules/error.hpp"
+
+namespace damas {
+namespace {
+
+const GeometryTables& tables_of(const VariantInfo& v) {
+    static const std::array<GeometryTables, base_variant_count> all = [] {
+        std::array<GeometryTables, base_variant_count> t{};
+        for (int i = 0; i < base_variant_count; ++i)
+            t[i] = make_tables(info(static_cast<BaseVariant>(i)).board);
+        return t;
+    }();
+    return all[static_cast<int>(v.base)];
+}
+
+// The numbering used for numeric squares: algebraic variants read numbers as english does.
+Numbering numeric_scheme(const VariantInfo& v) {
+    return v.numbering == Numbering::bottom_right ? Numbering::bottom_right : Numbering::top_left;
+}
+
+// Bit index of numeric square n (1-based), or -1.
+int bit_of_number(const VariantInfo& v, int n) {
+    const GeometryTables& t = tables_of(v);
+    if (n < 1 || n > t.squares) return -1;
+    int k = 0;
+    const bool top_left = numeric_scheme(v) == Numbering::top_left;
+    for (int r = 0; r < t.height; ++r) {
+        const int y = top_left ? t.height - 1 - r : r;
+        for (int c = 0; c < t.width; ++c) {
+            const int x = top_left ? c : t.width - 1 - c;
+            const int b = t.bit_at(x, y);
+            if (b >= 0 && ++k == n) return b;
+        }
+    }
+    return -1;
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+    std::vector<std::string_view> parts;
+    for (;;) {
+        const auto pos = s.find(sep);
+        parts.push_back(s.substr(0, pos));
+        if (pos == std::string_view::npos) return parts;
+        s.remove_prefix(pos + 1);
+    }
+}
+
+bool all_digits(std::string_view s) {
+    return !s.empty() && s.size() <= 3 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+int to_int(std::string_view s) {
+    int n = 0;
+    for (char c : s) n = n * 10 + (c - '0');
+    return n;
+}
+
+int parse_square_or_throw(const VariantInfo& v, std::string_view text) {
+    const auto b = parse_square(v, text);
+    if (!b) {
+        throw Error("square '" + std::string(text) + "' is not a playable square of the " +
+                    std::string(v.name) + " board");
+    }
+    return *b;
+}
+
+void add_piece(Position& p, Color c, int b, bool king, std::string_view item) {
+    if (p.occupied() & bit(b))
+        throw Error("two pieces on one square ('" + std::string(item) + "')");
+    p.pieces[index_of(c)] |= bit(b);
+    if (king) p.kings |= bit(b);
+}
+
+void parse_colour_section(const VariantInfo& v, Position& p, Color c, std::string_view list) {
+    list = trim(list);
+    if (list.empty()) return;
+    for (std::string_view item : split(list, ',')) {
+        item = trim(item);
+        const std::string_view original = item;
+        if (item.empty()) throw Error("empty square in the list '" + std::string(list) + "'");
+        const bool king = item.front() == 'K' || item.front() == 'k';
+        if (king) item.remove_prefix(1);
+        const auto dash = item.find('-');
+        if (dash == std::string_view::npos) {
+            add_piece(p, c, parse_square_or_throw(v, item), king, original);
+            continue;
+        }
+        const std::string_view lo = item.substr(0, dash), hi = item.substr(dash + 1);
+        if (!all_digits(lo) || !all_digits(hi) || v.numbering == Numbering::algebraic && !v.accepts_numeric)
+            throw Error("bad range '" + std::string(original) + "' (ranges need numeric squares)");
+        const int a = to_int(lo), z = to_int(hi);
+        if (a > z) throw Error("empty range '" + std::string(original) + "'");
+        for (int n = a; n <= z; ++n) {
+            const int b = bit_of_number(v, n);
+            if (b < 0)
+                throw Error("square " + std::to_string(n) + " is not on the " +
+                            std::string(v.name) + " board");
+            add_piece(p, c, b, king, original);
+        }
+    }
+}
+
+Color parse_colour(std::string_view s, std::string_view what) {
+    if (s == "W" || s == "w") return Color::white;
+    if (s == "B" || s == "b") return Color::black;
+    throw Error("bad " + std::string(what) + " '" + std::string(s) + "' (expected W or B)");
+}
+
+}  // namespace
+
+int square_number(const VariantInfo& v, int bit_index) {
+    const GeometryTables& t = tables_of(v);
+    for (int n = 1; n <= t.squares; ++n)
+        if (bit_of_number(v, n) == bit_index) return n;
+    return -1;
+}
+
+std::string square_name(const VariantInfo& v, int bit_index) {
+    if (v.numbering != Numbering::algebraic) return std::to_string(square_number(v, bit_index));
+    const GeometryTables& t = tables_of(v);
+    const int sq = t.square_of_bit[bit_index];
+    std::string s;
+    s += static_cast<char>('a' + t.x_of_square[sq]);
+    s += std::to_string(t.y_of_square[sq] + 1);
+    return s;
+}
+
+std::optional<int> parse_square(const VariantInfo& v, std::string_view text) {
+    text = trim(text);
+    const GeometryTables& t = tables_of(v);
+    if (all_digits(text)) {
+        if (v.numbering == Numbering::algebraic && !v.accepts_numeric) return std::nullopt;
+        const int b = bit_of_number(v, to_int(text));
+        if (b < 0) return std::nullopt;
+        return b;
+    }
+    if (text.size() < 2 || text.size() > 3 || v.numbering != Numbering::algebraic) return std::nullopt;
+    const char file = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+    const std::string_view rank = text.substr(1);
+    if (file < 'a' || file >= 'a' + t.width || !all_digits(rank)) return std::nullopt;
+    const int b = t.bit_at(file - 'a', to_int(rank) - 1);
+    if (b < 0) return std::nullopt;
+    return b;
+}
+
+void validate(const Variant& v, const Position& p) {
+    const VariantInfo& vi = v.info();
+    const GeometryTables& t = tables_of(vi);
+    if (p.pieces[0] & p.pieces[1]) throw Error("two pieces on one square");
+    if ((p.occupied() | p.kings) & ~t.mask) throw Error("a piece is off the board");
+    if (p.kings & ~p.occupied()) throw Error("a king without a piece");
+    if (p.men(Color::white) & t.row(t.height - 1))
+        throw Error("a white man stands on its promotion row");
+    if (p.men(Color::black) & t.row(0)) throw Error("a black man stands on its promotion row");
+    for (Color c : {Color::white, Color::black})
+        if (popcount(p.of(c)) > vi.pieces_per_side)
+            throw Error(std::string("too many ") + (c == Color::white ? "white" : "black") +
+                        " pieces (" + std::to_string(popcount(p.of(c))) + ", at most " +
+                        std::to_string(vi.pieces_per_side) + ")");
+}
+
+Position parse_fen(const Variant& v, std::string_view fen) {
+    const VariantInfo& vi = v.info();
+    fen = trim(fen);
+    if (fen.size() >= 2 && fen.front() == '"' && fen.back() == '"') fen = trim(fen.substr(1, fen.size() - 2));
+    if (!fen.empty() && fen.back() == '.') fen.remove_suffix(1);
+    const std::vector<std::string_view> fields = split(fen, ':');
+    if (fields.size() != 3)
+        throw Error("malformed FEN '" + std::string(fen) +
+                    "' (expected side:Wsquares:Bsquares, e.g. W:W31-50:B1-20)");
+    Position p;
+    p.side = parse_colour(trim(fields[0]), "side to move");
+    bool seen[2] = {false, false};
+    for (int i = 1; i <= 2; ++i) {
+        const std::string_view f = trim(fields[i]);
+        if (f.empty()) throw Error("malformed FEN: empty colour field");
+        const Color c = parse_colour(f.substr(0, 1), "colour");
+        if (seen[index_of(c)]) throw Error("malformed FEN: a colour is listed twice");
+        seen[index_of(c)] = true;
+        parse_colour_section(vi, p, c, f.substr(1));
+    }
+    validate(v, p);
+    return p;
+}
+
+std::string to_fen(const Variant& v, const Position& p) {
+    const VariantInfo& vi = v.info();
+    const GeometryTables& t = tables_of(vi);
+    std::string s = p.side == Color::white ? "W" : "B";
+    const bool numeric = vi.numbering != Numbering::algebraic;
+    for (Color c : {Color::white, Color::black}) {
+        s += c == Color::white ? ":W" : ":B";
+        // Squares in notation order, kings marked.
+        std::vector<std::pair<int, int>> items;  // (number or dense square, bit)
+        for_each_bit(p.of(c), [&](int b) {
+            items.emplace_back(numeric ? square_number(vi, b) : t.square_of_bit[b], b);
+        });
+        std::sort(items.begin(), items.end());
+        bool first = true;
+        for (std::size_t i = 0; i < items.size();) {
+            const int b = items[i].second;
+            const bool king = (p.kings & bit(b)) != 0;
+            std::size_t j = i;
+            // Compress runs of three or more consecutive numeric men into a range.
+            if (numeric && !king)
+                while (j + 1 < items.size() && items[j + 1].first == items[j].first + 1 &&
+                       !(p.kings & bit(items[j + 1].second)))
+                    ++j;
+            if (!first) s += ',';
+            first = false;
+            if (j >= i + 2) {
+                s += std::to_string(items[i].first) + '-' + std::to_string(items[j].first);
+                i = j + 1;
+                continue;
+            }
+            s += (king ? "K" : "") + square_name(vi, b);
+            ++i;
+        }
+    }
+    return s;
+}
+
+Position initial_position(const Variant& v) { return parse_fen(v, v.info().initial_fen); }
+
+std::string move_text(const VariantInfo& v, const Move& m) {
+    const bool algebraic = v.numbering == Numbering::algebraic;
+    const char sep = m.is_capture() ? (algebraic ? ':' : 'x') : '-';
+    return square_name(v, m.from) + sep + square_name(v, m.to);
+}
+
+std::string move_text_with_captures(const VariantInfo& v, const Move& m) {
+    std::string s = move_text(v, m) + '[';
+    std::vector<std::pair<int, int>> caps;
+    for_each_bit(m.captured, [&](int b) { caps.emplace_back(square_number(v, b), b); });
+    std::sort(caps.begin(), caps.end());
+    for (std::size_t i = 0; i < caps.size(); ++i) {
+        if (i) s += ',';
+        s += square_name(v, caps[i].second);
+    }
+    return s + ']';
+}
+
+}  // namespace damas

@@ -1,0 +1,26 @@
+// damas: the command line. Errors print one line on stderr and exit with code 2.
+#include <cstdio>
+#include <exception>
+
+#include "rules/error.hpp"
+#include "tools/commands.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"damas: endgame tablebases for the draughts family"};
+    app.require_subcommand(1);
+    app.set_help_all_flag("--help-all", "Show help for every command");
+    damas::cli::add_rules_commands(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    } catch (const damas::Error& e) {
+        std::fprintf(stderr, "damas: error: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "damas: error: %s\n", e.what());
+        return 2;
+    }
+    return 0;
+}
