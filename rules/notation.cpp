@@ -99,7 +99,8 @@ void parse_colour_section(const VariantInfo& v, Position& p, Color c, std::strin
             continue;
         }
         const std::string_view lo = item.substr(0, dash), hi = item.substr(dash + 1);
-        if (!all_digits(lo) || !all_digits(hi) || v.numbering == Numbering::algebraic && !v.accepts_numeric)
+        if (!all_digits(lo) || !all_digits(hi) ||
+            (v.numbering == Numbering::algebraic && !v.accepts_numeric))
             throw Error("bad range '" + std::string(original) + "' (ranges need numeric squares)");
         const int a = to_int(lo), z = to_int(hi);
         if (a > z) throw Error("empty range '" + std::string(original) + "'");
@@ -226,7 +227,8 @@ std::string to_fen(const Variant& v, const Position& p) {
                 i = j + 1;
                 continue;
             }
-            s += (king ? "K" : "") + square_name(vi, b);
+            if (king) s += 'K';
+            s += square_name(vi, b);
             ++i;
         }
     }
