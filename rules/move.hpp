@@ -12,11 +12,13 @@
 
 namespace damas {
 
+// An aggregate without default member initialisers, so that a MoveList's array is not cleared on
+// every construction (it is written before it is read); write Move{} for a zero move.
 struct Move {
-    Bitboard captured = 0;
-    std::uint8_t from = 0;
-    std::uint8_t to = 0;
-    bool promotes = false;
+    Bitboard captured;
+    std::uint8_t from;
+    std::uint8_t to;
+    bool promotes;
 
     constexpr bool is_capture() const { return captured != 0; }
     constexpr bool operator==(const Move&) const = default;
@@ -40,7 +42,7 @@ public:
     constexpr void truncate(int n) { size_ = n; }
 
 private:
-    std::array<Move, capacity> moves_{};
+    std::array<Move, capacity> moves_;  // not initialised: see Move
     int size_ = 0;
 };
 

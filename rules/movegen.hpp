@@ -141,11 +141,21 @@ private:
               own_kings_(p.kings_of(p.side)) {}
 
         void run() {
-            for_each_bit(own_men_, [&](int sq) { start(sq, false); });
+            if (men_may_capture()) for_each_bit(own_men_, [&](int sq) { start(sq, false); });
             for_each_bit(own_kings_, [&](int sq) { start(sq, true); });
         }
 
     private:
+        // Whole-board test: can any man jump at all? Most positions have no capture.
+        bool men_may_capture() const {
+            const Bitboard victims = targets(false);
+            for (int d = 0; d < 4; ++d)
+                if (man_captures_in(us_, d) &&
+                    (B::step(B::step(own_men_, d) & victims, d) & empty_))
+                    return true;
+            return false;
+        }
+
         void start(int sq, bool king) {
             from_ = sq;
             start_king_ = king;
