@@ -1,0 +1,286 @@
+#include "gen/writer.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "probe/bytes.hpp"
+#include "probe/hash.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+namespace {
+
+constexpr unsigned blocks_per_thread_per_batch = 16;
+
+template <class T>
+constexpr T unknown_of() {
+    if constexpr (sizeof(T) == 1)
+        return wdl_unknown;
+    else
+        return dtw_unknown;
+}
+
+// The fill value for unknowns at the start of a block and, for block_majority, everywhere.
+template <class T>
+T block_fill(std::span<const T> v, FillRule rule) {
+    const T unknown = unknown_of<T>();
+    if (rule == FillRule::previous) {
+        const auto it = std::find_if(v.begin(), v.end(), [&](T x) { return x != unknown; });
+        return it == v.end() ? T{0} : *it;
+    }
+    std::vector<T> known;
+    known.reserve(v.size());
+    for (T x : v)
+        if (x != unknown) known.push_back(x);
+    if (known.empty()) return T{0};
+    std::sort(known.begin(), known.end());
+    T best = known[0];
+    std::size_t best_run = 0;
+    for (std::size_t i = 0; i < known.size();) {
+        std::size_t j = i;
+        while (j < known.size() && known[j] == known[i]) ++j;
+        if (j - i > best_run) best_run = j - i, best = known[i];
+        i = j;
+    }
+    return best;
+}
+
+// The decompressed block (format.hpp) of values v, unknowns filled.
+template <class T>
+void encode_plain(std::span<const T> v, FillRule rule, std::vector<std::byte>& out) {
+    const T unknown = unknown_of<T>();
+    T fill = block_fill(v, rule);
+    if constexpr (sizeof(T) == 1) {
+        out.assign((v.size() + 3) / 4, std::byte{0});
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            T x = v[i];
+            if (x == unknown)
+                x = fill;
+            else if (rule == FillRule::previous)
+                fill = x;
+            out[i / 4] |= static_cast<std::byte>(x << (2 * (i % 4)));
+        }
+    } else {
+        out.resize(2 * v.size());
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            T x = v[i];
+            if (x == unknown)
+                x = fill;
+            else if (rule == FillRule::previous)
+                fill = x;
+            le::store<std::uint16_t>(&out[2 * i], x);
+        }
+    }
+}
+
+struct Compressor {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    explicit Compressor(int level) {
+        if (cctx == nullptr) throw Error("zstd: cannot create a compression context");
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0);
+    }
+    Compressor(const Compressor&) = delete;
+    Compressor& operator=(const Compressor&) = delete;
+    ~Compressor() { ZSTD_freeCCtx(cctx); }
+
+    void compress(std::span<const std::byte> in, std::vector<std::byte>& out) {
+        out.resize(ZSTD_compressBound(in.size()));
+        const std::size_t r = ZSTD_compress2(cctx, out.data(), out.size(), in.data(), in.size());
+        if (ZSTD_isError(r)) throw Error(std::string("zstd: ") + ZSTD_getErrorName(r));
+        out.resize(r);
+    }
+};
+
+struct EncodedBlock {
+    std::vector<std::byte> plain;
+    std::vector<std::byte> compressed;
+    std::uint64_t hash = 0;
+};
+
+// <path>.tmp, removed unless commit() renamed it to path.
+class TmpFile {
+  public:
+    explicit TmpFile(const std::filesystem::path& path) : path_(path), tmp_(path) {
+        tmp_ += ".tmp";
+        if (path.has_parent_path()) {
+            std::error_code ec;
+            std::filesystem::create_directories(path.parent_path(), ec);
+            if (ec) fail("cannot create the folder " + path.parent_path().string(), ec.value());
+        }
+        fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd_ < 0) fail("cannot create", errno);
+    }
+    TmpFile(const TmpFile&) = delete;
+    TmpFile& operator=(const TmpFile&) = delete;
+    ~TmpFile() {
+        if (fd_ >= 0) ::close(fd_);
+        if (!committed_) ::unlink(tmp_.c_str());
+    }
+
+    void write_at(std::uint64_t offset, std::span<const std::byte> data) {
+        std::size_t done = 0;
+        while (done < data.size()) {
+            const ssize_t r = ::pwrite(fd_, data.data() + done, data.size() - done,
+                                       static_cast<off_t>(offset + done));
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) fail("write failed", errno);
+            done += static_cast<std::size_t>(r);
+        }
+    }
+
+    void commit() {
+        if (::fsync(fd_) != 0) fail("fsync failed", errno);
+        const int fd = fd_;
+        fd_ = -1;
+        if (::close(fd) != 0) fail("close failed", errno);
+        if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+            fail("cannot rename to " + path_.string(), errno);
+        committed_ = true;
+        const std::filesystem::path dir = path_.has_parent_path() ? path_.parent_path() : ".";
+        const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            ::fsync(dfd);  // best effort: makes the rename durable
+            ::close(dfd);
+        }
+    }
+
+  private:
+    [[noreturn]] void fail(const std::string& what, int err) const {
+        throw Error(tmp_.string() + ": " + what + ": " + std::strerror(err));
+    }
+
+    std::filesystem::path path_;
+    std::filesystem::path tmp_;
+    int fd_ = -1;
+    bool committed_ = false;
+};
+
+// Encodes blocks [first, first + out.size()) with `threads` workers, block b by worker
+// (b - first) % threads, each worker with its own compressor.
+template <class T>
+void encode_batch(std::span<const T> values, std::uint64_t first, std::uint32_t ppb, FillRule rule,
+                  std::vector<std::unique_ptr<Compressor>>& comps, std::span<EncodedBlock> out) {
+    const std::size_t workers = std::min(comps.size(), out.size());
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    const auto work = [&](std::size_t w) {
+        try {
+            for (std::size_t i = w; i < out.size(); i += workers) {
+                const std::uint64_t lo = (first + i) * ppb;
+                const std::uint64_t n = std::min<std::uint64_t>(ppb, values.size() - lo);
+                encode_plain(values.subspan(lo, n), rule, out[i].plain);
+                out[i].hash = xxh64(out[i].plain);
+                comps[w]->compress(out[i].plain, out[i].compressed);
+            }
+        } catch (...) {
+            std::lock_guard lock(error_mutex);
+            error = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(work, w);
+    work(0);
+    for (auto& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
+}
+
+void count_values(std::span<const std::uint8_t> v, TableHeader& h) {
+    std::array<std::uint64_t, 4> c{};
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (v[i] > wdl_unknown)
+            throw Error("write_wdl_table: invalid value " + std::to_string(v[i]) + " at index " +
+                        std::to_string(i));
+        ++c[v[i]];
+    }
+    h.losses = c[wdl_loss], h.draws = c[wdl_draw], h.wins = c[wdl_win], h.unknown = c[wdl_unknown];
+}
+
+void count_values(std::span<const std::uint16_t> v, TableHeader& h) {
+    std::array<std::uint64_t, 4> c{};
+    for (const std::uint16_t x : v) ++c[dtw_outcome(x, h.variant.giveaway)];
+    h.losses = c[wdl_loss], h.draws = c[wdl_draw], h.wins = c[wdl_win], h.unknown = c[wdl_unknown];
+}
+
+template <class T>
+TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
+                        std::span<const T> values, const WriteOptions& opt, Metric metric) {
+    TableHeader h;
+    h.variant = info.variant;
+    h.material = info.material;
+    h.metric = metric;
+    h.generator = info.generator;
+    h.positions_per_block = opt.positions_per_block != 0
+                                ? opt.positions_per_block
+                                : format::default_positions_per_block(metric);
+    if (h.positions_per_block % 4 != 0 ||
+        format::block_bytes(metric, h.positions_per_block) > format::max_block_bytes)
+        throw Error("invalid positions per block " + std::to_string(h.positions_per_block));
+    if (values.size() >= format::max_positions) throw Error("table too large");
+    h.positions = values.size();
+    h.blocks = (h.positions + h.positions_per_block - 1) / h.positions_per_block;
+    count_values(values, h);
+    h.table_offset = format::header_size;
+    h.blocks_offset = h.table_offset + format::table_bytes(h.blocks);
+    encode_header(h);  // checks the text fields before any file is created
+
+    const int level = opt.zstd_level != 0     ? opt.zstd_level
+                      : metric == Metric::wdl ? format::wdl_zstd_level
+                                              : format::dtw_zstd_level;
+    const unsigned threads = std::max(1u, opt.threads);
+    std::vector<std::unique_ptr<Compressor>> comps;
+    for (unsigned t = 0; t < threads; ++t) comps.push_back(std::make_unique<Compressor>(level));
+
+    TmpFile file(path);
+    std::vector<std::byte> table(format::table_bytes(h.blocks));
+    Xxh64Stream blocks_hash;
+    std::uint64_t pos = h.blocks_offset;
+    std::vector<EncodedBlock> batch(std::size_t{threads} * blocks_per_thread_per_batch);
+    for (std::uint64_t b0 = 0; b0 < h.blocks; b0 += batch.size()) {
+        const auto n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(batch.size(), h.blocks - b0));
+        const std::span<EncodedBlock> part = std::span(batch).first(n);
+        encode_batch(values, b0, h.positions_per_block, opt.fill, comps, part);
+        for (std::size_t i = 0; i < n; ++i) {
+            le::store<std::uint64_t>(&table[8 * (b0 + i)], pos);
+            le::store<std::uint64_t>(&table[8 * (h.blocks + 1 + b0 + i)], part[i].hash);
+            file.write_at(pos, part[i].compressed);
+            blocks_hash.update(part[i].compressed);
+            pos += part[i].compressed.size();
+        }
+    }
+    le::store<std::uint64_t>(&table[8 * h.blocks], pos);
+    h.file_size = pos;
+    h.table_checksum = xxh64(table);
+    h.blocks_checksum = blocks_hash.digest();
+    file.write_at(h.table_offset, table);
+    file.write_at(0, encode_header(h));
+    file.commit();
+    return h;
+}
+
+}  // namespace
+
+TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::span<const std::uint8_t> values, const WriteOptions& options) {
+    return write_table(path, info, values, options, Metric::wdl);
+}
+
+TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::span<const std::uint16_t> values, const WriteOptions& options) {
+    return write_table(path, info, values, options, Metric::dtw);
+}
+
+}  // namespace damas

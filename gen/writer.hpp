@@ -1,0 +1,50 @@
+// Writing table files (probe/format.hpp) from the generator's value arrays.
+//
+// Owns: the encoding side of the format: counting values, filling unknown positions with what
+// compresses best, packing, zstd compression of independent blocks, and the atomic write
+// (<path>.tmp, fsync, rename, fsync of the folder), so a killed run never leaves a
+// complete-looking file. The output depends only on the input: blocks are compressed with fixed
+// parameters, each from its own values only, so any thread count gives the same bytes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "probe/format.hpp"
+
+namespace damas {
+
+// What the caller knows about a table; the writer computes the rest of the header.
+struct TableInfo {
+    Variant variant;
+    std::array<std::uint8_t, 4> material{};  // white men, white kings, black men, black kings
+    std::string generator;                   // version string, < 64 characters
+};
+
+// How unknown positions are replaced before compression (measured in bench_probe_file).
+enum class FillRule : std::uint8_t {
+    previous,        // the previous known value in index order (the block's first known for
+                     // leading unknowns)
+    block_majority,  // the most frequent known value of the block
+};
+
+struct WriteOptions {
+    unsigned threads = 1;                   // compression threads; the bytes do not depend on it
+    std::uint32_t positions_per_block = 0;  // 0: the format's default for the metric
+    FillRule fill = FillRule::previous;
+    int zstd_level = 0;  // 0: the format's default for the metric
+};
+
+// values[i] in {wdl_loss, wdl_draw, wdl_win, wdl_unknown}. Returns the header written.
+// Throws Error on an invalid value or an I/O failure (the temporary file is removed).
+TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::span<const std::uint8_t> values, const WriteOptions& options = {});
+// values[i]: plies to the end, dtw_draw or dtw_unknown (format.hpp).
+TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::span<const std::uint16_t> values,
+                            const WriteOptions& options = {});
+
+}  // namespace damas

@@ -1,0 +1,157 @@
+#include "probe/format.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "probe/bytes.hpp"
+#include "probe/hash.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+namespace {
+
+// Field offsets, as documented in format.hpp.
+enum Off : std::size_t {
+    o_magic = 0,
+    o_version = 8,
+    o_header_size = 12,
+    o_base = 16,
+    o_giveaway = 17,
+    o_metric = 18,
+    o_bits = 19,
+    o_material = 20,
+    o_ppb = 24,
+    o_positions = 32,
+    o_blocks = 40,
+    o_wins = 48,
+    o_draws = 56,
+    o_losses = 64,
+    o_unknown = 72,
+    o_table_offset = 80,
+    o_blocks_offset = 88,
+    o_file_size = 96,
+    o_table_checksum = 104,
+    o_blocks_checksum = 112,
+    o_variant_name = 120,
+    o_generator = 152,
+    o_header_checksum = 248,
+};
+
+void put_text(std::byte* p, std::string_view s, std::size_t size, const char* field) {
+    if (s.size() >= size)
+        throw Error(std::string(field) + " '" + std::string(s) +
+                    "' is too long for a table header");
+    std::memcpy(p, s.data(), s.size());
+}
+
+std::string get_text(const std::byte* p, std::size_t size) {
+    std::string s;
+    for (std::size_t i = 0; i < size && p[i] != std::byte{0}; ++i) s += static_cast<char>(p[i]);
+    return s;
+}
+
+[[noreturn]] void fail(std::string_view what, const std::string& why) {
+    throw Error(std::string(what) + ": " + why);
+}
+
+}  // namespace
+
+const char* metric_name(Metric m) {
+    return m == Metric::wdl ? "wdl" : "dtw";
+}
+
+HeaderBytes encode_header(const TableHeader& h) {
+    HeaderBytes b{};
+    std::byte* p = b.data();
+    std::memcpy(p + o_magic, format::magic.data(), format::magic.size());
+    le::store<std::uint32_t>(p + o_version, format::version);
+    le::store<std::uint32_t>(p + o_header_size, static_cast<std::uint32_t>(format::header_size));
+    p[o_base] = static_cast<std::byte>(h.variant.base);
+    p[o_giveaway] = static_cast<std::byte>(h.variant.giveaway ? 1 : 0);
+    p[o_metric] = static_cast<std::byte>(h.metric);
+    p[o_bits] = static_cast<std::byte>(format::bits_per_value(h.metric));
+    for (std::size_t i = 0; i < 4; ++i) p[o_material + i] = static_cast<std::byte>(h.material[i]);
+    le::store<std::uint32_t>(p + o_ppb, h.positions_per_block);
+    le::store<std::uint64_t>(p + o_positions, h.positions);
+    le::store<std::uint64_t>(p + o_blocks, h.blocks);
+    le::store<std::uint64_t>(p + o_wins, h.wins);
+    le::store<std::uint64_t>(p + o_draws, h.draws);
+    le::store<std::uint64_t>(p + o_losses, h.losses);
+    le::store<std::uint64_t>(p + o_unknown, h.unknown);
+    le::store<std::uint64_t>(p + o_table_offset, h.table_offset);
+    le::store<std::uint64_t>(p + o_blocks_offset, h.blocks_offset);
+    le::store<std::uint64_t>(p + o_file_size, h.file_size);
+    le::store<std::uint64_t>(p + o_table_checksum, h.table_checksum);
+    le::store<std::uint64_t>(p + o_blocks_checksum, h.blocks_checksum);
+    put_text(p + o_variant_name, h.variant.name(), format::variant_name_size, "variant name");
+    put_text(p + o_generator, h.generator, format::generator_size, "generator version");
+    const std::uint64_t sum = xxh64(std::span(b).first(o_header_checksum));
+    le::store<std::uint64_t>(p + o_header_checksum, sum);
+    return b;
+}
+
+TableHeader decode_header(std::span<const std::byte, format::header_size> b,
+                          std::string_view what) {
+    const std::byte* p = b.data();
+    if (std::memcmp(p + o_magic, format::magic.data(), format::magic.size()) != 0)
+        fail(what, "not a damas table file (wrong magic)");
+    const auto version = le::load<std::uint32_t>(p + o_version);
+    if (version != format::version)
+        fail(what, "format version " + std::to_string(version) + " is not supported (expected " +
+                       std::to_string(format::version) + ")");
+    const std::uint64_t sum = xxh64(b.first(o_header_checksum));
+    if (sum != le::load<std::uint64_t>(p + o_header_checksum))
+        fail(what, "corrupt header (checksum mismatch)");
+    if (le::load<std::uint32_t>(p + o_header_size) != format::header_size)
+        fail(what, "corrupt header (header size)");
+
+    TableHeader h;
+    const auto base = static_cast<unsigned>(p[o_base]);
+    const auto giveaway = static_cast<unsigned>(p[o_giveaway]);
+    const auto metric = static_cast<unsigned>(p[o_metric]);
+    if (base >= static_cast<unsigned>(base_variant_count) || giveaway > 1)
+        fail(what, "unknown variant in header");
+    if (metric > 1) fail(what, "unknown metric in header");
+    h.variant = Variant{static_cast<BaseVariant>(base), giveaway == 1};
+    h.metric = static_cast<Metric>(metric);
+    if (static_cast<unsigned>(p[o_bits]) != format::bits_per_value(h.metric))
+        fail(what, "value width does not match the metric");
+    for (std::size_t i = 0; i < 4; ++i)
+        h.material[i] = static_cast<std::uint8_t>(p[o_material + i]);
+    h.positions_per_block = le::load<std::uint32_t>(p + o_ppb);
+    h.positions = le::load<std::uint64_t>(p + o_positions);
+    h.blocks = le::load<std::uint64_t>(p + o_blocks);
+    h.wins = le::load<std::uint64_t>(p + o_wins);
+    h.draws = le::load<std::uint64_t>(p + o_draws);
+    h.losses = le::load<std::uint64_t>(p + o_losses);
+    h.unknown = le::load<std::uint64_t>(p + o_unknown);
+    h.table_offset = le::load<std::uint64_t>(p + o_table_offset);
+    h.blocks_offset = le::load<std::uint64_t>(p + o_blocks_offset);
+    h.file_size = le::load<std::uint64_t>(p + o_file_size);
+    h.table_checksum = le::load<std::uint64_t>(p + o_table_checksum);
+    h.blocks_checksum = le::load<std::uint64_t>(p + o_blocks_checksum);
+    h.generator = get_text(p + o_generator, format::generator_size);
+
+    const std::uint32_t ppb = h.positions_per_block;
+    if (h.positions >= format::max_positions) fail(what, "index size too large");
+    if (ppb == 0 || ppb % 4 != 0 || format::block_bytes(h.metric, ppb) > format::max_block_bytes)
+        fail(what, "invalid positions per block " + std::to_string(ppb));
+    if (h.blocks != (h.positions + ppb - 1) / ppb) fail(what, "block count does not match size");
+    if (h.wins + h.draws + h.losses + h.unknown != h.positions)
+        fail(what, "value counts do not add up to the index size");
+    if (h.table_offset != format::header_size ||
+        h.blocks_offset != h.table_offset + format::table_bytes(h.blocks) ||
+        h.file_size < h.blocks_offset)
+        fail(what, "inconsistent offsets in header");
+    return h;
+}
+
+std::filesystem::path table_path(const std::filesystem::path& dir, Variant variant,
+                                 std::string_view material, Metric metric) {
+    std::string file(material);
+    file += '.';
+    file += metric_name(metric);
+    return dir / variant.name() / file;
+}
+
+}  // namespace damas

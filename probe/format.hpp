@@ -1,0 +1,153 @@
+// The database file format: one file per (variant, material class, metric).
+//
+// Owns: the byte layout of a table file, its constants, the header's (de)serialisation, and the
+// file naming. The writer (gen/writer) and the reader (probe/table_file) both follow this file;
+// nothing else knows the layout.
+//
+// All integers are little-endian and serialised field by field (never a struct memcpy).
+//
+// File = header (256 bytes) | offset table | blocks
+//
+// Header
+//   off size field
+//     0    8 magic "DAMASTB1"
+//     8    4 u32 format version (format_version)
+//    12    4 u32 header size (256)
+//    16    1 u8  base variant (BaseVariant as a number)
+//    17    1 u8  giveaway flag (0 or 1)
+//    18    1 u8  metric (0 = wdl, 1 = dtw)
+//    19    1 u8  bits per value (2 for wdl, 16 for dtw)
+//    20    4 u8  x4 material: white men, white kings, black men, black kings
+//    24    4 u32 positions per block P (> 0, a multiple of 4)
+//    28    4 u32 reserved, 0
+//    32    8 u64 index size N (positions)
+//    40    8 u64 block count B = ceil(N / P)
+//    48    8 u64 wins      (side to move wins; unknown positions excluded)
+//    56    8 u64 draws
+//    64    8 u64 losses
+//    72    8 u64 unknown   (positions the probe never reads)
+//    80    8 u64 offset of the offset table (= 256)
+//    88    8 u64 offset of the first block (= 256 + table size)
+//    96    8 u64 file size
+//   104    8 u64 xxh64 of the offset table bytes
+//   112    8 u64 xxh64 of the block bytes (first block offset .. file size)
+//   120   32 variant name, ASCII, NUL padded (for humans; the numbers above are authoritative)
+//   152   64 generator version, ASCII, NUL padded
+//   216   32 reserved, 0
+//   248    8 u64 xxh64 of header bytes 0..247
+//   (all xxh64 use seed 0)
+//
+// Offset table (8 * (2B + 1) bytes)
+//   B + 1 u64 absolute file offsets: block i is the bytes [off[i], off[i+1]); off[B] = file size
+//   B     u64 xxh64 of each block's decompressed bytes (checked on every decompression)
+//
+// Blocks: each one zstd frame, independently decompressible, holding positions
+//   [i*P, min(N, (i+1)*P)). Decompressed:
+//   wdl: 2 bits per position, 4 per byte, position p in bits 2*(p%4)..2*(p%4)+1 of byte p/4
+//        (within the block); ceil(n/4) bytes, unused high bits of the last byte are 0.
+//   dtw: u16 little-endian per position; 2n bytes.
+//
+// Values, from the side to move's point of view:
+//   wdl: loss 0, draw 1, win 2; unknown 3 = "the probe never reads this position" (the side to
+//        move must capture; the probe resolves captures by search). In the file, unknowns are
+//        replaced by a fill value chosen to compress well, so a stored value is 0..2.
+//   dtw: plies to the end of the game with best play (0 = no legal move); dtw_draw for a draw,
+//        dtw_unknown as for wdl (also replaced in the file). The game ends when the side to move
+//        has no legal move: it loses (wins in giveaway), so the parity of a distance gives the
+//        result: see dtw_outcome.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "rules/variant.hpp"
+
+namespace damas {
+
+enum class Metric : std::uint8_t { wdl, dtw };
+const char* metric_name(Metric m);  // "wdl" / "dtw", also the file extension
+
+inline constexpr std::uint8_t wdl_loss = 0;
+inline constexpr std::uint8_t wdl_draw = 1;
+inline constexpr std::uint8_t wdl_win = 2;
+inline constexpr std::uint8_t wdl_unknown = 3;
+
+inline constexpr std::uint16_t dtw_unknown = 0xFFFF;
+inline constexpr std::uint16_t dtw_draw = 0xFFFE;
+inline constexpr std::uint16_t dtw_max = 0xFFFD;  // largest distance a file can hold
+
+// The wdl value a dtw value stands for (wdl_unknown for dtw_unknown).
+constexpr std::uint8_t dtw_outcome(std::uint16_t dtw, bool giveaway) {
+    if (dtw == dtw_unknown) return wdl_unknown;
+    if (dtw == dtw_draw) return wdl_draw;
+    const bool mover_ends = dtw % 2 == 0;  // the side to move now is the one without moves
+    return mover_ends != giveaway ? wdl_loss : wdl_win;
+}
+
+namespace format {
+inline constexpr std::array<char, 8> magic{'D', 'A', 'M', 'A', 'S', 'T', 'B', '1'};
+inline constexpr std::uint32_t version = 1;
+inline constexpr std::size_t header_size = 256;
+inline constexpr std::size_t variant_name_size = 32;
+inline constexpr std::size_t generator_size = 64;
+// Positions per block: 16 KiB of decompressed values for both metrics (see bench_probe_file).
+inline constexpr std::uint32_t wdl_positions_per_block = 64 * 1024;
+inline constexpr std::uint32_t dtw_positions_per_block = 8 * 1024;
+// No file may have larger decompressed blocks (protects readers from absurd headers).
+inline constexpr std::size_t max_block_bytes = 1 << 20;
+inline constexpr std::uint64_t max_positions = std::uint64_t{1} << 56;
+inline constexpr int wdl_zstd_level = 19;
+inline constexpr int dtw_zstd_level = 19;
+
+constexpr std::uint32_t bits_per_value(Metric m) {
+    return m == Metric::wdl ? 2 : 16;
+}
+constexpr std::uint32_t default_positions_per_block(Metric m) {
+    return m == Metric::wdl ? wdl_positions_per_block : dtw_positions_per_block;
+}
+// Decompressed bytes of a block holding n positions.
+constexpr std::size_t block_bytes(Metric m, std::uint64_t n) {
+    return static_cast<std::size_t>(m == Metric::wdl ? (n + 3) / 4 : 2 * n);
+}
+constexpr std::uint64_t table_bytes(std::uint64_t blocks) {
+    return 8 * (2 * blocks + 1);
+}
+}  // namespace format
+
+// Every field of the header. Counts of the four piece kinds in the order white men, white
+// kings, black men, black kings.
+struct TableHeader {
+    Variant variant;
+    std::array<std::uint8_t, 4> material{};
+    Metric metric = Metric::wdl;
+    std::string generator;
+    std::uint32_t positions_per_block = 0;
+    std::uint64_t positions = 0;  // N
+    std::uint64_t blocks = 0;
+    std::uint64_t wins = 0, draws = 0, losses = 0, unknown = 0;
+    std::uint64_t table_offset = 0;
+    std::uint64_t blocks_offset = 0;
+    std::uint64_t file_size = 0;
+    std::uint64_t table_checksum = 0;
+    std::uint64_t blocks_checksum = 0;
+};
+
+using HeaderBytes = std::array<std::byte, format::header_size>;
+
+// Serialises h, computing the header checksum. Throws Error if a text field is too long.
+HeaderBytes encode_header(const TableHeader& h);
+// Parses and validates (magic, version, checksum, consistency of the sizes). Throws Error with
+// a message naming the problem; `what` (usually the path) prefixes it.
+TableHeader decode_header(std::span<const std::byte, format::header_size> bytes,
+                          std::string_view what);
+
+// <dir>/<variant name>/<material>.<wdl|dtw>, e.g. db/english/0201.wdl
+std::filesystem::path table_path(const std::filesystem::path& dir, Variant variant,
+                                 std::string_view material, Metric metric);
+
+}  // namespace damas

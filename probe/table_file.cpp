@@ -1,0 +1,250 @@
+#include "probe/table_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "probe/bytes.hpp"
+#include "probe/hash.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+namespace {
+
+std::atomic<std::uint32_t> next_table_id{1};
+
+// Per-thread reusable state for decompression.
+struct Scratch {
+    ZSTD_DCtx* dctx = ZSTD_createDCtx();
+    std::vector<std::byte> compressed;
+    std::vector<std::byte> plain;
+    Scratch() = default;
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    ~Scratch() { ZSTD_freeDCtx(dctx); }
+};
+
+Scratch& scratch() {
+    thread_local Scratch s;
+    return s;
+}
+
+// Reads exactly out.size() bytes at offset; false on error or end of file.
+bool pread_all(int fd, std::uint64_t offset, std::span<std::byte> out) {
+    std::size_t done = 0;
+    while (done < out.size()) {
+        const ssize_t r =
+            ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        done += static_cast<std::size_t>(r);
+    }
+    return true;
+}
+
+}  // namespace
+
+const char* read_status_name(ReadStatus s) {
+    switch (s) {
+        case ReadStatus::ok:
+            return "ok";
+        case ReadStatus::not_in_cache:
+            return "not in cache";
+        case ReadStatus::out_of_range:
+            return "index out of range";
+        case ReadStatus::io_error:
+            return "read error";
+        case ReadStatus::corrupt_block:
+            return "corrupt block";
+    }
+    return "unknown status";
+}
+
+TableFile::TableFile(const std::filesystem::path& path) : path_(path), id_(next_table_id++) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+        const int e = errno;
+        if (e == ENOENT) throw Error(path.string() + ": no such table file");
+        throw Error(path.string() + ": cannot open: " + std::strerror(e));
+    }
+    try {
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0) throw Error(path.string() + ": cannot stat");
+        const auto actual = static_cast<std::uint64_t>(st.st_size);
+        if (actual < format::header_size)
+            throw Error(path.string() + ": truncated (" + std::to_string(actual) +
+                        " bytes, shorter than a table header)");
+        HeaderBytes hb{};
+        read_exact(0, hb, "header");
+        header_ = decode_header(hb, path.string());
+        if (actual != header_.file_size)
+            throw Error(path.string() + ": " +
+                        (actual < header_.file_size ? "truncated" : "too long") + " (" +
+                        std::to_string(actual) + " bytes, the header says " +
+                        std::to_string(header_.file_size) + ")");
+        load_table();
+    } catch (...) {
+        ::close(fd_);
+        throw;
+    }
+}
+
+TableFile::~TableFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void TableFile::read_exact(std::uint64_t offset, std::span<std::byte> out, const char* what) const {
+    if (!pread_all(fd_, offset, out))
+        throw Error(path_.string() + ": cannot read the " + what + " (truncated or I/O error)");
+}
+
+void TableFile::load_table() {
+    const std::uint64_t b = header_.blocks;
+    std::vector<std::byte> raw(format::table_bytes(b));
+    read_exact(header_.table_offset, raw, "offset table");
+    if (xxh64(raw) != header_.table_checksum)
+        throw Error(path_.string() + ": corrupt offset table (checksum mismatch)");
+    offsets_.resize(b + 1);
+    block_hashes_.resize(b);
+    for (std::uint64_t i = 0; i <= b; ++i) offsets_[i] = le::load<std::uint64_t>(&raw[8 * i]);
+    for (std::uint64_t i = 0; i < b; ++i)
+        block_hashes_[i] = le::load<std::uint64_t>(&raw[8 * (b + 1 + i)]);
+    if (offsets_[0] != header_.blocks_offset || offsets_[b] != header_.file_size)
+        throw Error(path_.string() + ": corrupt offset table (bounds)");
+    for (std::uint64_t i = 0; i < b; ++i) {
+        const std::uint64_t bound = ZSTD_compressBound(block_size(i));
+        if (offsets_[i + 1] <= offsets_[i] || offsets_[i + 1] - offsets_[i] > bound)
+            throw Error(path_.string() + ": corrupt offset table (block " + std::to_string(i) +
+                        ")");
+    }
+}
+
+std::size_t TableFile::block_size(std::uint64_t block) const {
+    const std::uint64_t ppb = header_.positions_per_block;
+    const std::uint64_t first = block * ppb;
+    const std::uint64_t n = std::min(ppb, header_.positions - first);
+    return format::block_bytes(header_.metric, n);
+}
+
+ReadStatus TableFile::read_block(std::uint64_t block, std::span<std::byte> out) const noexcept {
+    if (block >= header_.blocks || out.size() != block_size(block)) return ReadStatus::out_of_range;
+    try {
+        Scratch& s = scratch();
+        const std::uint64_t csize = offsets_[block + 1] - offsets_[block];
+        if (s.compressed.size() < csize) s.compressed.resize(csize);
+        const std::span<std::byte> comp(s.compressed.data(), csize);
+        if (!pread_all(fd_, offsets_[block], comp)) return ReadStatus::io_error;
+        const std::size_t r =
+            ZSTD_decompressDCtx(s.dctx, out.data(), out.size(), comp.data(), comp.size());
+        if (ZSTD_isError(r) || r != out.size()) return ReadStatus::corrupt_block;
+        if (xxh64(out) != block_hashes_[block]) return ReadStatus::corrupt_block;
+        return ReadStatus::ok;
+    } catch (...) {
+        return ReadStatus::io_error;  // out of memory for the scratch buffers
+    }
+}
+
+std::uint16_t TableFile::extract(std::span<const std::byte> bytes, std::uint64_t within) const {
+    if (header_.metric == Metric::wdl)
+        return static_cast<std::uint16_t>((static_cast<unsigned>(bytes[0]) >> (2 * (within % 4))) &
+                                          3u);
+    return le::load<std::uint16_t>(bytes.data());
+}
+
+ReadResult TableFile::probe(std::uint64_t index, BlockCache& cache,
+                            bool cache_only) const noexcept {
+    if (index >= header_.positions) return {ReadStatus::out_of_range, 0};
+    const std::uint64_t block = index / header_.positions_per_block;
+    const std::uint64_t within = index % header_.positions_per_block;
+    const bool wdl = header_.metric == Metric::wdl;
+    const std::size_t offset = static_cast<std::size_t>(wdl ? within / 4 : 2 * within);
+    const std::size_t width = wdl ? 1 : 2;
+    std::array<std::byte, 2> bytes{};
+    const BlockKey key{id_, block};
+    if (cache.try_get(key, offset, std::span(bytes).first(width)))
+        return {ReadStatus::ok, extract(bytes, within)};
+    if (cache_only) return {ReadStatus::not_in_cache, 0};
+    try {
+        Scratch& s = scratch();
+        const std::size_t n = block_size(block);
+        if (s.plain.size() < n) s.plain.resize(n);
+        const std::span<std::byte> plain(s.plain.data(), n);
+        const ReadStatus st = read_block(block, plain);
+        if (st != ReadStatus::ok) return {st, 0};
+        cache.put(key, plain);
+        return {ReadStatus::ok, extract(plain.subspan(offset, width), within)};
+    } catch (...) {
+        return {ReadStatus::io_error, 0};
+    }
+}
+
+ReadResult TableFile::value(std::uint64_t index, BlockCache& cache) const noexcept {
+    return probe(index, cache, false);
+}
+
+ReadResult TableFile::try_value(std::uint64_t index, BlockCache& cache) const noexcept {
+    return probe(index, cache, true);
+}
+
+void TableFile::read_all_blocks(void* out, std::size_t value_size) const {
+    const std::size_t expected = header_.metric == Metric::wdl ? 1 : 2;
+    if (value_size != expected)
+        throw Error(path_.string() + ": read_all with the wrong value type for a " +
+                    metric_name(header_.metric) + " table");
+    std::vector<std::byte> plain;
+    const std::uint64_t ppb = header_.positions_per_block;
+    for (std::uint64_t b = 0; b < header_.blocks; ++b) {
+        plain.resize(block_size(b));
+        const ReadStatus st = read_block(b, plain);
+        if (st != ReadStatus::ok)
+            throw Error(path_.string() + ": block " + std::to_string(b) + ": " +
+                        read_status_name(st));
+        const std::uint64_t first = b * ppb;
+        const std::uint64_t n = std::min(ppb, header_.positions - first);
+        if (header_.metric == Metric::dtw) {
+            auto* o = static_cast<std::uint16_t*>(out) + first;
+            for (std::uint64_t i = 0; i < n; ++i) o[i] = le::load<std::uint16_t>(&plain[2 * i]);
+        } else {
+            auto* o = static_cast<std::uint8_t*>(out) + first;
+            for (std::uint64_t i = 0; i < n; ++i)
+                o[i] = static_cast<std::uint8_t>(
+                    (static_cast<unsigned>(plain[i / 4]) >> (2 * (i % 4))) & 3u);
+        }
+    }
+}
+
+void TableFile::read_all(std::span<std::uint8_t> out) const {
+    if (out.size() != header_.positions) throw Error(path_.string() + ": read_all: wrong size");
+    read_all_blocks(out.data(), 1);
+}
+
+void TableFile::read_all(std::span<std::uint16_t> out) const {
+    if (out.size() != header_.positions) throw Error(path_.string() + ": read_all: wrong size");
+    read_all_blocks(out.data(), 2);
+}
+
+void TableFile::verify() const {
+    std::vector<std::byte> buf(1 << 20);
+    const auto hash_range = [&](std::uint64_t from, std::uint64_t to) {
+        Xxh64Stream h;
+        while (from < to) {
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), to - from));
+            read_exact(from, std::span(buf).first(n), "file");
+            h.update(std::span(buf).first(n));
+            from += n;
+        }
+        return h.digest();
+    };
+    if (hash_range(header_.table_offset, header_.blocks_offset) != header_.table_checksum)
+        throw Error(path_.string() + ": corrupt offset table (checksum mismatch)");
+    if (hash_range(header_.blocks_offset, header_.file_size) != header_.blocks_checksum)
+        throw Error(path_.string() + ": corrupt data (checksum mismatch)");
+}
+
+}  // namespace damas

@@ -1,0 +1,87 @@
+// Reading one table file (format.hpp): open and validate, probe single values through a
+// BlockCache, decompress everything, verify checksums.
+//
+// Owns: the file descriptor (read with pread, so a file that shrinks under us gives an error,
+// never a signal), the parsed header and the offset table (block offsets and the xxh64 of each
+// decompressed block) in memory. Each decompression checks the block's size and hash, so a
+// corrupt block yields an error result, never a wrong value. Per-thread scratch (zstd context,
+// compressed and decompressed buffers) is thread_local and reused, so steady-state probes do
+// not allocate.
+//
+// Thread safety: after construction every const member function may be called from any number
+// of threads at once.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <vector>
+
+#include "probe/block_cache.hpp"
+#include "probe/format.hpp"
+
+namespace damas {
+
+enum class ReadStatus : std::uint8_t {
+    ok,
+    not_in_cache,   // try_value: the block is not cached (nothing was read)
+    out_of_range,   // index >= index size
+    io_error,       // the file could not be read (e.g. it shrank since it was opened)
+    corrupt_block,  // zstd error, wrong size or hash mismatch
+};
+const char* read_status_name(ReadStatus s);
+
+struct ReadResult {
+    ReadStatus status = ReadStatus::ok;
+    std::uint16_t value = 0;  // wdl: 0..2 (unknowns hold their fill value); dtw: u16
+    bool ok() const { return status == ReadStatus::ok; }
+};
+
+class TableFile {
+  public:
+    // Opens the file and validates its header and offset table. Throws Error naming the file
+    // and the problem: missing, truncated, not a table, unsupported version, corrupt.
+    explicit TableFile(const std::filesystem::path& path);
+    ~TableFile();
+    TableFile(const TableFile&) = delete;
+    TableFile& operator=(const TableFile&) = delete;
+
+    const std::filesystem::path& path() const { return path_; }
+    const TableHeader& header() const { return header_; }
+    std::uint32_t id() const { return id_; }  // unique in the process; the cache key
+    std::uint64_t size() const { return header_.positions; }
+
+    // The stored value of position index, through the cache (decompressing one block on a
+    // miss).
+    ReadResult value(std::uint64_t index, BlockCache& cache) const noexcept;
+    // Cache only: not_in_cache if the block is not cached.
+    ReadResult try_value(std::uint64_t index, BlockCache& cache) const noexcept;
+
+    // Decompressed bytes of one block (format.hpp); out.size() must be block_size(block).
+    ReadStatus read_block(std::uint64_t block, std::span<std::byte> out) const noexcept;
+    std::size_t block_size(std::uint64_t block) const;
+
+    // Every value, in index order; out.size() must be size(). The span type must match the
+    // metric (uint8_t for wdl, uint16_t for dtw). Throws Error on any failure.
+    void read_all(std::span<std::uint8_t> out) const;
+    void read_all(std::span<std::uint16_t> out) const;
+
+    // Recomputes the checksums of the offset table and of the blocks; throws Error on mismatch.
+    void verify() const;
+
+  private:
+    std::uint16_t extract(std::span<const std::byte> block, std::uint64_t within) const;
+    ReadResult probe(std::uint64_t index, BlockCache& cache, bool cache_only) const noexcept;
+    void read_exact(std::uint64_t offset, std::span<std::byte> out, const char* what) const;
+    void load_table();
+    void read_all_blocks(void* out, std::size_t value_size) const;
+
+    std::filesystem::path path_;
+    int fd_ = -1;
+    std::uint32_t id_ = 0;
+    TableHeader header_;
+    std::vector<std::uint64_t> offsets_;       // blocks + 1
+    std::vector<std::uint64_t> block_hashes_;  // blocks
+};
+
+}  // namespace damas
