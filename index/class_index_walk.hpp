@@ -1,0 +1,93 @@
+// ClassIndex::for_each_position: consecutive indices without unindexing each one.
+//
+// Owns: the stepping order, which is the index order: within one men configuration the Black
+// kings step to their next colex placement on the squares left free, and when they run out the
+// White kings step and the Black kings restart; after kings_per_men() positions the men change.
+// Included at the end of class_index.hpp; not meant to be included alone.
+#pragma once
+
+#include <algorithm>
+#include <array>
+
+#include "index/class_index.hpp"
+
+namespace damas {
+
+namespace walk_detail {
+
+// The kings of one colour as a colex subset of a list of free squares (bitboards by rank).
+struct KingSet {
+    std::array<int, 64> element{};
+    int count = 0;
+    int domain = 0;
+
+    void start(std::uint64_t rank) {
+        int j = count;
+        unrank_colex(rank, count, domain, [&](int c) { element[--j] = c; });
+    }
+    void restart() {
+        for (int j = 0; j < count; ++j) element[j] = j;
+    }
+    bool step() { return next_colex(element.data(), count, domain); }
+    Bitboard squares(const std::array<Bitboard, 64>& free) const {
+        Bitboard b = 0;
+        for (int j = 0; j < count; ++j) b |= free[element[j]];
+        return b;
+    }
+};
+
+}  // namespace walk_detail
+
+template <class F>
+void ClassIndex::for_each_position(std::uint64_t begin, std::uint64_t end, F&& f) const {
+    end = std::min(end, size_);
+    if (begin >= end) return;
+    walk_detail::KingSet white, black;
+    white.count = material_.white_kings;
+    white.domain = squares_ - material_.men();
+    black.count = material_.black_kings;
+    black.domain = white.domain - white.count;
+    std::array<Bitboard, 64> white_free{}, black_free{};
+    const auto list_black_free = [&](Bitboard white_kings) {
+        int n = 0;
+        for (int j = 0; j < white.domain; ++j)
+            if ((white_free[j] & white_kings) == 0) black_free[n++] = white_free[j];
+    };
+
+    std::uint64_t men_index = 0, kings_rank = 0;
+    kings_per_men_.divide(begin, men_index, kings_rank);
+    std::uint64_t i = begin;
+    while (i < end) {
+        const MenDense men = unindex_men(men_index);
+        int n = 0;
+        for (int d = 0; d < squares_; ++d)
+            if ((men.dense_all & bit(d)) == 0) white_free[n++] = bit_of_dense_[d];
+        std::uint64_t white_rank = 0, black_rank = 0;
+        black_kings_radix_.divide(kings_rank, white_rank, black_rank);
+        white.start(white_rank);
+        black.start(black_rank);
+        Bitboard white_kings = white.squares(white_free);
+        list_black_free(white_kings);
+        Bitboard black_kings = black.squares(black_free);
+        const std::uint64_t stop = std::min(end, i + (kings_per_men_.divisor() - kings_rank));
+        for (;;) {
+            Position p;
+            p.pieces[0] = men.bits.white | white_kings;
+            p.pieces[1] = men.bits.black | black_kings;
+            p.kings = white_kings | black_kings;
+            f(i, static_cast<const Position&>(p));
+            if (++i == stop) break;
+            if (!black.step()) {
+                black.restart();
+                white.step();
+                white_kings = white.squares(white_free);
+                list_black_free(white_kings);
+            }
+            black_kings = black.squares(black_free);
+        }
+        ++men_index;
+        kings_rank = 0;
+    }
+}
+
+}  // namespace damas
