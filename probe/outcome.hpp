@@ -87,18 +87,16 @@ constexpr Outcome material_outcome(const Position& p, bool giveaway) {
 }
 
 // The outcome of p, resolving captures by search. `stored(q)` gives the stored outcome of a
-// position q with at least one piece per side (Value::unknown where q's side must capture, or
-// an error outcome the caller passes through); every capture leads to fewer pieces, so the
-// recursion ends.
+// position q without capture and with at least one piece per side. The files hold no value for
+// positions where the side to move must capture (format.hpp), so those are always searched:
+// every capture leads to fewer pieces, so the recursion ends.
 template <class R, class Stored>
 Outcome resolve_outcome(const Position& p, bool giveaway, Stored&& stored) {
     if (!p.of(p.side)) return no_move_outcome(giveaway);
     if (const Outcome m = material_outcome<R>(p, giveaway); m.value != Value::unknown) return m;
-    const Outcome s = stored(p);
-    if (s.value != Value::unknown) return s;
     MoveList captures;
     MoveGenerator<R>::generate_captures(p, captures);
-    if (captures.empty()) return s;  // not a capture position: the store had no value
+    if (captures.empty()) return stored(p);
     BestOutcome best;
     for (const Move& m : captures) best.add(resolve_outcome<R>(make_move(p, m), giveaway, stored));
     return best.result();

@@ -10,11 +10,15 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show help for every command");
     damas::cli::add_rules_commands(app);
+    damas::cli::add_index_commands(app);
+    damas::cli::add_gen_commands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? 0 : 2;
+    } catch (const damas::cli::ExitCode& e) {
+        return e.code;
     } catch (const damas::Error& e) {
         std::fprintf(stderr, "damas: error: %s\n", e.what());
         return 2;

@@ -1,0 +1,190 @@
+#include "gen/generate.hpp"
+
+#include <tbb/global_control.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "gen/solved_store.hpp"
+#include "gen/solver.hpp"
+#include "gen/writer.hpp"
+#include "index/class_index.hpp"
+#include "probe/table_file.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+namespace {
+
+std::uint64_t available_memory_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return 0;  // unknown
+}
+
+std::string gib(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+    return buf;
+}
+
+bool files_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
+    for (Metric metric : {Metric::wdl, Metric::dtw}) {
+        const auto path = table_path(o.dir, o.variant, m.name(), metric);
+        if (!std::filesystem::exists(path)) return false;
+        try {
+            const TableFile file(path);
+            const TableHeader& h = file.header();
+            const std::array<std::uint8_t, 4> counts{
+                static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
+                static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)};
+            if (!(h.variant == o.variant) || h.material != counts || h.positions != positions)
+                return false;
+            file.verify();
+        } catch (const Error&) {
+            return false;
+        }
+    }
+    return true;
+}
+
+TableInfo table_info(const Variant& v, Material m) {
+    return {v,
+            {static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
+             static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)},
+            generator_version()};
+}
+
+std::uint64_t write_class(const GenerateOptions& o, const PairResult& r) {
+    const std::size_t n = r.outcomes.size();
+    std::vector<std::uint8_t> wdl(n);
+    std::vector<std::uint16_t> dtw(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Outcome out = unpack_outcome(r.outcomes[i]);
+        if (r.capture[i]) {
+            wdl[i] = wdl_unknown;
+            dtw[i] = dtw_unknown;
+        } else {
+            wdl[i] = static_cast<std::uint8_t>(out.value);
+            dtw[i] = out.value == Value::draw ? dtw_draw : out.plies;
+        }
+    }
+    const TableInfo info = table_info(o.variant, r.material);
+    WriteOptions wo;
+    wo.threads = static_cast<unsigned>(std::max(1, o.threads));
+    const auto a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl), info, wdl, wo);
+    const auto b = write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw), info, dtw, wo);
+    return a.file_size + b.file_size;
+}
+
+}  // namespace
+
+const char* generator_version() { return "damas-gen 0.1.0"; }
+
+std::filesystem::path default_database_dir() {
+    if (const char* env = std::getenv("DAMAS_DB"); env && *env) return env;
+    return "db";
+}
+
+std::vector<Material> planned_classes(const GenerateOptions& o) {
+    const int max_pieces = o.only ? o.only->pieces() : o.max_pieces;
+    std::vector<Material> all = classes_up_to(max_pieces);
+    if (o.max_per_side > 0)
+        std::erase_if(all, [&](Material m) {
+            return m.white() > o.max_per_side || m.black() > o.max_per_side;
+        });
+    if (!o.only) return all;
+    std::set<Material> needed{*o.only, o.only->mirrored()};
+    std::vector<Material> todo(needed.begin(), needed.end());
+    while (!todo.empty()) {
+        const Material m = todo.back();
+        todo.pop_back();
+        for (Material d : dependencies(m))
+            if (needed.insert(d).second) todo.push_back(d);
+    }
+    std::erase_if(all, [&](Material m) { return !needed.count(m); });
+    return all;
+}
+
+GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    const BoardSpec board = o.variant.info().board;
+    const std::vector<Material> classes = planned_classes(o);
+    if (classes.empty()) throw Error("no class to generate");
+
+    // Memory: the largest pair being solved, plus every solved class kept for later lookups.
+    GenerateSummary summary;
+    std::uint64_t largest_pair = 0, kept = 0;
+    const int top = classes.back().pieces();
+    for (Material m : classes) {
+        const std::uint64_t n = ClassIndex(board, m).size();
+        const std::uint64_t pair = m == m.mirrored() ? n : n + ClassIndex(board, m.mirrored()).size();
+        largest_pair = std::max(largest_pair, pair);
+        if (m.pieces() < top) kept += n * sizeof(std::uint16_t);
+    }
+    summary.peak_bytes_estimate =
+        static_cast<std::uint64_t>(static_cast<double>(largest_pair) * solver_bytes_per_position) + kept;
+    const std::uint64_t available = available_memory_bytes();
+    progress.message("damas gen: " + o.variant.name() + ", " + std::to_string(classes.size()) +
+                     " classes, needs about " + gib(static_cast<double>(summary.peak_bytes_estimate)) +
+                     " of memory" + (available ? " (" + gib(static_cast<double>(available)) + " available)" : ""));
+    if (available && summary.peak_bytes_estimate > available)
+        throw Error("this run needs about " + gib(static_cast<double>(summary.peak_bytes_estimate)) +
+                    " of memory but only " + gib(static_cast<double>(available)) +
+                    " is available; use fewer pieces or --max-per-side");
+
+    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+    std::filesystem::create_directories(table_path(o.dir, o.variant, "x", Metric::wdl).parent_path());
+
+    SolvedStore store(o.variant, o.dir);
+    std::set<Material> done;
+    for (Material m : classes) {
+        if (done.count(m)) continue;
+        done.insert(m);
+        done.insert(m.mirrored());
+        const ClassIndex index(board, m);
+        const ClassIndex mirror_index(board, m.mirrored());
+        const bool single = m == m.mirrored();
+        if (files_complete(o, m, index.size()) &&
+            (single || files_complete(o, m.mirrored(), mirror_index.size()))) {
+            summary.classes_skipped += single ? 1 : 2;
+            progress.message(m.name() + (single ? "" : "+" + m.mirrored().name()) + " complete, skipped");
+            continue;
+        }
+        store.load_below(m);
+        store.load_below(m.mirrored());
+        const std::string label = m.name() + (single ? "" : "+" + m.mirrored().name());
+        const std::uint64_t positions = index.size() + (single ? 0 : mirror_index.size());
+        const auto t0 = std::chrono::steady_clock::now();
+        progress.start(label, positions);
+        std::vector<PairResult> results = solve_pair(o.variant, m, store, [&](std::uint64_t d, std::uint64_t) {
+            progress.update(d);
+        });
+        for (PairResult& r : results) {
+            summary.bytes_written += write_class(o, r);
+            summary.positions += r.outcomes.size();
+            ++summary.classes_built;
+            if (r.material.pieces() < top) store.add(r.material, std::move(r.outcomes));
+        }
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        char note[160];
+        std::snprintf(note, sizeof note, "%s: %llu positions in %.2f s (%.2f M pos/s)", label.c_str(),
+                      static_cast<unsigned long long>(positions), secs,
+                      secs > 0 ? static_cast<double>(positions) / secs / 1e6 : 0.0);
+        progress.finish(note);
+    }
+    summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return summary;
+}
+
+}  // namespace damas

@@ -1,0 +1,49 @@
+// The generation driver: which classes to build, in what order, skipping finished ones, and
+// writing their files.
+//
+// Owns: the batch over classes. Classes are solved in dependency order (index/material.hpp), a
+// class together with its mirror (gen/solver.hpp). Each class gives two files, WDL and DTW
+// (probe/format.hpp), written atomically; a rerun verifies the files of a class and skips it,
+// so a killed run loses at most the pair in progress. Before starting, the memory the run needs
+// is estimated and the run refused if the machine lacks it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "gen/progress.hpp"
+#include "index/material.hpp"
+#include "rules/variant.hpp"
+
+namespace damas {
+
+struct GenerateOptions {
+    Variant variant;
+    int max_pieces = 4;
+    std::filesystem::path dir;      // database root; files go to <dir>/<variant>/
+    int threads = 0;                // 0: all cores
+    int max_per_side = 0;           // 0: no limit
+    std::optional<Material> only;   // build this class (and its mirror) and what it needs
+};
+
+struct GenerateSummary {
+    int classes_built = 0;
+    int classes_skipped = 0;
+    std::uint64_t positions = 0;  // of the classes built
+    double seconds = 0;
+    std::uint64_t bytes_written = 0;
+    std::uint64_t peak_bytes_estimate = 0;
+};
+
+std::filesystem::path default_database_dir();  // $DAMAS_DB or ./db
+
+// The classes the options ask for, in the order they are solved.
+std::vector<Material> planned_classes(const GenerateOptions& options);
+
+GenerateSummary generate(const GenerateOptions& options, Progress& progress);
+
+// The generator's version string, written in every file header.
+const char* generator_version();
+
+}  // namespace damas

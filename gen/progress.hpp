@@ -1,0 +1,33 @@
+// Progress reporting on stderr: a bar with percent, positions per second and ETA when stderr is
+// a terminal, a plain line every few seconds otherwise, nothing when quiet.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+namespace damas {
+
+class Progress {
+public:
+    enum class Mode { bar, lines, quiet };
+    static Mode detect(bool quiet);  // bar on a terminal, lines otherwise
+
+    explicit Progress(Mode mode) : mode_(mode) {}
+    void start(const std::string& label, std::uint64_t total);
+    void update(std::uint64_t done);  // thread-safe, rate-limited
+    void finish(const std::string& note);
+    void message(const std::string& line);
+
+private:
+    void draw(std::uint64_t done, bool final);
+
+    Mode mode_;
+    std::mutex mutex_;
+    std::string label_;
+    std::uint64_t total_ = 0;
+    std::chrono::steady_clock::time_point start_, last_;
+};
+
+}  // namespace damas

@@ -1,0 +1,63 @@
+#include "gen/solved_store.hpp"
+
+#include "probe/table_file.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+
+void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes) {
+    SolvedClass c{m, std::make_unique<ClassIndex>(variant_.info().board, m), std::move(outcomes)};
+    classes_.insert_or_assign(m, std::move(c));
+}
+
+void SolvedStore::load_below(Material m) {
+    // Every class one move away, and recursively below it (capture searches go down further).
+    std::vector<Material> todo = dependencies(m);
+    while (!todo.empty()) {
+        const Material c = todo.back();
+        todo.pop_back();
+        if (has(c)) continue;
+        load(c);
+        for (const Material d : dependencies(c))
+            if (!has(d)) todo.push_back(d);
+    }
+}
+
+void SolvedStore::drop_below(int pieces) {
+    std::erase_if(classes_, [&](const auto& entry) { return entry.first.pieces() < pieces; });
+}
+
+std::size_t SolvedStore::bytes() const {
+    std::size_t n = 0;
+    for (const auto& [m, c] : classes_) n += c.outcomes.size() * sizeof(std::uint16_t);
+    return n;
+}
+
+const SolvedClass& SolvedStore::find(Material m) const {
+    const auto it = classes_.find(m);
+    if (it == classes_.end())
+        throw Error("class " + m.name() + " is needed but not loaded (generate it first)");
+    return it->second;
+}
+
+void SolvedStore::load(Material m) {
+    const TableFile wdl(table_path(dir_, variant_, m.name(), Metric::wdl));
+    const TableFile dtw(table_path(dir_, variant_, m.name(), Metric::dtw));
+    ClassIndex index(variant_.info().board, m);
+    if (wdl.size() != index.size() || dtw.size() != index.size())
+        throw Error("table files of class " + m.name() + " do not match its index size");
+    std::vector<std::uint8_t> values(wdl.size());
+    std::vector<std::uint16_t> plies(dtw.size());
+    wdl.read_all(values);
+    dtw.read_all(plies);
+    std::vector<std::uint16_t> outcomes(values.size());
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        // Capture positions hold fill values; lookups never read them (probe/outcome.hpp).
+        Outcome o{static_cast<Value>(values[i]), 0};
+        if (o.value == Value::win || o.value == Value::loss) o.plies = plies[i];
+        outcomes[i] = pack_outcome(o);
+    }
+    add(m, std::move(outcomes));
+}
+
+}  // namespace damas

@@ -1,0 +1,76 @@
+// The solved classes the generator reads while it solves a larger one.
+//
+// Owns: in-memory outcome arrays of solved classes, one packed u16 per position
+// (plies << 2 | value), and their indexers. A class comes either straight from the solver (every
+// position known) or from its files through the same reader engines use (probe/table_file), in
+// which case the positions where the side to move must capture are unknown and resolved by
+// searching the captures (probe/outcome.hpp), exactly as a probe does.
+//
+// Thread safety: load() before a parallel phase; lookup() is then safe from any thread.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "index/class_index.hpp"
+#include "index/flip.hpp"
+#include "index/material.hpp"
+#include "probe/outcome.hpp"
+#include "rules/variant.hpp"
+
+namespace damas {
+
+constexpr std::uint16_t pack_outcome(Outcome o) {
+    return static_cast<std::uint16_t>((o.plies << 2) | static_cast<int>(o.value));
+}
+constexpr Outcome unpack_outcome(std::uint16_t packed) {
+    return {static_cast<Value>(packed & 3), static_cast<std::uint16_t>(packed >> 2)};
+}
+inline constexpr int max_plies = (1 << 14) - 1;  // what a packed outcome can hold
+
+struct SolvedClass {
+    Material material;
+    std::unique_ptr<ClassIndex> index;
+    std::vector<std::uint16_t> outcomes;  // packed, by index
+};
+
+class SolvedStore {
+public:
+    SolvedStore(Variant v, std::filesystem::path dir) : variant_(v), dir_(std::move(dir)) {}
+
+    // Keeps a freshly solved class (takes the outcomes).
+    void add(Material m, std::vector<std::uint16_t> outcomes);
+    // Makes sure every class below `m` that a capture search from m can reach is in memory,
+    // loading from the files what is missing. Throws Error if a file is missing or corrupt.
+    void load_below(Material m);
+    // Loads one class from its files (no-op if it is in memory).
+    void add_from_files(Material m) {
+        if (!has(m)) load(m);
+    }
+    bool has(Material m) const { return classes_.count(m) != 0; }
+    // Frees classes that no class still to be solved (more than `pieces` pieces... ) needs.
+    void drop_below(int pieces);
+    std::size_t bytes() const;
+
+    // The outcome of any position whose class (after the colour flip) is loaded.
+    template <class R>
+    Outcome lookup(const Position& p) const {
+        return resolve_outcome<R>(p, variant_.giveaway, [this](const Position& q) {
+            const Position w = q.side == Color::white ? q : flip(variant_.info().board, q);
+            const SolvedClass& c = find(Material::of(w));
+            return unpack_outcome(c.outcomes[c.index->index(w)]);
+        });
+    }
+
+private:
+    const SolvedClass& find(Material m) const;
+    void load(Material m);
+
+    Variant variant_;
+    std::filesystem::path dir_;
+    std::map<Material, SolvedClass> classes_;
+};
+
+}  // namespace damas

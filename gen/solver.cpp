@@ -1,0 +1,226 @@
+#include "gen/solver.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/concurrent_vector.h>
+#include <tbb/parallel_for.h>
+
+#include <string>
+
+#include "rules/error.hpp"
+#include "rules/unmove.hpp"
+
+namespace damas {
+namespace {
+
+constexpr std::uint16_t no_distance = 0xFFFF;
+
+// status bits
+constexpr std::uint8_t resolved_bit = 1;
+constexpr std::uint8_t draw_exit_bit = 2;
+constexpr std::uint8_t capture_bit = 4;
+constexpr int value_shift = 3;
+
+template <class T>
+bool store_min(std::atomic<T>& a, T v) {
+    T cur = a.load(std::memory_order_relaxed);
+    while (v < cur)
+        if (a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) return true;
+    return false;
+}
+template <class T>
+void store_max(std::atomic<T>& a, T v) {
+    T cur = a.load(std::memory_order_relaxed);
+    while (v > cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
+    }
+}
+
+template <class R>
+class PairSolver {
+public:
+    PairSolver(const Variant& v, Material m, const SolvedStore& store, const ProgressFn& progress)
+        : variant_(v),
+          board_(v.info().board),
+          store_(store),
+          progress_(progress),
+          single_(m == m.mirrored()),
+          materials_{m, m.mirrored()},
+          indices_{ClassIndex(board_, m), ClassIndex(board_, m.mirrored())} {
+        offset_ = indices_[0].size();
+        total_ = single_ ? offset_ : offset_ + indices_[1].size();
+        if (total_ >= (std::uint64_t{1} << 32))
+            throw Error("class " + m.name() + " is too large for the solver (2^32 positions)");
+        status_ = std::vector<std::atomic<std::uint8_t>>(total_);
+        pending_ = std::vector<std::atomic<std::uint8_t>>(total_);
+        win_ = std::vector<std::atomic<std::uint16_t>>(total_);
+        loss_ = std::vector<std::atomic<std::uint16_t>>(total_);
+        buckets_ = std::vector<tbb::concurrent_vector<std::uint32_t>>(max_plies + 2);
+    }
+
+    std::vector<PairResult> run() {
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total_, 4096), [&](const auto& r) {
+            for (std::uint64_t s = r.begin(); s != r.end(); ++s) initialise(s);
+        });
+        report(0);
+        for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
+        return results();
+    }
+
+private:
+    Position position(std::uint64_t s) const {
+        return s < offset_ ? indices_[0].unindex(s) : indices_[1].unindex(s - offset_);
+    }
+    std::uint64_t state(const Position& white_to_move) const {
+        if (single_ || Material::of(white_to_move) == materials_[0])
+            return indices_[0].index(white_to_move);
+        return offset_ + indices_[1].index(white_to_move);
+    }
+
+    void push(std::uint64_t s, int d) {
+        if (d > max_plies) throw Error("distance beyond " + std::to_string(max_plies) + " plies");
+        buckets_[d].push_back(static_cast<std::uint32_t>(s));
+        store_max(highest_, d);
+    }
+
+    void initialise(std::uint64_t s) {
+        const Position p = position(s);
+        win_[s].store(no_distance, std::memory_order_relaxed);
+        if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown) {
+            // The whole pair ends the game on the spot: nothing to propagate.
+            status_[s] = static_cast<std::uint8_t>(resolved_bit | (static_cast<int>(m.value) << value_shift));
+            return;
+        }
+        MoveList moves;
+        MoveGenerator<R>::generate(p, moves);
+        if (moves.empty()) {
+            if (variant_.giveaway)
+                win_[s] = 0;
+            push(s, 0);
+            return;
+        }
+        std::uint8_t flags = moves[0].is_capture() ? capture_bit : 0;
+        int pending = 0, win = no_distance, loss = 0;
+        for (const Move& m : moves) {
+            if (!m.is_capture() && !m.promotes) {
+                ++pending;
+                continue;
+            }
+            const Outcome after = store_.lookup<R>(make_move(p, m));
+            switch (after.value) {
+                case Value::loss: win = std::min(win, after.plies + 1); break;
+                case Value::win: loss = std::max(loss, after.plies + 1); break;
+                case Value::draw: flags |= draw_exit_bit; break;
+                case Value::unknown: throw Error("a smaller class has no value for a position");
+            }
+        }
+        if (pending > 255) throw Error("too many quiet moves in one position");
+        pending_[s].store(static_cast<std::uint8_t>(pending), std::memory_order_relaxed);
+        loss_[s].store(static_cast<std::uint16_t>(loss), std::memory_order_relaxed);
+        win_[s].store(static_cast<std::uint16_t>(win), std::memory_order_relaxed);
+        if (win != no_distance) {
+            push(s, win);
+        } else if (pending == 0) {
+            if (flags & draw_exit_bit)
+                flags |= resolved_bit | (static_cast<int>(Value::draw) << value_shift);
+            else
+                push(s, loss);
+        }
+        status_[s].store(flags, std::memory_order_relaxed);
+    }
+
+    void resolve_level(int d) {
+        auto& bucket = buckets_[d];
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 1024), [&](const auto& r) {
+            for (std::size_t i = r.begin(); i != r.end(); ++i) resolve(bucket[i], d);
+        });
+        report(bucket.size());
+        tbb::concurrent_vector<std::uint32_t>().swap(bucket);
+    }
+
+    void resolve(std::uint64_t s, int d) {
+        std::uint8_t st = status_[s].load();
+        if (st & resolved_bit) return;
+        Value value;
+        if (win_[s].load() == d)
+            value = Value::win;
+        else if (pending_[s].load() == 0 && !(st & draw_exit_bit) && win_[s].load() == no_distance &&
+                 loss_[s].load() == d)
+            value = Value::loss;
+        else
+            return;
+        const auto done = static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift));
+        if (!status_[s].compare_exchange_strong(st, done)) return;
+        propagate(s, value, d);
+    }
+
+    void propagate(std::uint64_t s, Value value, int d) {
+        // s's position after White's move, seen with Black to move, is flip(s).
+        UnmoveList unmoves;
+        UnmoveGenerator<R>::generate(flip(board_, position(s)), unmoves);
+        const auto next = static_cast<std::uint16_t>(d + 1);
+        for (const Unmove& u : unmoves) {
+            const std::uint64_t q = state(u.before);
+            if (status_[q].load(std::memory_order_relaxed) & resolved_bit) continue;
+            if (value == Value::loss) {
+                if (store_min(win_[q], next)) push(q, next);
+            } else {
+                store_max(loss_[q], next);
+                if (pending_[q].fetch_sub(1) == 1 && !(status_[q].load() & draw_exit_bit) &&
+                    win_[q].load() == no_distance)
+                    push(q, loss_[q].load());
+            }
+        }
+    }
+
+    std::vector<PairResult> results() const {
+        std::vector<PairResult> out(single_ ? 1 : 2);
+        for (std::size_t c = 0; c < out.size(); ++c) {
+            const std::uint64_t begin = c == 0 ? 0 : offset_, end = c == 0 ? offset_ : total_;
+            out[c].material = materials_[c];
+            out[c].outcomes.resize(end - begin);
+            out[c].capture.resize(end - begin);
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 4096), [&](const auto& r) {
+                for (std::uint64_t s = r.begin(); s != r.end(); ++s) {
+                    const std::uint8_t st = status_[s].load(std::memory_order_relaxed);
+                    Outcome o{Value::draw, 0};
+                    if (st & resolved_bit) {
+                        o.value = static_cast<Value>((st >> value_shift) & 3);
+                        if (o.value == Value::win) o.plies = win_[s].load(std::memory_order_relaxed);
+                        if (o.value == Value::loss) o.plies = loss_[s].load(std::memory_order_relaxed);
+                    }
+                    out[c].outcomes[s - begin] = pack_outcome(o);
+                    out[c].capture[s - begin] = (st & capture_bit) ? 1 : 0;
+                }
+            });
+        }
+        return out;
+    }
+
+    void report(std::uint64_t n) {
+        done_ += n;
+        if (progress_) progress_(std::min(done_, total_), total_);
+    }
+
+    const Variant variant_;
+    const BoardSpec board_;
+    const SolvedStore& store_;
+    const ProgressFn& progress_;
+    const bool single_;
+    const Material materials_[2];
+    const ClassIndex indices_[2];
+    std::uint64_t offset_ = 0, total_ = 0, done_ = 0;
+    std::vector<std::atomic<std::uint8_t>> status_, pending_;
+    std::vector<std::atomic<std::uint16_t>> win_, loss_;
+    std::vector<tbb::concurrent_vector<std::uint32_t>> buckets_;
+    std::atomic<int> highest_{0};
+};
+
+}  // namespace
+
+std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
+                                   const ProgressFn& progress) {
+    return dispatch(v.base, [&](auto rules) {
+        return PairSolver<decltype(rules)>(v, m, store, progress).run();
+    });
+}
+
+}  // namespace damas

@@ -1,0 +1,123 @@
+#include "gen/verify.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "gen/solved_store.hpp"
+#include "probe/table_file.hpp"
+#include "rules/error.hpp"
+#include "rules/notation.hpp"
+
+namespace damas {
+namespace {
+
+constexpr std::size_t max_problems = 200;
+
+struct Collector {
+    VerifyReport& report;
+    const VerifyLog& log;
+    std::mutex mutex;
+    void problem(const std::string& line) {
+        std::lock_guard lock(mutex);
+        if (report.problems.size() < max_problems) {
+            report.problems.push_back(line);
+            if (log) log(line);
+        }
+    }
+};
+
+std::vector<std::filesystem::path> variant_folders(const std::filesystem::path& dir) {
+    std::vector<std::filesystem::path> folders;
+    if (!std::filesystem::is_directory(dir)) throw Error("no database folder " + dir.string());
+    if (parse_variant(dir.filename().string())) return {dir};
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.is_directory() && parse_variant(e.path().filename().string())) folders.push_back(e.path());
+    std::sort(folders.begin(), folders.end());
+    return folders;
+}
+
+// Recomputes every quiet position of class m from the outcomes after each move.
+template <class R>
+void deep_check(const Variant& v, Material m, const SolvedStore& store, Collector& out) {
+    const ClassIndex index(v.info().board, m);
+    std::atomic<std::uint64_t> checked{0}, bad{0};
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096), [&](const auto& r) {
+        for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+            const Position p = index.unindex(i);
+            if (MoveGenerator<R>::has_capture(p)) continue;  // not stored: the probe searches
+            const Outcome stored = store.lookup<R>(p);
+            Outcome expected = material_outcome<R>(p, v.giveaway);
+            if (expected.value == Value::unknown) {
+                MoveList moves;
+                MoveGenerator<R>::generate(p, moves);
+                BestOutcome best;
+                for (const Move& mv : moves) best.add(store.lookup<R>(make_move(p, mv)));
+                expected = moves.empty() ? no_move_outcome(v.giveaway) : best.result();
+            }
+            checked.fetch_add(1, std::memory_order_relaxed);
+            if (expected.value == Value::draw) expected.plies = 0;
+            if (stored == expected) continue;
+            bad.fetch_add(1, std::memory_order_relaxed);
+            out.problem(v.name() + " " + m.name() + " index " + std::to_string(i) + " (" +
+                        to_fen(v, p) + "): stored " + std::to_string(static_cast<int>(stored.value)) +
+                        "/" + std::to_string(stored.plies) + ", successors give " +
+                        std::to_string(static_cast<int>(expected.value)) + "/" +
+                        std::to_string(expected.plies));
+        }
+    });
+    out.report.positions_checked += checked.load();
+    out.report.inconsistencies += bad.load();
+}
+
+}  // namespace
+
+VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const VerifyLog& log) {
+    VerifyReport report;
+    Collector out{report, log, {}};
+    for (const auto& folder : variant_folders(dir)) {
+        const Variant v = *parse_variant(folder.filename().string());
+        std::map<Material, int> complete;  // files that passed, per class
+        std::vector<std::filesystem::path> files;
+        for (const auto& e : std::filesystem::directory_iterator(folder))
+            if (e.is_regular_file()) files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+            const std::string ext = f.extension().string();
+            if (ext != ".wdl" && ext != ".dtw") continue;
+            ++report.files;
+            try {
+                const TableFile t(f);
+                t.verify();
+                if (const auto m = Material::parse(f.stem().string())) ++complete[*m];
+                if (log) log("ok " + f.string());
+            } catch (const Error& e) {
+                ++report.files_bad;
+                out.problem(std::string("bad file: ") + e.what());
+            }
+        }
+        if (!deep) continue;
+        SolvedStore store(v, folder.parent_path());
+        for (const auto& [m, n] : complete) {
+            if (n != 2) continue;
+            try {
+                store.load_below(m);
+                store.add_from_files(m);
+                store.add_from_files(m.mirrored());
+                dispatch(v.base, [&](auto rules) { deep_check<decltype(rules)>(v, m, store, out); });
+                if (log) log("deep ok " + v.name() + " " + m.name());
+            } catch (const Error& e) {
+                out.problem(v.name() + " " + m.name() + ": " + e.what());
+                ++report.inconsistencies;
+            }
+        }
+    }
+    return report;
+}
+
+}  // namespace damas

@@ -1,0 +1,112 @@
+// gen and verify.
+#include <cstdio>
+#include <string>
+
+#include "gen/generate.hpp"
+#include "gen/verify.hpp"
+#include "rules/error.hpp"
+#include "tools/commands.hpp"
+#include "tools/json.hpp"
+
+namespace damas::cli {
+namespace {
+
+struct GenOptions {
+    std::string variant = "english";
+    int pieces = 4;
+    std::string dir;
+    int threads = 0;
+    int max_per_side = 0;
+    std::string only;
+    bool quiet = false;
+    bool json = false;
+};
+
+void run_gen(const GenOptions& o) {
+    GenerateOptions g;
+    const auto v = parse_variant(o.variant);
+    if (!v) throw Error("unknown variant '" + o.variant + "' (known: " + variant_names() + ")");
+    g.variant = *v;
+    if (o.pieces < 2 || o.pieces > 8) throw Error("--pieces must be between 2 and 8");
+    g.max_pieces = o.pieces;
+    g.dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
+    g.threads = o.threads;
+    g.max_per_side = o.max_per_side;
+    if (!o.only.empty()) {
+        const auto m = Material::parse(o.only);
+        if (!m || m->white() == 0 || m->black() == 0)
+            throw Error("bad class '" + o.only + "' (four digits wm wk bm bk, a piece on each side, e.g. 0201)");
+        g.only = *m;
+    }
+    Progress progress(Progress::detect(o.quiet));
+    const GenerateSummary s = generate(g, progress);
+    const double bits = s.positions ? 8.0 * static_cast<double>(s.bytes_written) / static_cast<double>(s.positions) : 0.0;
+    const double rate = s.seconds > 0 ? static_cast<double>(s.positions) / s.seconds : 0.0;
+    if (o.json) {
+        std::printf("%s\n", JsonObject()
+                                .str("variant", g.variant.name())
+                                .str("dir", g.dir.string())
+                                .num("classes_built", s.classes_built)
+                                .num("classes_skipped", s.classes_skipped)
+                                .num("positions", s.positions)
+                                .num("seconds", s.seconds)
+                                .num("positions_per_second", rate)
+                                .num("bytes_written", s.bytes_written)
+                                .num("bits_per_position", bits)
+                                .num("memory_estimate_bytes", s.peak_bytes_estimate)
+                                .str_end()
+                                .c_str());
+        return;
+    }
+    std::printf("classes %d built, %d skipped; %llu positions in %.2f s (%.2f M pos/s); %llu bytes, %.3f bits/position\n",
+                s.classes_built, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
+                rate / 1e6, static_cast<unsigned long long>(s.bytes_written), bits);
+}
+
+struct VerifyOptions {
+    std::string dir;
+    bool deep = false;
+    bool quiet = false;
+};
+
+int run_verify(const VerifyOptions& o) {
+    const std::filesystem::path dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
+    const VerifyReport r = verify_database(dir, o.deep, [&](const std::string& line) {
+        if (!o.quiet || line.rfind("ok ", 0) != 0) std::fprintf(stderr, "%s\n", line.c_str());
+    });
+    std::printf("files %d, bad %d", r.files, r.files_bad);
+    if (o.deep)
+        std::printf(", positions checked %llu, inconsistencies %llu",
+                    static_cast<unsigned long long>(r.positions_checked),
+                    static_cast<unsigned long long>(r.inconsistencies));
+    std::printf("\n%s\n", r.ok() ? "verify: ok" : "verify: FAILED");
+    if (r.files == 0) throw Error("no table file under " + dir.string());
+    return r.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+void add_gen_commands(CLI::App& app) {
+    static GenOptions g;
+    auto* gen = app.add_subcommand("gen", "Generate the databases of every class with 2..N pieces");
+    gen->add_option("--variant,-v", g.variant, "Variant (" + variant_names() + ")")->required();
+    gen->add_option("--pieces,-p", g.pieces, "Most pieces on the board (2..8)");
+    gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)");
+    gen->add_option("--threads,-t", g.threads, "Threads (default: all cores)");
+    gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
+    gen->add_option("--class,-c", g.only, "Only this class (and its mirror) and what it needs, e.g. 0201");
+    gen->add_flag("--quiet,-q", g.quiet, "No progress output");
+    gen->add_flag("--json", g.json, "Machine-readable summary");
+    gen->callback([] { run_gen(g); });
+
+    static VerifyOptions vo;
+    auto* verify = app.add_subcommand("verify", "Check the checksums of every table file; --deep recomputes every value");
+    verify->add_option("--dir,-d", vo.dir, "Database folder (default: $DAMAS_DB or ./db)");
+    verify->add_flag("--deep", vo.deep, "Recompute every stored value from its successors' values");
+    verify->add_flag("--quiet,-q", vo.quiet, "Print only problems and the summary");
+    verify->callback([] {
+        if (run_verify(vo) != 0) throw ExitCode(1);
+    });
+}
+
+}  // namespace damas::cli
