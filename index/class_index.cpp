@@ -44,6 +44,7 @@ ClassIndex::ClassIndex(const BoardSpec& board, Material m) : board_(board), mate
 void ClassIndex::init_domains() {
     const GeometryTables t = make_tables(board_);
     squares_ = t.squares;
+    board_mask_ = t.mask;
     const RowRange white_rows = man_rows(board_, Color::white);
     const RowRange black_rows = man_rows(board_, Color::black);
     white_lo_ = first_square_from_row(t, white_rows.first);
@@ -90,10 +91,9 @@ void ClassIndex::init_sizes() {
 }
 
 std::optional<std::string> ClassIndex::why_not_indexable(const Position& p) const {
-    const GeometryTables t = make_tables(board_);
     if (p.side != Color::white) return "the position has Black to move; flip it first";
     if (p.pieces[0] & p.pieces[1]) return "two pieces on one square";
-    if ((p.occupied() | p.kings) & ~t.mask) return "a piece is off the board";
+    if ((p.occupied() | p.kings) & ~board_mask_) return "a piece is off the board";
     if (p.kings & ~p.occupied()) return "a king without a piece";
     if (Material::of(p) != material_)
         return "the position's material " + Material::of(p).name() + " is not class " +

@@ -117,6 +117,7 @@ class ClassIndex {
     BoardSpec board_;
     Material material_;
     int squares_ = 0;
+    Bitboard board_mask_ = 0;
     int white_lo_ = 0, white_hi_ = 0, black_lo_ = 0, black_hi_ = 0;
     Bitboard white_only_ = 0;                       // layout bits of the white-only squares
     Bitboard white_domain_ = 0, black_domain_ = 0;  // layout bits where each colour's men may stand
