@@ -7,7 +7,6 @@ namespace damas::cli {
 
 void add_rules_commands(CLI::App& app);  // perft, moves
 void add_index_commands(CLI::App& app);  // count, index, unindex
-void add_index_commands(CLI::App& app);  // count, index, unindex
 void add_gen_commands(CLI::App& app);    // gen, verify
 
 // Thrown by a command to end with this exit code after it printed its own report.

@@ -11,7 +11,6 @@ int main(int argc, char** argv) {
     app.set_help_all_flag("--help-all", "Show help for every command");
     damas::cli::add_rules_commands(app);
     damas::cli::add_index_commands(app);
-    damas::cli::add_index_commands(app);
     damas::cli::add_gen_commands(app);
     try {
         app.parse(argc, argv);
