@@ -222,6 +222,9 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
     h.material = info.material;
     h.metric = metric;
     h.generator = info.generator;
+    const FillRule fill = opt.fill != FillRule::automatic ? opt.fill
+                          : metric == Metric::wdl         ? FillRule::previous
+                                                          : FillRule::block_majority;
     h.positions_per_block = opt.positions_per_block != 0
                                 ? opt.positions_per_block
                                 : format::default_positions_per_block(metric);
@@ -252,7 +255,7 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
         const auto n =
             static_cast<std::size_t>(std::min<std::uint64_t>(batch.size(), h.blocks - b0));
         const std::span<EncodedBlock> part = std::span(batch).first(n);
-        encode_batch(values, b0, h.positions_per_block, opt.fill, comps, part);
+        encode_batch(values, b0, h.positions_per_block, fill, comps, part);
         for (std::size_t i = 0; i < n; ++i) {
             le::store<std::uint64_t>(&table[8 * (b0 + i)], pos);
             le::store<std::uint64_t>(&table[8 * (h.blocks + 1 + b0 + i)], part[i].hash);

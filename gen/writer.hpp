@@ -24,8 +24,11 @@ struct TableInfo {
     std::string generator;                   // version string, < 64 characters
 };
 
-// How unknown positions are replaced before compression (measured in bench_probe_file).
+// How unknown positions are replaced before compression. Measured on synthetic 2+2 data with
+// 46% unknowns (bench_probe_file): wdl 0.235 bits per position with `previous` against 0.359
+// with `block_majority`; dtw 1.12 against 0.99 bits. `automatic` takes the better one per metric.
 enum class FillRule : std::uint8_t {
+    automatic,       // previous for wdl, block_majority for dtw
     previous,        // the previous known value in index order (the block's first known for
                      // leading unknowns)
     block_majority,  // the most frequent known value of the block
@@ -34,7 +37,7 @@ enum class FillRule : std::uint8_t {
 struct WriteOptions {
     unsigned threads = 1;                   // compression threads; the bytes do not depend on it
     std::uint32_t positions_per_block = 0;  // 0: the format's default for the metric
-    FillRule fill = FillRule::previous;
+    FillRule fill = FillRule::automatic;
     int zstd_level = 0;  // 0: the format's default for the metric
 };
 

@@ -136,6 +136,11 @@ TEST(TableFile, UnknownFillRules) {
     write_wdl_table(path, test::test_info(), v, {.fill = FillRule::block_majority});
     TableFile(path).read_all(got);
     EXPECT_EQ(got, (std::vector<std::uint8_t>{1, 1, 2, 1, 0, 1, 1, 1, 1, 1}));
+    const std::vector<std::uint16_t> d{dtw_unknown, 7, 5, dtw_unknown, 7, dtw_draw, dtw_unknown};
+    std::vector<std::uint16_t> dgot(d.size());
+    write_dtw_table(dir.path / "f.dtw", test::test_info(), d);  // automatic: block majority
+    TableFile(dir.path / "f.dtw").read_all(dgot);
+    EXPECT_EQ(dgot, (std::vector<std::uint16_t>{7, 7, 5, 7, 7, dtw_draw, 7}));
     const std::vector<std::uint8_t> none(1000, wdl_unknown);
     write_wdl_table(path, test::test_info(), none);
     const TableFile t(path);
