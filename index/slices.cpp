@@ -36,7 +36,7 @@ std::vector<std::uint64_t> ClassIndex::men_per_advancement() const {
                     const std::uint64_t w = ways[at(i, j, adv)];
                     if (w == 0) continue;
                     for (int x = 0; x <= std::min(white_max, wm - i); ++x)
-                        for (int z = 0; z <= std::min(black_max - x, bm - j); ++z)
+                        for (int z = 0; z <= std::min(std::max(black_max - x, 0), bm - j); ++z)
                             next[at(i + x, j + z, adv + x * white_step + z * black_step)] +=
                                 w * binomial(n, x) * binomial(n - x, z);
                 }

@@ -1,0 +1,73 @@
+// The count, index and unindex commands, through the built binary.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct CommandResult {
+    std::string out;
+    int code;
+};
+
+CommandResult run(const std::string& args) {
+    const std::string command = std::string(DAMAS_BINARY) + " " + args + " 2>/dev/null";
+    FILE* pipe = popen(command.c_str(), "r");
+    CommandResult r{"", -1};
+    if (!pipe) return r;
+    char buf[4096];
+    while (std::fgets(buf, sizeof buf, pipe)) r.out += buf;
+    const int status = pclose(pipe);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string last_line(const std::string& s) {
+    const auto end = s.find_last_not_of('\n');
+    const auto start = s.rfind('\n', end);
+    return s.substr(start == std::string::npos ? 0 : start + 1,
+                    end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+TEST(IndexCli, CountTotals) {
+    const CommandResult brazilian = run("count --variant brazilian --pieces 3");
+    EXPECT_EQ(brazilian.code, 0);
+    EXPECT_EQ(last_line(brazilian.out), "total 196032");
+    EXPECT_NE(brazilian.out.find("0201 14880\n"), std::string::npos);
+    const CommandResult international = run("count --variant international --pieces 3");
+    EXPECT_EQ(last_line(international.out), "total 806300");
+    const CommandResult json = run("count --variant international --pieces 2 --json");
+    EXPECT_EQ(json.code, 0);
+    EXPECT_NE(json.out.find("\"total\":"), std::string::npos);
+}
+
+TEST(IndexCli, IndexAndUnindexAreInverse) {
+    const CommandResult unindexed = run("unindex --variant brazilian --class 1101 --index 25000");
+    ASSERT_EQ(unindexed.code, 0);
+    const std::string fen = last_line(unindexed.out);
+    const CommandResult indexed = run("index --variant brazilian --fen " + fen);
+    EXPECT_EQ(last_line(indexed.out), "1101 25000");
+}
+
+TEST(IndexCli, BlackToMoveIsFlipped) {
+    const CommandResult r = run("index --variant brazilian --fen B:Wa1,Kc3:Bh8 --json");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("\"class\":\"1011\""), std::string::npos);
+    EXPECT_NE(r.out.find("\"flipped\":true"), std::string::npos);
+}
+
+TEST(IndexCli, BadInputExitsWithCode2) {
+    EXPECT_EQ(run("count --variant nosuch --pieces 3").code, 2);
+    EXPECT_EQ(run("unindex --variant brazilian --class 12x4 --index 0").code, 2);
+    EXPECT_EQ(run("unindex --variant brazilian --class 0200 --index 0").code, 2);
+    EXPECT_EQ(run("unindex --variant brazilian --class 0101 --index 992").code, 2);
+    EXPECT_EQ(run("unindex --variant brazilian --class 0101 --index -1").code, 2);
+    EXPECT_EQ(run("index --variant brazilian --fen W:Wh8:Ba1").code, 2);
+    EXPECT_EQ(run("index --variant turkish --fen W:Wa1:Ba5").code, 2);
+    EXPECT_EQ(run("index --variant brazilian --fen W:Wa1").code, 2);
+    EXPECT_EQ(run("unindex --variant brazilian --class 0101 --index 991").code, 0);
+}
+
+}  // namespace
