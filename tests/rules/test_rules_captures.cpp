@@ -2,6 +2,10 @@
 // pieces that stay on the board (or leave it at once in turkish), merging of paths.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "tests/rules/legal_moves.hpp"
 
 namespace damas::test {
@@ -454,6 +458,26 @@ TEST(Merging, BrazilianKingLoopKeepDuplicates) {
     const char* fen = "W:WKc1:Bd2,d4,b4,b2";
     EXPECT_EQ(moves_of("brazilian", fen, true, true),
               sorted({"c1:c1[b2,b4,d2,d4]", "c1:c1[b2,b4,d2,d4]"}));
+}
+
+// Giveaway variants move exactly as their base variant (S004, "perde-ganha"); only the result
+// of a game differs.
+TEST(Giveaway, SameMovesAsTheBaseVariant) {
+    const std::vector<std::pair<const char*, const char*>> positions = {
+        {"international", "W:WK37:B32,23,13,12,22,33"},
+        {"brazilian", "W:WKb2:Bd4,e7,c7,e3"},
+        {"portuguese", "W:W11,10:B15,K13"},
+        {"russian", "W:Wb6:Bc7,f6"},
+        {"italian", "W:WK22:BK19,12,18,K10"},
+        {"english", "W:W9:B6,7"},
+        {"turkish", "W:WKc1:Bc2,d5,e3,b2"},
+    };
+    for (const auto& [variant, fen] : positions) {
+        const std::string giveaway = std::string(variant) + "-giveaway";
+        EXPECT_EQ(moves_of(giveaway, fen, true, true), moves_of(variant, fen, true, true))
+            << variant;
+        EXPECT_FALSE(moves_of(variant, fen).empty()) << variant;
+    }
 }
 
 }  // namespace

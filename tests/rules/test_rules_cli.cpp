@@ -3,6 +3,7 @@
 // in text and in JSON.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -30,7 +31,9 @@ std::string slurp(const std::string& path) {
 // Runs build/damas with the arguments (each single-quoted for the shell).
 Outcome damas(const std::vector<std::string>& args) {
     const std::string dir = ::testing::TempDir();
-    const std::string out = dir + "/damas_cli_out", err = dir + "/damas_cli_err";
+    // ctest may run several of these processes at once: one pair of files per process.
+    const std::string stem = dir + "/damas_cli_" + std::to_string(getpid());
+    const std::string out = stem + ".out", err = stem + ".err";
     std::string command = std::string("'") + DAMAS_BINARY + "'";
     for (const std::string& a : args) command += " '" + a + "'";
     command += " >'" + out + "' 2>'" + err + "'";
@@ -56,6 +59,7 @@ std::vector<std::string> sorted_lines(const std::string& text) {
 }
 
 struct BadInput {
+    std::string name;  // of the test case
     std::vector<std::string> args;
     std::string names;  // what the error line must mention
 };
@@ -72,27 +76,47 @@ TEST_P(BadInputTest, OneLineOnStderrExitCode2NothingOnStdout) {
 }
 
 const std::vector<BadInput> bad_inputs = {
-    {{"moves", "--variant", "checkers"}, "unknown variant 'checkers'"},
-    {{"perft", "--variant", "international-giveaway-x", "--depth", "1"}, "unknown variant"},
-    {{"moves", "--variant", "international", "--fen", "W31-50:B1-20"}, "malformed FEN"},
-    {{"moves", "--variant", "international", "--fen", "W:W31-50:B1-20:W"}, "malformed FEN"},
-    {{"moves", "--variant", "international", "--fen", "W:W51:B1"}, "'51'"},
-    {{"moves", "--variant", "english", "--fen", "B:W21-33:B1-12"}, "33"},
-    {{"moves", "--variant", "brazilian", "--fen", "W:Wb1:Bb8"}, "'b1'"},
-    {{"moves", "--variant", "turkish", "--fen", "W:Wa9:Ba7"}, "'a9'"},
-    {{"moves", "--variant", "international", "--fen", "W:W3:B20"}, "promotion row"},
-    {{"moves", "--variant", "english", "--fen", "B:W21:B30"}, "promotion row"},
-    {{"moves", "--variant", "international", "--fen", "W:W31,31:B1"}, "two pieces"},
-    {{"moves", "--variant", "international", "--fen", "W:W31:BK31"}, "two pieces"},
-    {{"moves", "--variant", "international", "--fen", "W:W21-41:B1"}, "too many white"},
-    {{"perft", "--variant", "turkish", "--depth", "1", "--fen",
+    {"UnknownVariant", {"moves", "--variant", "checkers"}, "unknown variant 'checkers'"},
+    {"UnknownGiveawayVariant",
+     {"perft", "--variant", "international-giveaway-x", "--depth", "1"},
+     "unknown variant"},
+    {"MalformedFenNoColon",
+     {"moves", "--variant", "international", "--fen", "W31-50:B1-20"},
+     "malformed FEN"},
+    {"MalformedFenFourFields",
+     {"moves", "--variant", "international", "--fen", "W:W31-50:B1-20:W"},
+     "malformed FEN"},
+    {"SquareOffTheBoard", {"moves", "--variant", "international", "--fen", "W:W51:B1"}, "'51'"},
+    {"EnglishSquare33", {"moves", "--variant", "english", "--fen", "B:W21-33:B1-12"}, "33"},
+    {"LightSquare", {"moves", "--variant", "brazilian", "--fen", "W:Wb1:Bb8"}, "'b1'"},
+    {"TurkishRank9", {"moves", "--variant", "turkish", "--fen", "W:Wa9:Ba7"}, "'a9'"},
+    {"WhiteManOnPromotionRow",
+     {"moves", "--variant", "international", "--fen", "W:W3:B20"},
+     "promotion row"},
+    {"BlackManOnPromotionRow",
+     {"moves", "--variant", "english", "--fen", "B:W21:B30"},
+     "promotion row"},
+    {"TwoPiecesOnOneSquare",
+     {"moves", "--variant", "international", "--fen", "W:W31,31:B1"},
+     "two pieces"},
+    {"ManAndKingOnOneSquare",
+     {"moves", "--variant", "international", "--fen", "W:W31:BK31"},
+     "two pieces"},
+    {"TooManyWhitePieces",
+     {"moves", "--variant", "international", "--fen", "W:W21-41:B1"},
+     "too many white"},
+    {"TooManyBlackPieces",
+     {"perft", "--variant", "turkish", "--depth", "1", "--fen",
       "W:Wa1:Ba2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3,a4"},
      "too many black"},
-    {{"moves", "--variant", "international", "--fen", "X:W31:B1"}, "side to move 'X'"},
-    {{"perft", "--variant", "english", "--depth", "0"}, "depth"},
+    {"BadSideToMove",
+     {"moves", "--variant", "international", "--fen", "X:W31:B1"},
+     "side to move 'X'"},
+    {"DepthZero", {"perft", "--variant", "english", "--depth", "0"}, "depth"},
 };
 
-INSTANTIATE_TEST_SUITE_P(Cli, BadInputTest, ::testing::ValuesIn(bad_inputs));
+INSTANTIATE_TEST_SUITE_P(Cli, BadInputTest, ::testing::ValuesIn(bad_inputs),
+                         [](const auto& info) { return info.param.name; });
 
 TEST(CliHelp, EveryCommand) {
     for (const std::vector<std::string>& args :
