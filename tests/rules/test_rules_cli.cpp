@@ -116,7 +116,7 @@ const std::vector<BadInput> bad_inputs = {
 };
 
 INSTANTIATE_TEST_SUITE_P(Cli, BadInputTest, ::testing::ValuesIn(bad_inputs),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& test_info) { return test_info.param.name; });
 
 TEST(CliHelp, EveryCommand) {
     for (const std::vector<std::string>& args :
