@@ -86,6 +86,16 @@ std::uint64_t write_class(const GenerateOptions& o, const PairResult& r) {
     return a.file_size + b.file_size;
 }
 
+// "0201+0102": a class and its mirror, solved together.
+std::string pair_label(Material m) {
+    std::string s = m.name();
+    if (m != m.mirrored()) {
+        s += '+';
+        s += m.mirrored().name();
+    }
+    return s;
+}
+
 }  // namespace
 
 const char* generator_version() { return "damas-gen 0.1.0"; }
@@ -158,12 +168,12 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         if (files_complete(o, m, index.size()) &&
             (single || files_complete(o, m.mirrored(), mirror_index.size()))) {
             summary.classes_skipped += single ? 1 : 2;
-            progress.message(m.name() + (single ? "" : "+" + m.mirrored().name()) + " complete, skipped");
+            progress.message(pair_label(m) + " complete, skipped");
             continue;
         }
         store.load_below(m);
         store.load_below(m.mirrored());
-        const std::string label = m.name() + (single ? "" : "+" + m.mirrored().name());
+        const std::string label = pair_label(m);
         const std::uint64_t positions = index.size() + (single ? 0 : mirror_index.size());
         const auto t0 = std::chrono::steady_clock::now();
         progress.start(label, positions);

@@ -64,10 +64,36 @@ public:
         return count_quiet(p);
     }
 
+    // Whether the side to move must capture: some piece can make a first jump (any capture
+    // sequence starts with one). Cheaper than generating the captures.
     static bool has_capture(const Position& p) {
-        MoveList list;
-        generate_captures(p, list);
-        return !list.empty();
+        const Color us = p.side;
+        const Bitboard empty = B::mask & ~p.occupied();
+        const Bitboard opponents = p.of(~us);
+        Bitboard men_targets = opponents;
+        if (!R::men_capture_kings) men_targets &= ~p.kings;
+        const Bitboard men = p.men(us);
+        for (int d = 0; d < 4; ++d)
+            if (man_captures_in(us, d) && (B::step(B::step(men, d) & men_targets, d) & empty))
+                return true;
+        const Bitboard kings = p.kings_of(us);
+        if (!kings) return false;
+        for (int d = 0; d < 4; ++d) {
+            Bitboard front = B::step(kings, d);
+            if constexpr (R::flying_kings) {
+                // Slide every king at once; what stops on a non-empty square is its first piece.
+                Bitboard sliding = front & empty;
+                Bitboard hit = front & ~empty;
+                while (sliding) {
+                    sliding = B::step(sliding, d);
+                    hit |= sliding & ~empty;
+                    sliding &= empty;
+                }
+                front = hit;
+            }
+            if (B::step(front & opponents, d) & empty) return true;
+        }
+        return false;
     }
 
 private:
