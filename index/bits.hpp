@@ -28,9 +28,11 @@ constexpr int count_below(Bitboard set, int index) {
     return count_bits(set & (bit(index) - 1));
 }
 
-// The `rank`-th square (0-based) of the squares from 0 up that `taken` leaves free.
+// The `rank`-th square (0-based) of the squares from 0 up that `taken` leaves free. Visits every
+// square of `taken` without branching on it: once a taken square lies above the answer, all
+// later ones do too and add nothing.
 constexpr int skip_taken(int rank, Bitboard taken) {
-    for (; taken != 0 && lowest_bit(taken) <= rank; taken = clear_lowest(taken)) ++rank;
+    for (; taken != 0; taken = clear_lowest(taken)) rank += lowest_bit(taken) <= rank ? 1 : 0;
     return rank;
 }
 

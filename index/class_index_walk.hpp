@@ -49,6 +49,7 @@ void ClassIndex::for_each_position(std::uint64_t begin, std::uint64_t end, F&& f
     black.domain = white.domain - white.count;
     std::array<Bitboard, 64> white_free{}, black_free{};
     const auto list_black_free = [&](Bitboard white_kings) {
+        if (black.count == 0) return;
         int n = 0;
         for (int j = 0; j < white.domain; ++j)
             if ((white_free[j] & white_kings) == 0) black_free[n++] = white_free[j];

@@ -127,8 +127,9 @@ TEST(ClassIndex, KingsOfOneMenConfigurationAreConsecutive) {
 
 TEST(ClassIndex, WalkingGivesTheSamePositionsAsUnindex) {
     for (const BoardSpec& b : {board_8x8, board_8x8_orthogonal, board_10x10})
-        for (const Material m : {Material{1, 2, 1, 1}, Material{2, 0, 1, 0}, Material{0, 2, 0, 2},
-                                 Material{1, 0, 0, 1}, Material{0, 1, 2, 0}}) {
+        for (const Material m :
+             {Material{1, 1, 1, 1}, Material{2, 0, 1, 0}, Material{0, 2, 0, 1},
+              Material{1, 0, 0, 1}, Material{0, 1, 2, 0}, Material{1, 0, 0, 2}}) {
             const ClassIndex index(b, m);
             std::uint64_t expected = 0;
             index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
