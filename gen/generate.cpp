@@ -1,6 +1,7 @@
 #include "gen/generate.hpp"
 
 #include <tbb/global_control.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -81,6 +82,7 @@ std::uint64_t write_class(const GenerateOptions& o, const PairResult& r) {
     const TableInfo info = table_info(o.variant, r.material);
     WriteOptions wo;
     wo.threads = static_cast<unsigned>(std::max(1, o.threads));
+    wo.durable = false;  // atomic renames now, one sync() at the end of the run
     const auto a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl), info, wdl, wo);
     const auto b = write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw), info, dtw, wo);
     return a.file_size + b.file_size;
@@ -193,6 +195,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
                       secs > 0 ? static_cast<double>(positions) / secs / 1e6 : 0.0);
         progress.finish(note);
     }
+    ::sync();
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;
 }

@@ -49,10 +49,7 @@ public:
         total_ = single_ ? offset_ : offset_ + indices_[1].size();
         if (total_ >= (std::uint64_t{1} << 32))
             throw Error("class " + m.name() + " is too large for the solver (2^32 positions)");
-        status_ = std::vector<std::atomic<std::uint8_t>>(total_);
-        pending_ = std::vector<std::atomic<std::uint8_t>>(total_);
-        win_ = std::vector<std::atomic<std::uint16_t>>(total_);
-        loss_ = std::vector<std::atomic<std::uint16_t>>(total_);
+        states_ = std::vector<State>(total_);
         buckets_ = std::vector<tbb::concurrent_vector<std::uint32_t>>(max_plies + 2);
     }
 
@@ -83,17 +80,17 @@ private:
 
     void initialise(std::uint64_t s) {
         const Position p = position(s);
-        win_[s].store(no_distance, std::memory_order_relaxed);
+        states_[s].win.store(no_distance, std::memory_order_relaxed);
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown) {
             // The whole pair ends the game on the spot: nothing to propagate.
-            status_[s] = static_cast<std::uint8_t>(resolved_bit | (static_cast<int>(m.value) << value_shift));
+            states_[s].status = static_cast<std::uint8_t>(resolved_bit | (static_cast<int>(m.value) << value_shift));
             return;
         }
         MoveList moves;
         MoveGenerator<R>::generate(p, moves);
         if (moves.empty()) {
             if (variant_.giveaway)
-                win_[s] = 0;
+                states_[s].win = 0;
             push(s, 0);
             return;
         }
@@ -113,9 +110,9 @@ private:
             }
         }
         if (pending > 255) throw Error("too many quiet moves in one position");
-        pending_[s].store(static_cast<std::uint8_t>(pending), std::memory_order_relaxed);
-        loss_[s].store(static_cast<std::uint16_t>(loss), std::memory_order_relaxed);
-        win_[s].store(static_cast<std::uint16_t>(win), std::memory_order_relaxed);
+        states_[s].pending.store(static_cast<std::uint8_t>(pending), std::memory_order_relaxed);
+        states_[s].loss.store(static_cast<std::uint16_t>(loss), std::memory_order_relaxed);
+        states_[s].win.store(static_cast<std::uint16_t>(win), std::memory_order_relaxed);
         if (win != no_distance) {
             push(s, win);
         } else if (pending == 0) {
@@ -124,31 +121,34 @@ private:
             else
                 push(s, loss);
         }
-        status_[s].store(flags, std::memory_order_relaxed);
+        states_[s].status.store(flags, std::memory_order_relaxed);
     }
 
     void resolve_level(int d) {
         auto& bucket = buckets_[d];
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 1024), [&](const auto& r) {
-            for (std::size_t i = r.begin(); i != r.end(); ++i) resolve(bucket[i], d);
+            for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                if (i + 8 < r.end()) __builtin_prefetch(&states_[bucket[i + 8]]);
+                resolve(bucket[i], d);
+            }
         });
         report(bucket.size());
         tbb::concurrent_vector<std::uint32_t>().swap(bucket);
     }
 
     void resolve(std::uint64_t s, int d) {
-        std::uint8_t st = status_[s].load();
+        std::uint8_t st = states_[s].status.load();
         if (st & resolved_bit) return;
         Value value;
-        if (win_[s].load() == d)
+        if (states_[s].win.load() == d)
             value = Value::win;
-        else if (pending_[s].load() == 0 && !(st & draw_exit_bit) && win_[s].load() == no_distance &&
-                 loss_[s].load() == d)
+        else if (states_[s].pending.load() == 0 && !(st & draw_exit_bit) && states_[s].win.load() == no_distance &&
+                 states_[s].loss.load() == d)
             value = Value::loss;
         else
             return;
         const auto done = static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift));
-        if (!status_[s].compare_exchange_strong(st, done)) return;
+        if (!states_[s].status.compare_exchange_strong(st, done)) return;
         propagate(s, value, d);
     }
 
@@ -156,17 +156,26 @@ private:
         // s's position after White's move, seen with Black to move, is flip(s).
         UnmoveList unmoves;
         UnmoveGenerator<R>::generate(flip(board_, position(s)), unmoves);
+        // The predecessors are scattered over the pair: compute them all and prefetch their
+        // states first, so that the cache misses overlap instead of queueing.
+        std::uint32_t predecessors[UnmoveList::capacity];
+        int n = 0;
+        unmoves.for_each([&](const Unmove& u) {
+            const auto q = static_cast<std::uint32_t>(state(u.before));
+            __builtin_prefetch(&states_[q], 1);
+            predecessors[n++] = q;
+        });
         const auto next = static_cast<std::uint16_t>(d + 1);
-        for (const Unmove& u : unmoves) {
-            const std::uint64_t q = state(u.before);
-            if (status_[q].load(std::memory_order_relaxed) & resolved_bit) continue;
+        for (int i = 0; i < n; ++i) {
+            State& q = states_[predecessors[i]];
+            if (q.status.load(std::memory_order_relaxed) & resolved_bit) continue;
             if (value == Value::loss) {
-                if (store_min(win_[q], next)) push(q, next);
+                if (store_min(q.win, next)) push(predecessors[i], next);
             } else {
-                store_max(loss_[q], next);
-                if (pending_[q].fetch_sub(1) == 1 && !(status_[q].load() & draw_exit_bit) &&
-                    win_[q].load() == no_distance)
-                    push(q, loss_[q].load());
+                store_max(q.loss, next);
+                if (q.pending.fetch_sub(1) == 1 && !(q.status.load() & draw_exit_bit) &&
+                    q.win.load() == no_distance)
+                    push(predecessors[i], q.loss.load());
             }
         }
     }
@@ -180,12 +189,12 @@ private:
             out[c].capture.resize(end - begin);
             tbb::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 4096), [&](const auto& r) {
                 for (std::uint64_t s = r.begin(); s != r.end(); ++s) {
-                    const std::uint8_t st = status_[s].load(std::memory_order_relaxed);
+                    const std::uint8_t st = states_[s].status.load(std::memory_order_relaxed);
                     Outcome o{Value::draw, 0};
                     if (st & resolved_bit) {
                         o.value = static_cast<Value>((st >> value_shift) & 3);
-                        if (o.value == Value::win) o.plies = win_[s].load(std::memory_order_relaxed);
-                        if (o.value == Value::loss) o.plies = loss_[s].load(std::memory_order_relaxed);
+                        if (o.value == Value::win) o.plies = states_[s].win.load(std::memory_order_relaxed);
+                        if (o.value == Value::loss) o.plies = states_[s].loss.load(std::memory_order_relaxed);
                     }
                     out[c].outcomes[s - begin] = pack_outcome(o);
                     out[c].capture[s - begin] = (st & capture_bit) ? 1 : 0;
@@ -208,8 +217,15 @@ private:
     const Material materials_[2];
     const ClassIndex indices_[2];
     std::uint64_t offset_ = 0, total_ = 0, done_ = 0;
-    std::vector<std::atomic<std::uint8_t>> status_, pending_;
-    std::vector<std::atomic<std::uint16_t>> win_, loss_;
+    // All the state of one position in 8 bytes, so that an update touches one cache line: the
+    // predecessors of a position are scattered over the whole pair.
+    struct alignas(8) State {
+        std::atomic<std::uint8_t> status{0};
+        std::atomic<std::uint8_t> pending{0};
+        std::atomic<std::uint16_t> win{0};   // shortest known win, no_distance if none
+        std::atomic<std::uint16_t> loss{0};  // longest known loss
+    };
+    std::vector<State> states_;
     std::vector<tbb::concurrent_vector<std::uint32_t>> buckets_;
     std::atomic<int> highest_{0};
 };

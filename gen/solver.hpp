@@ -16,7 +16,7 @@
 // Distances only grow from one bucket to the next, so each bucket is processed in parallel and
 // the result does not depend on the order or the thread count.
 //
-// Memory per position of the pair: 7 bytes of state plus the bucket entries (4 bytes each, about
+// Memory per position of the pair: 8 bytes of state plus the bucket entries (4 bytes each, about
 // one per position); see bytes_per_position.
 #pragma once
 
@@ -36,7 +36,7 @@ struct PairResult {
     std::vector<std::uint8_t> capture;    // 1 where the side to move must capture
 };
 
-inline constexpr double solver_bytes_per_position = 7 + 4 + 3;  // state, buckets, outcome+flag
+inline constexpr double solver_bytes_per_position = 8 + 4 + 3;  // state, buckets, outcome+flag
 
 using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
 

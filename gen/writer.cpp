@@ -141,14 +141,15 @@ class TmpFile {
         }
     }
 
-    void commit() {
-        if (::fsync(fd_) != 0) fail("fsync failed", errno);
+    void commit(bool durable) {
+        if (durable && ::fsync(fd_) != 0) fail("fsync failed", errno);
         const int fd = fd_;
         fd_ = -1;
         if (::close(fd) != 0) fail("close failed", errno);
         if (::rename(tmp_.c_str(), path_.c_str()) != 0)
             fail("cannot rename to " + path_.string(), errno);
         committed_ = true;
+        if (!durable) return;
         const std::filesystem::path dir = path_.has_parent_path() ? path_.parent_path() : ".";
         const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd >= 0) {
@@ -270,7 +271,7 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
     h.blocks_checksum = blocks_hash.digest();
     file.write_at(h.table_offset, table);
     file.write_at(0, encode_header(h));
-    file.commit();
+    file.commit(opt.durable);
     return h;
 }
 

@@ -20,15 +20,23 @@ class UnmoveList {
 public:
     static constexpr int capacity = 256;
     int size() const { return size_; }
-    const Unmove& operator[](int i) const { return items_[i]; }
-    const Unmove* begin() const { return items_; }
-    const Unmove* end() const { return items_ + size_; }
+    const Unmove& operator[](int i) const { return items_[i].unmove; }
     void push(const Unmove& u) {
-        if (size_ < capacity) items_[size_++] = u;
+        if (size_ < capacity) items_[size_++].unmove = u;
+    }
+    template <class F>
+    void for_each(F&& f) const {
+        for (int i = 0; i < size_; ++i) f(items_[i].unmove);
     }
 
 private:
-    Unmove items_[capacity];
+    // Left uninitialised (Position has default member initialisers): the list lives on the
+    // stack of a hot loop and is written before it is read.
+    union Slot {
+        Slot() {}
+        Unmove unmove;
+    };
+    Slot items_[capacity];
     int size_ = 0;
 };
 
