@@ -4,6 +4,7 @@
 #include <tbb/concurrent_vector.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <string>
 
 #include "rules/error.hpp"
@@ -126,58 +127,67 @@ private:
 
     void resolve_level(int d) {
         auto& bucket = buckets_[d];
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 1024), [&](const auto& r) {
-            for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                if (i + 8 < r.end()) __builtin_prefetch(&states_[bucket[i + 8]]);
-                resolve(bucket[i], d);
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 256), [&](const auto& r) {
+            std::vector<Update> updates;
+            updates.reserve(chunk * 32);
+            for (std::size_t begin = r.begin(); begin < r.end(); begin += chunk) {
+                const std::size_t end = std::min(r.end(), begin + chunk);
+                updates.clear();
+                for (std::size_t i = begin; i != end; ++i) {
+                    if (i + 8 < end) __builtin_prefetch(&states_[bucket[i + 8]]);
+                    resolve(bucket[i], d, updates);
+                }
+                for (const Update& u : updates) apply(u, d);
             }
         });
         report(bucket.size());
         tbb::concurrent_vector<std::uint32_t>().swap(bucket);
     }
 
-    void resolve(std::uint64_t s, int d) {
-        std::uint8_t st = states_[s].status.load();
+    // What a resolved position tells one predecessor.
+    struct Update {
+        std::uint32_t predecessor;
+        bool offers_win;  // the resolved position is lost: the predecessor wins in d + 1
+    };
+    // Positions resolved together before their predecessors are updated: the predecessors are
+    // scattered over the pair, so they are prefetched while the next positions are resolved.
+    static constexpr std::size_t chunk = 32;
+
+    void resolve(std::uint64_t s, int d, std::vector<Update>& updates) {
+        State& state = states_[s];
+        std::uint8_t st = state.status.load();
         if (st & resolved_bit) return;
         Value value;
-        if (states_[s].win.load() == d)
+        if (state.win.load() == d)
             value = Value::win;
-        else if (states_[s].pending.load() == 0 && !(st & draw_exit_bit) && states_[s].win.load() == no_distance &&
-                 states_[s].loss.load() == d)
+        else if (state.pending.load() == 0 && !(st & draw_exit_bit) && state.win.load() == no_distance &&
+                 state.loss.load() == d)
             value = Value::loss;
         else
             return;
         const auto done = static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift));
-        if (!states_[s].status.compare_exchange_strong(st, done)) return;
-        propagate(s, value, d);
-    }
-
-    void propagate(std::uint64_t s, Value value, int d) {
+        if (!state.status.compare_exchange_strong(st, done)) return;
         // s's position after White's move, seen with Black to move, is flip(s).
         UnmoveList unmoves;
         UnmoveGenerator<R>::generate(flip(board_, position(s)), unmoves);
-        // The predecessors are scattered over the pair: compute them all and prefetch their
-        // states first, so that the cache misses overlap instead of queueing.
-        std::uint32_t predecessors[UnmoveList::capacity];
-        int n = 0;
         unmoves.for_each([&](const Unmove& u) {
-            const auto q = static_cast<std::uint32_t>(state(u.before));
+            const auto q = static_cast<std::uint32_t>(this->state(u.before));
             __builtin_prefetch(&states_[q], 1);
-            predecessors[n++] = q;
+            updates.push_back({q, value == Value::loss});
         });
+    }
+
+    void apply(const Update& u, int d) {
+        State& q = states_[u.predecessor];
+        if (q.status.load(std::memory_order_relaxed) & resolved_bit) return;
         const auto next = static_cast<std::uint16_t>(d + 1);
-        for (int i = 0; i < n; ++i) {
-            State& q = states_[predecessors[i]];
-            if (q.status.load(std::memory_order_relaxed) & resolved_bit) continue;
-            if (value == Value::loss) {
-                if (store_min(q.win, next)) push(predecessors[i], next);
-            } else {
-                store_max(q.loss, next);
-                if (q.pending.fetch_sub(1) == 1 && !(q.status.load() & draw_exit_bit) &&
-                    q.win.load() == no_distance)
-                    push(predecessors[i], q.loss.load());
-            }
+        if (u.offers_win) {
+            if (store_min(q.win, next)) push(u.predecessor, next);
+            return;
         }
+        store_max(q.loss, next);
+        if (q.pending.fetch_sub(1) == 1 && !(q.status.load() & draw_exit_bit) && q.win.load() == no_distance)
+            push(u.predecessor, q.loss.load());
     }
 
     std::vector<PairResult> results() const {

@@ -104,11 +104,12 @@ inline constexpr std::uint32_t dtw_positions_per_block = 8 * 1024;
 // No file may have larger decompressed blocks (protects readers from absurd headers).
 inline constexpr std::size_t max_block_bytes = 1 << 20;
 inline constexpr std::uint64_t max_positions = std::uint64_t{1} << 56;
-// zstd levels (fixed; single-threaded compression, so the bytes are deterministic). wdl level
-// 15 is within 2% of level 19-22 in size and 2.5x faster (12 M positions/s per thread); dtw
-// level 12: 5 M positions/s, 15% larger than level 19 which runs at 0.6 M/s.
-inline constexpr int wdl_zstd_level = 15;
-inline constexpr int dtw_zstd_level = 12;
+// zstd levels (fixed; single-threaded compression, so the bytes are deterministic). Compression
+// was a third of the generator's time at wdl 15 / dtw 12; wdl level 12 is about 10% larger than
+// level 19 at 26 M positions/s per thread, dtw level 9 about 20% larger at 9 M/s
+// (bench_probe_file).
+inline constexpr int wdl_zstd_level = 12;
+inline constexpr int dtw_zstd_level = 9;
 
 constexpr std::uint32_t bits_per_value(Metric m) {
     return m == Metric::wdl ? 2 : 16;

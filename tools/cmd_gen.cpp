@@ -72,7 +72,8 @@ struct VerifyOptions {
 int run_verify(const VerifyOptions& o) {
     const std::filesystem::path dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
     const VerifyReport r = verify_database(dir, o.deep, [&](const std::string& line) {
-        if (!o.quiet || line.rfind("ok ", 0) != 0) std::fprintf(stderr, "%s\n", line.c_str());
+        const bool routine = line.rfind("ok ", 0) == 0 || line.rfind("deep ok ", 0) == 0;
+        if (!o.quiet || !routine) std::fprintf(stderr, "%s\n", line.c_str());
     });
     std::printf("files %d, bad %d", r.files, r.files_bad);
     if (o.deep)
