@@ -102,4 +102,32 @@ Outcome resolve_outcome(const Position& p, bool giveaway, Stored&& stored) {
     return best.result();
 }
 
+// As resolve_outcome, for a `stored` that can fail (the probe: a missing class, a damaged file,
+// a block not in the cache). `stored(q, out)` sets out and returns true, or returns false after
+// recording why; the search then stops at once and returns false. The quiet test is the cheap
+// whole-board has_capture, so a quiet position costs no capture generation.
+template <class R, class Stored>
+bool try_resolve_outcome(const Position& p, bool giveaway, Stored&& stored, Outcome& out) {
+    if (!p.of(p.side)) {
+        out = no_move_outcome(giveaway);
+        return true;
+    }
+    if (const Outcome m = material_outcome<R>(p, giveaway); m.value != Value::unknown) {
+        out = m;
+        return true;
+    }
+    if (!MoveGenerator<R>::has_capture(p)) return stored(p, out);
+    MoveList captures;
+    MoveGenerator<R>::generate_captures(p, captures);
+    if (captures.empty()) return stored(p, out);
+    BestOutcome best;
+    for (const Move& m : captures) {
+        Outcome after;
+        if (!try_resolve_outcome<R>(make_move(p, m), giveaway, stored, after)) return false;
+        best.add(after);
+    }
+    out = best.result();
+    return true;
+}
+
 }  // namespace damas

@@ -1,0 +1,519 @@
+#include "probe/probe.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <mutex>
+#include <system_error>
+
+#include "index/class_index.hpp"
+#include "index/flip.hpp"
+#include "index/man_rows.hpp"
+#include "index/material.hpp"
+#include "probe/table_file.hpp"
+#include "rules/error.hpp"
+#include "rules/notation.hpp"
+
+namespace damas {
+namespace {
+
+// ---- Dense class numbers: every (wm, wk, bm, bk) with at most max_table_pieces pieces.
+
+constexpr int count_radix = max_table_pieces + 1;
+constexpr int count_keys = count_radix * count_radix * count_radix * count_radix;
+
+constexpr int count_key(int wm, int wk, int bm, int bk) {
+    return wm + count_radix * (wk + count_radix * (bm + count_radix * bk));
+}
+
+struct SlotNumbering {
+    std::array<std::int16_t, count_keys> slot_of_key{};  // -1: too many pieces
+    int slots = 0;
+};
+
+constexpr SlotNumbering make_slot_numbering() {
+    SlotNumbering n;
+    for (int key = 0; key < count_keys; ++key) {
+        int rest = key, total = 0;
+        for (int i = 0; i < 4; ++i, rest /= count_radix) total += rest % count_radix;
+        n.slot_of_key[key] = static_cast<std::int16_t>(total <= max_table_pieces ? n.slots++ : -1);
+    }
+    return n;
+}
+
+constexpr SlotNumbering slot_numbering = make_slot_numbering();
+constexpr int class_slots = slot_numbering.slots;  // 495
+
+// The slot of a class, or -1 when it has more than max_table_pieces pieces.
+inline int material_slot(int wm, int wk, int bm, int bk) {
+    if (wm + wk + bm + bk > max_table_pieces) return -1;
+    return slot_numbering.slot_of_key[count_key(wm, wk, bm, bk)];
+}
+
+int variant_number(Variant v) {
+    return static_cast<int>(v.base) + (v.giveaway ? base_variant_count : 0);
+}
+constexpr int variant_numbers = 2 * base_variant_count;
+
+// ---- Slots.
+
+enum class TableState : std::uint8_t { untried, ready, absent, corrupt, io_error };
+
+struct ClassSlot {
+    std::array<std::atomic<TableState>, 2> state{};  // by Metric; written under the open mutex
+    std::array<const TableFile*, 2> file{};          // set before state becomes ready
+    const ClassIndex* index = nullptr;               // likewise
+    std::atomic<bool> reported{false};               // a read error was reported
+};
+
+struct VariantTables {
+    Variant variant;
+    int largest = 0;  // most pieces of any WDL file present at open
+    std::array<ClassSlot, class_slots> slots;
+};
+
+ProbeStatus status_of(ReadStatus s) {
+    switch (s) {
+        case ReadStatus::ok:
+            return ProbeStatus::ok;
+        case ReadStatus::not_in_cache:
+            return ProbeStatus::not_in_cache;
+        case ReadStatus::io_error:
+            return ProbeStatus::error_io;
+        case ReadStatus::out_of_range:
+        case ReadStatus::corrupt_block:
+            return ProbeStatus::error_corrupt;
+    }
+    return ProbeStatus::error_corrupt;
+}
+
+ProbeStatus status_of(TableState s) {
+    switch (s) {
+        case TableState::ready:
+            return ProbeStatus::ok;
+        case TableState::untried:
+            return ProbeStatus::not_in_cache;
+        case TableState::absent:
+            return ProbeStatus::not_in_database;
+        case TableState::corrupt:
+            return ProbeStatus::error_corrupt;
+        case TableState::io_error:
+            return ProbeStatus::error_io;
+    }
+    return ProbeStatus::error_corrupt;
+}
+
+// ---- Square masks.
+
+struct MaskTables {
+    // By base variant: the layout bit of mask bit k (-1: no such square).
+    std::array<std::array<std::int8_t, 64>, base_variant_count> layout_of_mask_bit{};
+    std::array<std::array<std::int8_t, 64>, base_variant_count> mask_of_layout_bit{};
+};
+
+MaskTables make_mask_tables() {
+    MaskTables t;
+    for (int b = 0; b < base_variant_count; ++b) {
+        auto& to_layout = t.layout_of_mask_bit[b];
+        auto& to_mask = t.mask_of_layout_bit[b];
+        to_layout.fill(-1);
+        to_mask.fill(-1);
+        const VariantInfo& vi = info(static_cast<BaseVariant>(b));
+        const GeometryTables g = make_tables(vi.board);
+        for (int sq = 0; sq < g.squares; ++sq) {
+            const int layout = g.bit_of_square[sq];
+            const int mask =
+                vi.board.grid == Grid::orthogonal ? layout : square_number(vi, layout) - 1;
+            to_layout[mask] = static_cast<std::int8_t>(layout);
+            to_mask[layout] = static_cast<std::int8_t>(mask);
+        }
+    }
+    return t;
+}
+
+const MaskTables& mask_tables() {
+    static const MaskTables t = make_mask_tables();
+    return t;
+}
+
+// Maps every set bit through table; false if one maps nowhere.
+bool remap(Bitboard in, const std::array<std::int8_t, 64>& table, Bitboard& out) {
+    out = 0;
+    for (; in; in = clear_lowest(in)) {
+        const int to = table[lowest_bit(in)];
+        if (to < 0) return false;
+        out |= bit(to);
+    }
+    return true;
+}
+
+// ---- Position checks.
+
+template <class B>
+constexpr Bitboard men_squares(Color c) {
+    const RowRange rows = man_rows(B::spec, c);
+    Bitboard m = 0;
+    for (int y = rows.first; y <= rows.last; ++y) m |= B::row(y);
+    return m;
+}
+
+template <class R>
+ProbeStatus check_position(const Position& p, int cap) {
+    using B = typename R::Board;
+    const Bitboard white = p.of(Color::white), black = p.of(Color::black);
+    const Bitboard occupied = white | black;
+    if (p.side != Color::white && p.side != Color::black) return ProbeStatus::invalid_position;
+    if ((white & black) || (occupied & ~B::mask) || (p.kings & ~occupied))
+        return ProbeStatus::invalid_position;
+    if ((p.men(Color::white) & ~men_squares<B>(Color::white)) ||
+        (p.men(Color::black) & ~men_squares<B>(Color::black)))
+        return ProbeStatus::invalid_position;
+    if (!p.of(~p.side)) return ProbeStatus::invalid_position;  // the game ended a move ago
+    if (popcount(occupied) > cap) return ProbeStatus::not_in_database;
+    return ProbeStatus::ok;
+}
+
+enum class Mode { wdl, wdl_cached, dtw };
+
+}  // namespace
+
+// ---- The handle.
+
+struct Tablebase::Impl {
+    TablebaseOptions options;
+    int cap = max_table_pieces;
+    mutable BlockCache cache;
+    std::array<std::unique_ptr<VariantTables>, variant_numbers> variants;
+
+    mutable std::mutex open_mutex;  // guards opening tables and the two owners below
+    mutable std::vector<std::unique_ptr<ClassIndex>> indexes;
+    mutable std::vector<std::unique_ptr<TableFile>> files;
+    mutable std::mutex message_mutex;
+
+    explicit Impl(const TablebaseOptions& o)
+        : options(o),
+          cap(o.max_pieces <= 0 ? max_table_pieces : std::min(o.max_pieces, max_table_pieces)),
+          cache(o.cache_mib * 1024 * 1024) {}
+
+    void message(const std::string& line) const {
+        if (!options.message) return;
+        std::lock_guard lock(message_mutex);
+        try {
+            options.message(line);
+        } catch (...) {  // a throwing callback must not break a probe
+        }
+    }
+
+    void scan_folder();
+    TableState open_table(VariantTables& vt, ClassSlot& slot, Material m, Metric metric) const;
+    const TableFile* table(VariantTables& vt, ClassSlot& slot, Material m, Metric metric,
+                           bool cached_only, ProbeStatus& status) const noexcept;
+    ProbeStatus read_failed(ClassSlot& slot, const TableFile& file, ReadStatus s) const noexcept;
+
+    template <class R, Mode mode>
+    ProbeStatus read_stored(VariantTables& vt, const Position& q, Outcome& out) const noexcept;
+    template <class R, Mode mode>
+    ProbeResult probe(Variant v, const Position& p) const noexcept;
+};
+
+void Tablebase::Impl::scan_folder() {
+    for (const Variant v : all_variants()) {
+        const std::filesystem::path folder = options.dir / v.name();
+        std::error_code ec;
+        if (!std::filesystem::is_directory(folder, ec)) continue;
+        auto vt = std::make_unique<VariantTables>();
+        vt->variant = v;
+        for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
+            const auto m = Material::parse(e.path().stem().string());
+            if (m && e.path().extension() == ".wdl")
+                vt->largest = std::max(vt->largest, m->pieces());
+        }
+        variants[variant_number(v)] = std::move(vt);
+    }
+}
+
+TableState Tablebase::Impl::open_table(VariantTables& vt, ClassSlot& slot, Material m,
+                                       Metric metric) const {
+    std::lock_guard lock(open_mutex);
+    auto& state = slot.state[static_cast<int>(metric)];
+    if (const TableState s = state.load(std::memory_order_acquire); s != TableState::untried)
+        return s;
+    const std::filesystem::path path = table_path(options.dir, vt.variant, m.name(), metric);
+    TableState result = TableState::ready;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        result = ec ? TableState::io_error : TableState::absent;
+    } else {
+        try {
+            if (!slot.index) {
+                indexes.push_back(std::make_unique<ClassIndex>(vt.variant.info().board, m));
+                slot.index = indexes.back().get();
+            }
+            auto file = std::make_unique<TableFile>(path);
+            const TableHeader& h = file->header();
+            const std::array<std::uint8_t, 4> counts{
+                static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
+                static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)};
+            if (!(h.variant == vt.variant) || h.material != counts || h.metric != metric ||
+                h.positions != slot.index->size())
+                throw Error(path.string() +
+                            ": the header does not match the file's name "
+                            "(variant, class, metric or size)");
+            slot.file[static_cast<int>(metric)] = file.get();
+            files.push_back(std::move(file));
+        } catch (const Error& e) {
+            message(e.what());
+            result = TableState::corrupt;
+        } catch (...) {
+            message(path.string() + ": cannot open (out of memory)");
+            result = TableState::io_error;
+        }
+    }
+    state.store(result, std::memory_order_release);
+    return result;
+}
+
+const TableFile* Tablebase::Impl::table(VariantTables& vt, ClassSlot& slot, Material m,
+                                        Metric metric, bool cached_only,
+                                        ProbeStatus& status) const noexcept {
+    TableState s = slot.state[static_cast<int>(metric)].load(std::memory_order_acquire);
+    if (s == TableState::untried && !cached_only) {
+        try {
+            s = open_table(vt, slot, m, metric);
+        } catch (...) {
+            s = TableState::io_error;  // a mutex failure
+        }
+    }
+    status = status_of(s);
+    return s == TableState::ready ? slot.file[static_cast<int>(metric)] : nullptr;
+}
+
+ProbeStatus Tablebase::Impl::read_failed(ClassSlot& slot, const TableFile& file,
+                                         ReadStatus s) const noexcept {
+    const ProbeStatus status = status_of(s);
+    if (status != ProbeStatus::not_in_cache && !slot.reported.exchange(true)) {
+        try {
+            message(file.path().string() + ": " + read_status_name(s));
+        } catch (...) {
+        }
+    }
+    return status;
+}
+
+// The stored outcome of a position without capture: colour flip to White to move, find the
+// class's slot, index, read.
+template <class R, Mode mode>
+ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q,
+                                         Outcome& out) const noexcept {
+    const Position w = q.side == Color::white ? q : flip(R::Board::spec, q);
+    const Material m{popcount(w.men(Color::white)), popcount(w.kings_of(Color::white)),
+                     popcount(w.men(Color::black)), popcount(w.kings_of(Color::black))};
+    const int slot_number = material_slot(m.white_men, m.white_kings, m.black_men, m.black_kings);
+    if (slot_number < 0 || m.white() == 0 || m.black() == 0) return ProbeStatus::not_in_database;
+    ClassSlot& slot = vt.slots[slot_number];
+    constexpr bool cached_only = mode == Mode::wdl_cached;
+    ProbeStatus status = ProbeStatus::ok;
+    const TableFile* wdl = table(vt, slot, m, Metric::wdl, cached_only, status);
+    if (!wdl) return status;
+    const std::uint64_t index = slot.index->index(w);
+    const ReadResult value = cached_only ? wdl->try_value(index, cache) : wdl->value(index, cache);
+    if (!value.ok()) return read_failed(slot, *wdl, value.status);
+    if (value.value > wdl_win) return ProbeStatus::error_corrupt;
+    out = {static_cast<Value>(value.value), 0};
+    if constexpr (mode != Mode::dtw) return ProbeStatus::ok;
+    if (out.value == Value::draw) return ProbeStatus::ok;
+    const TableFile* dtw = table(vt, slot, m, Metric::dtw, false, status);
+    if (!dtw) return status;
+    const ReadResult plies = dtw->value(index, cache);
+    if (!plies.ok()) return read_failed(slot, *dtw, plies.status);
+    if (plies.value > dtw_max) return ProbeStatus::error_corrupt;
+    // Without turkish's king-against-lone-man rule the parity of a distance gives the result.
+    if (!R::king_beats_lone_man || vt.variant.giveaway) {
+        const auto parity_value = dtw_outcome(plies.value, vt.variant.giveaway);
+        if (parity_value != static_cast<std::uint8_t>(out.value)) return ProbeStatus::error_corrupt;
+    }
+    out.plies = plies.value;
+    return ProbeStatus::ok;
+}
+
+template <class R, Mode mode>
+ProbeResult Tablebase::Impl::probe(Variant v, const Position& p) const noexcept {
+    if (const ProbeStatus s = check_position<R>(p, cap); s != ProbeStatus::ok) return {s};
+    VariantTables* vt = variants[variant_number(v)].get();
+    if (!vt) return {ProbeStatus::not_in_database};
+    ProbeStatus failure = ProbeStatus::ok;
+    const auto stored = [&](const Position& q, Outcome& out) {
+        failure = read_stored<R, mode>(*vt, q, out);
+        return failure == ProbeStatus::ok;
+    };
+    Outcome out;
+    if (!try_resolve_outcome<R>(p, v.giveaway, stored, out)) return {failure};
+    if (out.value == Value::unknown) return {ProbeStatus::error_corrupt};
+    if (mode != Mode::dtw || out.value == Value::draw) out.plies = 0;
+    return {ProbeStatus::ok, out.value, out.plies};
+}
+
+// ---- Public functions.
+
+const char* probe_status_name(ProbeStatus s) {
+    switch (s) {
+        case ProbeStatus::ok:
+            return "ok";
+        case ProbeStatus::not_in_database:
+            return "not in the database";
+        case ProbeStatus::not_in_cache:
+            return "not in the cache";
+        case ProbeStatus::error_corrupt:
+            return "corrupt table file";
+        case ProbeStatus::error_io:
+            return "read error";
+        case ProbeStatus::invalid_position:
+            return "invalid position";
+    }
+    return "unknown status";
+}
+
+const char* value_name(Value v) {
+    switch (v) {
+        case Value::win:
+            return "win";
+        case Value::draw:
+            return "draw";
+        case Value::loss:
+            return "loss";
+        case Value::unknown:
+            return "unknown";
+    }
+    return "unknown";
+}
+
+std::optional<Position> position_from_masks(Variant v, const SquareMasks& masks) {
+    const auto& table = mask_tables().layout_of_mask_bit[static_cast<int>(v.base)];
+    Position p;
+    if (!remap(masks.white, table, p.pieces[0]) || !remap(masks.black, table, p.pieces[1]) ||
+        !remap(masks.kings, table, p.kings))
+        return std::nullopt;
+    p.side = masks.side;
+    return p;
+}
+
+SquareMasks masks_from_position(Variant v, const Position& p) {
+    const auto& table = mask_tables().mask_of_layout_bit[static_cast<int>(v.base)];
+    SquareMasks m;
+    remap(p.of(Color::white), table, m.white);
+    remap(p.of(Color::black), table, m.black);
+    remap(p.kings, table, m.kings);
+    m.side = p.side;
+    return m;
+}
+
+Tablebase::Tablebase(const TablebaseOptions& options) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(options.dir, ec))
+        throw Error("no database folder " + options.dir.string());
+    impl_ = std::make_unique<Impl>(options);
+    impl_->scan_folder();
+}
+
+std::unique_ptr<Tablebase> Tablebase::open(const std::filesystem::path& dir, std::size_t cache_mib,
+                                           int max_pieces,
+                                           std::function<void(const std::string&)> message) {
+    TablebaseOptions o;
+    o.dir = dir;
+    o.cache_mib = cache_mib;
+    o.max_pieces = max_pieces;
+    o.message = std::move(message);
+    return std::make_unique<Tablebase>(o);
+}
+
+Tablebase::~Tablebase() = default;
+
+ProbeResult Tablebase::probe_wdl(Variant v, const Position& p) const noexcept {
+    return dispatch(v.base,
+                    [&](auto rules) { return impl_->probe<decltype(rules), Mode::wdl>(v, p); });
+}
+
+ProbeResult Tablebase::probe_wdl_cached(Variant v, const Position& p) const noexcept {
+    return dispatch(
+        v.base, [&](auto rules) { return impl_->probe<decltype(rules), Mode::wdl_cached>(v, p); });
+}
+
+ProbeResult Tablebase::probe_dtw(Variant v, const Position& p) const noexcept {
+    return dispatch(v.base,
+                    [&](auto rules) { return impl_->probe<decltype(rules), Mode::dtw>(v, p); });
+}
+
+const std::filesystem::path& Tablebase::dir() const {
+    return impl_->options.dir;
+}
+int Tablebase::max_pieces() const {
+    return impl_->cap;
+}
+
+int Tablebase::largest_class(Variant v) const {
+    const VariantTables* vt = impl_->variants[variant_number(v)].get();
+    return vt ? std::min(vt->largest, impl_->cap) : 0;
+}
+
+std::vector<TableListing> Tablebase::identify() const {
+    std::vector<TableListing> out;
+    for (const Variant v : all_variants()) {
+        const std::filesystem::path folder = impl_->options.dir / v.name();
+        std::error_code ec;
+        if (!std::filesystem::is_directory(folder, ec)) continue;
+        std::vector<std::filesystem::path> paths;
+        for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
+            const std::string ext = e.path().extension().string();
+            if ((ext == ".wdl" || ext == ".dtw") && Material::parse(e.path().stem().string()))
+                paths.push_back(e.path());
+        }
+        std::sort(paths.begin(), paths.end());
+        for (const auto& path : paths) {
+            TableListing t;
+            t.variant = v;
+            t.class_name = path.stem().string();
+            t.metric = path.extension() == ".wdl" ? Metric::wdl : Metric::dtw;
+            t.path = path;
+            t.file_bytes = std::filesystem::file_size(path, ec);
+            try {
+                t.header = TableFile(path).header();
+            } catch (const Error& e) {
+                t.error = e.what();
+            }
+            out.push_back(std::move(t));
+        }
+    }
+    return out;
+}
+
+std::vector<TableCheck> Tablebase::verify() const {
+    std::vector<TableCheck> out;
+    for (const TableListing& t : identify()) {
+        TableCheck c{t.path, t.error};
+        if (c.error.empty()) {
+            try {
+                TableFile(t.path).verify();
+            } catch (const Error& e) {
+                c.error = e.what();
+            }
+        }
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+BlockCacheStats Tablebase::cache_stats() const {
+    return impl_->cache.stats();
+}
+
+std::size_t Tablebase::memory_bytes() const {
+    std::size_t n = sizeof(Tablebase) + sizeof(Impl) + impl_->cache.capacity_bytes();
+    for (const auto& vt : impl_->variants)
+        if (vt) n += sizeof(VariantTables);
+    std::lock_guard lock(impl_->open_mutex);
+    for (const auto& f : impl_->files) n += sizeof(TableFile) + 16 * f->header().blocks;
+    n += impl_->indexes.size() * sizeof(ClassIndex);
+    return n;
+}
+
+}  // namespace damas

@@ -1,0 +1,145 @@
+// The probing library: the public C++ API over a database folder (engines and the CLI use it).
+//
+// Owns: the Tablebase handle. A handle holds the folder, one BlockCache of decompressed blocks
+// shared by every table and thread, and for every variant folder present a fixed array of class
+// slots indexed by a dense class number (material_slot in probe.cpp): no string, map or vector
+// lookup on the probe path. A slot holds the class's index and its WDL and DTW table files,
+// opened on first use under one mutex behind an atomic state per metric (untried, ready,
+// absent, corrupt, io error), so "not present" is remembered and a ready table costs one
+// acquire load.
+//
+// Values are from the point of view of the side to move. Distances are in plies (one move of
+// one side): the DTW is the number of plies until the game ends with best play, the winner
+// taking the shortest way and the loser the longest; 0 means the game is over (no legal move,
+// or turkish's king against a lone man). The files store no value where the side to move must
+// capture; the probe resolves those positions by searching the captures (probe/outcome.hpp).
+//
+// Thread safety: every const member function may be called from any number of threads at once
+// on one handle; construction and destruction may not overlap any other call. Steady-state
+// probes (tables open, per-thread scratch allocated) do not allocate.
+//
+// Square masks (SquareMasks, and the C API in damas_probe.h) use PDN numbering: bit n-1 is
+// square n of the variant's numeric numbering (brazilian and russian: the english numbering,
+// square 1 = b8 .. 32 = g1); turkish: bit 8 * rank + file, a1 = bit 0 .. h8 = bit 63.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "probe/block_cache.hpp"
+#include "probe/format.hpp"
+#include "probe/outcome.hpp"
+#include "rules/position.hpp"
+#include "rules/variant.hpp"
+
+namespace damas {
+
+// The largest class any table may have (the slots are sized for it).
+inline constexpr int max_table_pieces = 8;
+
+enum class ProbeStatus : std::uint8_t {
+    ok,
+    not_in_database,   // a class needed has no table file, or the position has more pieces than
+                       // the handle's cap
+    not_in_cache,      // probe_wdl_cached only: a block needed is not cached (nothing was read)
+    error_corrupt,     // a table file is damaged (header, size, checksum of a block)
+    error_io,          // a table file could not be read
+    invalid_position,  // pieces off the board or on one square, a man on a row it cannot stand
+                       // on, kings that are not pieces, the side not to move without pieces
+};
+const char* probe_status_name(ProbeStatus s);  // "ok", "not in the database", ...
+const char* value_name(Value v);               // "win", "draw", "loss", "unknown"
+
+struct ProbeResult {
+    ProbeStatus status = ProbeStatus::ok;
+    Value value = Value::unknown;  // for the side to move; meaningful when status is ok
+    std::uint16_t plies = 0;       // probe_dtw: the DTW in plies (0 for a draw); probe_wdl: 0
+    bool ok() const { return status == ProbeStatus::ok; }
+};
+
+struct TablebaseOptions {
+    std::filesystem::path dir;   // the database root, holding one folder per variant
+    std::size_t cache_mib = 64;  // budget of the decompressed block cache
+    int max_pieces = 0;          // probe only positions with at most this many pieces; 0: 8
+    // Problems found while probing (a damaged file, once per file), one line each. Called from
+    // whichever thread met the problem, never from two threads at once.
+    std::function<void(const std::string&)> message;
+};
+
+// One table file of the folder, as identify() finds it.
+struct TableListing {
+    Variant variant;
+    std::string class_name;  // "0201"
+    Metric metric = Metric::wdl;
+    std::filesystem::path path;
+    std::uint64_t file_bytes = 0;
+    TableHeader header;  // valid when error is empty
+    std::string error;   // why the file cannot be used, or empty
+};
+
+struct TableCheck {
+    std::filesystem::path path;
+    std::string error;  // empty when the checksums match
+};
+
+// Square masks in PDN numbering (see the top of this file).
+struct SquareMasks {
+    std::uint64_t white = 0;
+    std::uint64_t black = 0;
+    std::uint64_t kings = 0;  // a subset of white | black
+    Color side = Color::white;
+};
+// The position of the masks on the variant's board, or nullopt if a bit names no square.
+std::optional<Position> position_from_masks(Variant v, const SquareMasks& masks);
+SquareMasks masks_from_position(Variant v, const Position& p);
+
+class Tablebase {
+  public:
+    // Opens a database folder. Nothing is read but the folder's listing: tables open on first
+    // use. Throws Error if dir is not a folder.
+    explicit Tablebase(const TablebaseOptions& options);
+    static std::unique_ptr<Tablebase> open(const std::filesystem::path& dir,
+                                           std::size_t cache_mib = 64, int max_pieces = 0,
+                                           std::function<void(const std::string&)> message = {});
+    ~Tablebase();
+    Tablebase(const Tablebase&) = delete;
+    Tablebase& operator=(const Tablebase&) = delete;
+
+    // Win, draw or loss for the side to move (plies is 0). Thread-safe; may read the disk.
+    ProbeResult probe_wdl(Variant v, const Position& p) const noexcept;
+    // The same from the cache only, for use deep in a search: never reads the disk nor opens a
+    // file; not_in_cache when some block (or table) needed is not loaded yet. Thread-safe.
+    ProbeResult probe_wdl_cached(Variant v, const Position& p) const noexcept;
+    // The value and the DTW in plies (reads the class's WDL file for the value and its DTW file
+    // for the distance, so both must be present). Thread-safe; may read the disk.
+    ProbeResult probe_dtw(Variant v, const Position& p) const noexcept;
+
+    // The folder, the piece cap, and the most pieces of any table of a variant present when the
+    // handle was opened (0 if none). Thread-safe.
+    const std::filesystem::path& dir() const;
+    int max_pieces() const;
+    int largest_class(Variant v) const;
+
+    // Every table file of the folder, read now (headers only), by variant then name. Does not
+    // touch the probe's tables. Thread-safe.
+    std::vector<TableListing> identify() const;
+    // Checks the checksums of every table file (reads them whole). Thread-safe.
+    std::vector<TableCheck> verify() const;
+
+    BlockCacheStats cache_stats() const;  // thread-safe
+    // Bytes the handle holds now: the cache arena, the slots, the open tables' offset tables
+    // and indexes. Thread-safe.
+    std::size_t memory_bytes() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace damas

@@ -1,0 +1,482 @@
+// probe, best, line, stats and info: studying a database through the probing library.
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gen/generate.hpp"
+#include "index/class_index.hpp"
+#include "index/flip.hpp"
+#include "index/material.hpp"
+#include "probe/probe.hpp"
+#include "probe/table_file.hpp"
+#include "rules/error.hpp"
+#include "rules/notation.hpp"
+#include "tools/commands.hpp"
+#include "tools/json.hpp"
+
+namespace damas::cli {
+namespace {
+
+Variant variant_or_throw(const std::string& name) {
+    const auto v = parse_variant(name);
+    if (!v) throw Error("unknown variant '" + name + "' (known: " + variant_names() + ")");
+    return *v;
+}
+
+std::filesystem::path database_dir(const std::string& dir) {
+    const std::filesystem::path d =
+        dir.empty() ? default_database_dir() : std::filesystem::path(dir);
+    if (!std::filesystem::is_directory(d)) {
+        std::string m = "no database folder ";
+        m += d.string();
+        m += " (generate one with damas gen, or give --dir)";
+        throw Error(m);
+    }
+    return d;
+}
+
+// A handle on the folder; the last problem the library reported goes into error messages.
+struct Database {
+    Variant variant;
+    std::filesystem::path dir;
+    std::shared_ptr<std::string> last_problem = std::make_shared<std::string>();
+    std::unique_ptr<Tablebase> tb;
+
+    Database(const std::string& variant_name, const std::string& dir_name)
+        : variant(variant_or_throw(variant_name)), dir(database_dir(dir_name)) {
+        if (!std::filesystem::is_directory(dir / variant.name())) {
+            std::string m = "no ";
+            m += variant.name();
+            m += " tables in ";
+            m += dir.string();
+            m += " (generate them with damas gen --variant ";
+            m += variant.name();
+            m += ')';
+            throw Error(m);
+        }
+        tb = Tablebase::open(dir, 64, 0, [p = last_problem](const std::string& s) { *p = s; });
+    }
+
+    std::string describe_failure(const Position& p, ProbeStatus s) const {
+        const Position w = p.side == Color::white ? p : flip(variant.info().board, p);
+        std::string m;
+        switch (s) {
+            case ProbeStatus::not_in_database:
+                m = "class ";
+                m += Material::of(w).name();
+                m += " (or a class its captures lead to) is not in the ";
+                m += variant.name();
+                m += " database in ";
+                m += dir.string();
+                return m;
+            case ProbeStatus::invalid_position:
+                return "the position cannot be probed: a man stands where no man can come, or "
+                       "the side not to move has no piece";
+            default:
+                m = probe_status_name(s);
+                if (!last_problem->empty()) {
+                    m += ": ";
+                    m += *last_problem;
+                }
+                return m;
+        }
+    }
+
+    ProbeResult probe(const Position& p) const {
+        const ProbeResult r = tb->probe_dtw(variant, p);
+        if (!r.ok()) throw Error(describe_failure(p, r.status));
+        return r;
+    }
+};
+
+std::string outcome_text(Value v, int plies) {
+    std::string s = value_name(v);
+    if (v != Value::draw) {
+        s += ' ';
+        s += std::to_string(plies);
+    }
+    return s;
+}
+
+// The outcome of a move for the side that makes it, from the probe after it.
+ProbeResult for_mover(ProbeResult after) {
+    if (after.value == Value::win) return {after.status, Value::loss, ++after.plies};
+    if (after.value == Value::loss) return {after.status, Value::win, ++after.plies};
+    return after;
+}
+
+// Best first: wins by shortest distance, then draws, then losses by longest distance.
+int rank_key(const ProbeResult& r) {
+    if (r.value == Value::win) return r.plies;
+    if (r.value == Value::draw) return 100000;
+    return 300000 - r.plies;
+}
+
+struct RatedMove {
+    Move move;
+    std::string text;
+    ProbeResult result;  // for the mover
+    Position after;
+};
+
+std::vector<RatedMove> rated_moves(const Database& db, const Position& p) {
+    MoveList moves;
+    dispatch(db.variant.base,
+             [&](auto rules) { MoveGenerator<decltype(rules)>::generate(p, moves); });
+    const VariantInfo& vi = db.variant.info();
+    std::vector<RatedMove> out;
+    for (const Move& m : moves) {
+        bool ambiguous = false;
+        for (const Move& other : moves)
+            if (&other != &m && other.from == m.from && other.to == m.to) ambiguous = true;
+        const Position after = make_move(p, m);
+        out.push_back({m, ambiguous ? move_text_with_captures(vi, m) : move_text(vi, m),
+                       for_mover(db.probe(after)), after});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const RatedMove& a, const RatedMove& b) {
+        return rank_key(a.result) < rank_key(b.result);
+    });
+    return out;
+}
+
+// The game is over at p: no legal move, or a rule ends it (turkish king against a lone man).
+bool game_over(const ProbeResult& r) {
+    return r.value != Value::draw && r.plies == 0;
+}
+
+// ---- probe and best
+
+struct PositionOptions {
+    std::string variant;
+    std::string dir;
+    std::string fen;
+    bool json = false;
+};
+
+void run_probe(const PositionOptions& o) {
+    const Database db(o.variant, o.dir);
+    const Position p = parse_fen(db.variant, o.fen);
+    const ProbeResult r = db.probe(p);
+    if (o.json) {
+        std::printf("%s\n", JsonObject()
+                                .str("variant", db.variant.name())
+                                .str("fen", to_fen(db.variant, p))
+                                .str("value", value_name(r.value))
+                                .num("dtw", static_cast<int>(r.plies))
+                                .str_end()
+                                .c_str());
+        return;
+    }
+    std::printf("%s\n", outcome_text(r.value, r.plies).c_str());
+}
+
+void run_best(const PositionOptions& o) {
+    const Database db(o.variant, o.dir);
+    const Position p = parse_fen(db.variant, o.fen);
+    const ProbeResult root = db.probe(p);
+    const std::vector<RatedMove> moves =
+        game_over(root) ? std::vector<RatedMove>{} : rated_moves(db, p);
+    if (o.json) {
+        JsonArray rows;
+        for (const RatedMove& m : moves)
+            rows.add(JsonObject()
+                         .str("move", m.text)
+                         .str("value", value_name(m.result.value))
+                         .num("dtw", static_cast<int>(m.result.plies))
+                         .str("fen_after", to_fen(db.variant, m.after)));
+        std::printf("%s\n", JsonObject()
+                                .str("variant", db.variant.name())
+                                .str("fen", to_fen(db.variant, p))
+                                .str("value", value_name(root.value))
+                                .num("dtw", static_cast<int>(root.plies))
+                                .boolean("game_over", game_over(root))
+                                .raw("moves", rows.str())
+                                .str_end()
+                                .c_str());
+        return;
+    }
+    if (game_over(root)) {
+        std::printf("game over: %s\n", outcome_text(root.value, 0).c_str());
+        return;
+    }
+    for (const RatedMove& m : moves)
+        std::printf("%s %s\n", m.text.c_str(),
+                    outcome_text(m.result.value, m.result.plies).c_str());
+}
+
+// ---- line
+
+void run_line(const PositionOptions& o) {
+    const Database db(o.variant, o.dir);
+    Position p = parse_fen(db.variant, o.fen);
+    ProbeResult r = db.probe(p);
+    std::printf("%s %s\n", to_fen(db.variant, p).c_str(), outcome_text(r.value, r.plies).c_str());
+    if (r.value == Value::draw) {
+        std::printf("draw: no forced end of the game\n");
+        return;
+    }
+    for (int ply = 1; !game_over(r); ++ply) {
+        const std::vector<RatedMove> moves = rated_moves(db, p);
+        if (moves.empty() || moves.front().result.plies != r.plies ||
+            moves.front().result.value != r.value) {
+            std::string m = "inconsistent tables at ";
+            m += to_fen(db.variant, p);
+            m += ": the best move does not keep the distance";
+            throw Error(m);
+        }
+        const RatedMove& best = moves.front();
+        p = best.after;
+        r = db.probe(p);
+        std::printf("%d. %s %s %s\n", ply, best.text.c_str(), to_fen(db.variant, p).c_str(),
+                    outcome_text(r.value, r.plies).c_str());
+    }
+    const bool white_to_move = p.side == Color::white;
+    std::printf("game over: %s %s\n", white_to_move ? "white" : "black",
+                r.value == Value::win ? "wins" : "loses");
+}
+
+// ---- stats
+
+struct StatsOptions {
+    std::string variant;
+    std::string dir;
+    std::string only;
+    bool json = false;
+};
+
+struct ClassStats {
+    Material material;
+    std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
+    int longest_win = 0;
+    std::map<int, std::pair<std::uint64_t, std::uint64_t>> histogram;  // plies -> wins, losses
+};
+
+template <class R>
+ClassStats class_stats(const Database& db, Material m) {
+    const ClassIndex index(db.variant.info().board, m);
+    const TableFile wdl(table_path(db.dir, db.variant, m.name(), Metric::wdl));
+    const TableFile dtw(table_path(db.dir, db.variant, m.name(), Metric::dtw));
+    if (wdl.size() != index.size() || dtw.size() != index.size()) {
+        std::string e = "the tables of class ";
+        e += m.name();
+        e += " do not match its index size";
+        throw Error(e);
+    }
+    std::vector<std::uint8_t> values(index.size());
+    std::vector<std::uint16_t> plies(index.size());
+    wdl.read_all(values);
+    dtw.read_all(plies);
+    ClassStats s;
+    s.material = m;
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        // Stored positions straight from the arrays; capture and rule-ended ones by a probe.
+        Outcome o{static_cast<Value>(values[i]), plies[i]};
+        if (MoveGenerator<R>::has_capture(p) ||
+            material_outcome<R>(p, db.variant.giveaway).value != Value::unknown) {
+            const ProbeResult r = db.probe(p);
+            o = {r.value, r.plies};
+        }
+        ++s.positions;
+        if (o.value == Value::draw) {
+            ++s.draws;
+            return;
+        }
+        auto& bucket = s.histogram[o.plies];
+        if (o.value == Value::win) {
+            ++s.wins;
+            ++bucket.first;
+            s.longest_win = std::max<int>(s.longest_win, o.plies);
+        } else {
+            ++s.losses;
+            ++bucket.second;
+        }
+    });
+    return s;
+}
+
+std::vector<Material> stats_classes(const Database& db, const std::string& only) {
+    if (!only.empty()) {
+        const auto m = Material::parse(only);
+        if (!m || m->white() == 0 || m->black() == 0) {
+            std::string e = "bad class '";
+            e += only;
+            e += "' (four digits wm wk bm bk, a piece on each side, e.g. 0201)";
+            throw Error(e);
+        }
+        if (!std::filesystem::exists(table_path(db.dir, db.variant, m->name(), Metric::wdl))) {
+            std::string e = "class ";
+            e += m->name();
+            e += " is not in the ";
+            e += db.variant.name();
+            e += " database in ";
+            e += db.dir.string();
+            throw Error(e);
+        }
+        return {*m};
+    }
+    std::vector<Material> out;
+    for (const TableListing& t : db.tb->identify())
+        if (t.variant == db.variant && t.metric == Metric::wdl)
+            if (const auto m = Material::parse(t.class_name); m && m->white() && m->black())
+                out.push_back(*m);
+    std::sort(out.begin(), out.end(), [](Material a, Material b) {
+        return a.pieces() != b.pieces() ? a.pieces() < b.pieces() : a < b;
+    });
+    if (out.empty()) throw Error("no table file for " + db.variant.name());
+    return out;
+}
+
+void print_stats(const ClassStats& s) {
+    std::printf("class %s: positions %" PRIu64 ", wins %" PRIu64 ", draws %" PRIu64
+                ", losses %" PRIu64 ", longest win %d\n",
+                s.material.name().c_str(), s.positions, s.wins, s.draws, s.losses, s.longest_win);
+    std::printf("  dtw wins losses\n");
+    for (const auto& [plies, counts] : s.histogram)
+        std::printf("  %d %" PRIu64 " %" PRIu64 "\n", plies, counts.first, counts.second);
+}
+
+std::string stats_json(const ClassStats& s) {
+    JsonArray histogram;
+    for (const auto& [plies, counts] : s.histogram)
+        histogram.add(
+            JsonObject().num("dtw", plies).num("wins", counts.first).num("losses", counts.second));
+    return JsonObject()
+        .str("class", s.material.name())
+        .num("positions", s.positions)
+        .num("wins", s.wins)
+        .num("draws", s.draws)
+        .num("losses", s.losses)
+        .num("longest_win", s.longest_win)
+        .raw("histogram", histogram.str())
+        .str_end();
+}
+
+void run_stats(const StatsOptions& o) {
+    const Database db(o.variant, o.dir);
+    JsonArray rows;
+    for (const Material m : stats_classes(db, o.only)) {
+        const ClassStats s = dispatch(
+            db.variant.base, [&](auto rules) { return class_stats<decltype(rules)>(db, m); });
+        if (o.json)
+            rows.add_raw(stats_json(s));
+        else
+            print_stats(s);
+        std::fflush(stdout);
+    }
+    if (o.json)
+        std::printf("%s\n", JsonObject()
+                                .str("variant", db.variant.name())
+                                .raw("classes", rows.str())
+                                .str_end()
+                                .c_str());
+}
+
+// ---- info
+
+struct InfoOptions {
+    std::string dir;
+    bool json = false;
+};
+
+std::string hex64(std::uint64_t x) {
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016" PRIx64, x);
+    return buf;
+}
+
+void run_info(const InfoOptions& o) {
+    const auto tb = Tablebase::open(database_dir(o.dir), 1);
+    const std::vector<TableListing> tables = tb->identify();
+    if (tables.empty()) throw Error("no table file under " + tb->dir().string());
+    JsonArray rows;
+    int damaged = 0;
+    for (const TableListing& t : tables) {
+        const std::string name = t.variant.name() + "/" + t.path.filename().string();
+        const TableHeader& h = t.header;
+        const double bits =
+            h.positions ? 8.0 * static_cast<double>(t.file_bytes) / static_cast<double>(h.positions)
+                        : 0.0;
+        damaged += !t.error.empty();
+        if (o.json) {
+            JsonObject row;
+            row.str("file", name).num("bytes", t.file_bytes);
+            if (t.error.empty())
+                row.num("positions", h.positions)
+                    .num("bits_per_position", bits)
+                    .num("blocks", h.blocks)
+                    .num("wins", h.wins)
+                    .num("draws", h.draws)
+                    .num("losses", h.losses)
+                    .str("table_xxh64", hex64(h.table_checksum))
+                    .str("data_xxh64", hex64(h.blocks_checksum))
+                    .str("generator", h.generator);
+            else
+                row.str("error", t.error);
+            rows.add(row);
+        } else if (t.error.empty()) {
+            std::printf("%s %" PRIu64 " bytes, %" PRIu64
+                        " positions, %.3f bits/position, "
+                        "checksums %s %s\n",
+                        name.c_str(), t.file_bytes, h.positions, bits,
+                        hex64(h.table_checksum).c_str(), hex64(h.blocks_checksum).c_str());
+        } else {
+            std::printf("%s %" PRIu64 " bytes, DAMAGED: %s\n", name.c_str(), t.file_bytes,
+                        t.error.c_str());
+        }
+    }
+    if (o.json)
+        std::printf("%s\n", JsonObject()
+                                .str("dir", tb->dir().string())
+                                .raw("files", rows.str())
+                                .num("damaged", damaged)
+                                .str_end()
+                                .c_str());
+    if (damaged) throw ExitCode{1};
+}
+
+void add_position_command(CLI::App& app, const char* name, const char* help, PositionOptions& o,
+                          void (*run)(const PositionOptions&), bool json) {
+    auto* cmd = app.add_subcommand(name, help);
+    cmd->add_option("--variant,-v", o.variant, "Variant (" + variant_names() + ")")->required();
+    cmd->add_option("--dir,-d", o.dir, "Database folder (default: $DAMAS_DB or ./db)");
+    cmd->add_option("fen,--fen,-f", o.fen, "Position (FEN)")->required();
+    if (json) cmd->add_flag("--json", o.json, "Machine-readable output");
+    cmd->callback([&o, run] { run(o); });
+}
+
+}  // namespace
+
+void add_probe_commands(CLI::App& app) {
+    static PositionOptions probe_options, best_options, line_options;
+    add_position_command(app, "probe", "Value and DTW (plies) of a position, for the side to move",
+                         probe_options, run_probe, true);
+    add_position_command(app, "best", "Every legal move with its value and DTW, best first",
+                         best_options, run_best, true);
+    add_position_command(app, "line", "An optimal line to the end of the game", line_options,
+                         run_line, false);
+
+    static StatsOptions stats_options;
+    auto* stats = app.add_subcommand(
+        "stats", "Per class: positions, wins, draws, losses, longest win, DTW histogram");
+    stats->add_option("--variant,-v", stats_options.variant, "Variant (" + variant_names() + ")")
+        ->required();
+    stats->add_option("--dir,-d", stats_options.dir,
+                      "Database folder (default: $DAMAS_DB or ./db)");
+    stats->add_option("--class,-c", stats_options.only, "Only this class, e.g. 0201");
+    stats->add_flag("--json", stats_options.json, "Machine-readable output");
+    stats->callback([] { run_stats(stats_options); });
+
+    static InfoOptions info_options;
+    auto* info_cmd = app.add_subcommand(
+        "info", "The table files of a folder: sizes, bits per position, checksums");
+    info_cmd->add_option("--dir,-d", info_options.dir,
+                         "Database folder (default: $DAMAS_DB or ./db)");
+    info_cmd->add_flag("--json", info_options.json, "Machine-readable output");
+    info_cmd->callback([] { run_info(info_options); });
+}
+
+}  // namespace damas::cli
