@@ -83,7 +83,8 @@ private:
         const Position p = position(s);
         states_[s].win.store(no_distance, std::memory_order_relaxed);
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown) {
-            // The whole pair ends the game on the spot: nothing to propagate.
+            // The whole pair ends the game on the spot: nothing to propagate. DTW 0 either way.
+            states_[s].win.store(0, std::memory_order_relaxed);
             states_[s].status = static_cast<std::uint8_t>(resolved_bit | (static_cast<int>(m.value) << value_shift));
             return;
         }
