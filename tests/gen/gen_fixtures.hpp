@@ -1,0 +1,96 @@
+// Helpers shared by the generator tests: a scratch folder, generating a set in-process, reading
+// a class's files back, running the binary.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gen/generate.hpp"
+#include "gen/progress.hpp"
+#include "index/class_index.hpp"
+#include "probe/table_file.hpp"
+
+namespace damas::test {
+
+// A fresh folder under the system temporary folder, removed at the end.
+struct ScratchDir {
+    std::filesystem::path path;
+    explicit ScratchDir(const std::string& name) {
+        std::string leaf = "damas-gentest-";
+        leaf += name;
+        leaf += '-';
+        leaf += std::to_string(::getpid());
+        path = std::filesystem::temp_directory_path() / leaf;
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
+inline GenerateSummary generate_quietly(const Variant& v, int pieces,
+                                        const std::filesystem::path& dir, int threads = 2) {
+    GenerateOptions o;
+    o.variant = v;
+    o.max_pieces = pieces;
+    o.dir = dir;
+    o.threads = threads;
+    Progress progress(Progress::Mode::quiet);
+    return generate(o, progress);
+}
+
+// Both files of one class, read whole.
+struct ClassTables {
+    Material material;
+    std::vector<std::uint8_t> wdl;
+    std::vector<std::uint16_t> dtw;
+};
+
+inline ClassTables read_class(const std::filesystem::path& dir, const Variant& v, Material m) {
+    ClassTables t{m, {}, {}};
+    const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl));
+    const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw));
+    t.wdl.resize(wdl.size());
+    t.dtw.resize(dtw.size());
+    wdl.read_all(t.wdl);
+    dtw.read_all(t.dtw);
+    return t;
+}
+
+inline std::vector<char> file_bytes(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Every regular file under dir (relative path -> bytes).
+inline std::map<std::string, std::vector<char>> tree_bytes(const std::filesystem::path& dir) {
+    std::map<std::string, std::vector<char>> out;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+        if (e.is_regular_file())
+            out[std::filesystem::relative(e.path(), dir).string()] = file_bytes(e.path());
+    return out;
+}
+
+// Runs the damas binary with arguments (shell words), output discarded; the exit code, or -1.
+inline int run_damas(const std::string& args) {
+    std::string command = DAMAS_BINARY;
+    command += ' ';
+    command += args;
+    command += " >/dev/null 2>&1";
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace damas::test
