@@ -55,9 +55,16 @@ public:
     }
 
     std::vector<PairResult> run() {
-        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total_, 4096), [&](const auto& r) {
-            for (std::uint64_t s = r.begin(); s != r.end(); ++s) initialise(s);
-        });
+        // Positions come from stepping through each class in index order, much cheaper than
+        // unindexing each one.
+        for (int c = 0; c < (single_ ? 1 : 2); ++c) {
+            const std::uint64_t base = c == 0 ? 0 : offset_;
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, indices_[c].size(), 4096), [&](const auto& r) {
+                indices_[c].for_each_position(r.begin(), r.end(), [&](std::uint64_t i, const Position& p) {
+                    initialise(base + i, p);
+                });
+            });
+        }
         report(0);
         for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
         return results();
@@ -79,8 +86,7 @@ private:
         store_max(highest_, d);
     }
 
-    void initialise(std::uint64_t s) {
-        const Position p = position(s);
+    void initialise(std::uint64_t s, const Position& p) {
         states_[s].win.store(no_distance, std::memory_order_relaxed);
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown) {
             // The whole pair ends the game on the spot: nothing to propagate. DTW 0 either way.
