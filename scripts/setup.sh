@@ -21,8 +21,8 @@ fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDAMAS_WERROR=ON > /dev/null
 cmake --build build --parallel "$(nproc)"
 
-# Default job: perft of every variant's initial position (until the generator lands).
-for v in international brazilian portuguese russian italian english turkish; do
-    printf '%-14s ' "$v"
-    build/damas perft --variant "$v" --depth 6 | tail -n 1
-done
+# Default job: generate the english database up to 4 pieces (a few seconds; a rerun skips what
+# is complete), then probe a position: two kings against one, White to move.
+build/damas gen --variant english --pieces 4 --dir db --quiet
+build/damas probe --variant english --dir db "W:WK18,K22:BK5"
+build/damas best --variant english --dir db "W:WK18,K22:BK5"
