@@ -36,6 +36,7 @@ void run_gen(const GenOptions& o) {
         const auto m = Material::parse(o.only);
         if (!m || m->white() == 0 || m->black() == 0)
             throw Error("bad class '" + o.only + "' (four digits wm wk bm bk, a piece on each side, e.g. 0201)");
+        if (m->pieces() > 8) throw Error("class " + o.only + " has more than 8 pieces");
         g.only = *m;
     }
     Progress progress(Progress::detect(o.quiet));
