@@ -1,0 +1,86 @@
+// Probes from 8 threads at once on one handle give the answers one thread gives, with a cache
+// small enough that blocks are evicted and reloaded all the time, tables opened lazily by
+// whichever thread comes first, and cache-only probes mixed in. Run under TSan by .ci/tsan.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+
+#include "probe/probe.hpp"
+#include "test_probe_fixtures.hpp"
+
+namespace damas {
+namespace {
+
+using test::ScratchDir;
+
+struct Expected {
+    Position position;
+    ProbeResult wdl, dtw;
+};
+
+bool same(const ProbeResult& a, const ProbeResult& b) {
+    return a.status == b.status && a.value == b.value && a.plies == b.plies;
+}
+
+TEST(ProbeThreads, EightThreadsAgreeWithOne) {
+    const Variant v{BaseVariant::english, false};
+    const ScratchDir dir("threads");
+    test::make_database(dir.path, v, 3, 1);  // one thread: TSan sees only the probes
+
+    // Positions of every class, both sides to move, from a fixed seed.
+    std::vector<Expected> expected;
+    {
+        const auto tb = Tablebase::open(dir.path, 64);
+        std::mt19937_64 rng(7);
+        for (const Material m : classes_up_to(3)) {
+            const ClassIndex index(v.info().board, m);
+            for (int k = 0; k < 300; ++k) {
+                Position p = index.unindex(rng() % index.size());
+                if (k % 2) p = flip(v.info().board, p);
+                expected.push_back({p, tb->probe_wdl(v, p), tb->probe_dtw(v, p)});
+                ASSERT_TRUE(expected.back().wdl.ok());
+                ASSERT_TRUE(expected.back().dtw.ok());
+            }
+        }
+    }
+
+    // Two handles: one without a cache (every probe decompresses), one with 64 slots of 16 KiB
+    // for about 100 blocks, so blocks are evicted and reloaded while other threads read them.
+    const auto tb = Tablebase::open(dir.path, 0);
+    const auto shared = Tablebase::open(dir.path, 1);
+    constexpr int threads = 8;
+    constexpr int rounds = 3;
+    std::vector<int> mismatches(threads, 0), cached_ok(threads, 0);
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            std::mt19937_64 rng(static_cast<std::uint64_t>(t));
+            for (int r = 0; r < rounds; ++r)
+                for (std::size_t k = 0; k < expected.size(); ++k) {
+                    const Expected& e =
+                        expected[(k * 7 + static_cast<std::size_t>(t) * 131) % expected.size()];
+                    const Tablebase& handle = (rng() % 4 == 0) ? *tb : *shared;
+                    mismatches[t] += !same(handle.probe_wdl(v, e.position), e.wdl);
+                    mismatches[t] += !same(handle.probe_dtw(v, e.position), e.dtw);
+                    const ProbeResult c = handle.probe_wdl_cached(v, e.position);
+                    if (c.ok()) {
+                        ++cached_ok[t];
+                        mismatches[t] += !same(c, e.wdl);
+                    } else {
+                        mismatches[t] += c.status != ProbeStatus::not_in_cache;
+                    }
+                }
+        });
+    for (auto& th : pool) th.join();
+    for (int t = 0; t < threads; ++t) {
+        EXPECT_EQ(mismatches[t], 0) << "thread " << t;
+        EXPECT_GT(cached_ok[t], 0) << "thread " << t;
+    }
+    const BlockCacheStats s = shared->cache_stats();
+    EXPECT_GT(s.hits, 0u);
+    EXPECT_GT(s.insertions, 0u);
+}
+
+}  // namespace
+}  // namespace damas
