@@ -7,7 +7,7 @@ namespace damas {
 
 void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes) {
     SolvedClass c{m, std::make_unique<ClassIndex>(variant_.info().board, m), std::move(outcomes)};
-    classes_.insert_or_assign(m, std::move(c));
+    by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
 }
 
 void SolvedStore::load_below(Material m) {
@@ -23,9 +23,6 @@ void SolvedStore::load_below(Material m) {
     }
 }
 
-void SolvedStore::drop_below(int pieces) {
-    std::erase_if(classes_, [&](const auto& entry) { return entry.first.pieces() < pieces; });
-}
 
 std::size_t SolvedStore::bytes() const {
     std::size_t n = 0;
@@ -33,11 +30,8 @@ std::size_t SolvedStore::bytes() const {
     return n;
 }
 
-const SolvedClass& SolvedStore::find(Material m) const {
-    const auto it = classes_.find(m);
-    if (it == classes_.end())
-        throw Error("class " + m.name() + " is needed but not loaded (generate it first)");
-    return it->second;
+void SolvedStore::missing(Material m) {
+    throw Error("class " + m.name() + " is needed but not loaded (generate it first)");
 }
 
 void SolvedStore::load(Material m) {

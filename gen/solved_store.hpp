@@ -50,8 +50,6 @@ public:
         if (!has(m)) load(m);
     }
     bool has(Material m) const { return classes_.count(m) != 0; }
-    // Frees classes that no class still to be solved (more than `pieces` pieces... ) needs.
-    void drop_below(int pieces);
     std::size_t bytes() const;
 
     // The outcome of any position whose class (after the colour flip) is loaded.
@@ -65,12 +63,22 @@ public:
     }
 
 private:
-    const SolvedClass& find(Material m) const;
+    const SolvedClass& find(Material m) const {
+        const SolvedClass* c = by_key_[key(m)];
+        if (!c) missing(m);
+        return *c;
+    }
+    [[noreturn]] static void missing(Material m);
+    // Classes by their four digits, so that a lookup is an array access.
+    static constexpr int key(Material m) {
+        return ((m.white_men * 10 + m.white_kings) * 10 + m.black_men) * 10 + m.black_kings;
+    }
     void load(Material m);
 
     Variant variant_;
     std::filesystem::path dir_;
     std::map<Material, SolvedClass> classes_;
+    std::vector<const SolvedClass*> by_key_ = std::vector<const SolvedClass*>(10000, nullptr);
 };
 
 }  // namespace damas
