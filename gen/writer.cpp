@@ -211,7 +211,8 @@ void count_values(std::span<const std::uint8_t> v, TableHeader& h) {
 
 void count_values(std::span<const std::uint16_t> v, TableHeader& h) {
     std::array<std::uint64_t, 4> c{};
-    for (const std::uint16_t x : v) ++c[dtw_outcome(x, h.variant.giveaway)];
+    for (const std::uint16_t x : v)
+        ++c[is_dtr(h.metric) ? dtr_outcome(x) : dtw_outcome(x, h.variant.giveaway)];
     h.losses = c[wdl_loss], h.draws = c[wdl_draw], h.wins = c[wdl_win], h.unknown = c[wdl_unknown];
 }
 
@@ -285,6 +286,12 @@ TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& 
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint16_t> values, const WriteOptions& options) {
     return write_table(path, info, values, options, Metric::dtw);
+}
+
+TableHeader write_dtr_table(const std::filesystem::path& path, const TableInfo& info, Metric metric,
+                            std::span<const std::uint16_t> values, const WriteOptions& options) {
+    if (!is_dtr(metric)) throw Error("write_dtr_table: not a dtr metric");
+    return write_table(path, info, values, options, metric);
 }
 
 }  // namespace damas

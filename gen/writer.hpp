@@ -53,5 +53,9 @@ TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& 
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint16_t> values,
                             const WriteOptions& options = {});
+// values[i]: dtr values (format.hpp) of one of the dtr metrics, compressed as dtw.
+TableHeader write_dtr_table(const std::filesystem::path& path, const TableInfo& info, Metric metric,
+                            std::span<const std::uint16_t> values,
+                            const WriteOptions& options = {});
 
 }  // namespace damas

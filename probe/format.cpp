@@ -57,7 +57,14 @@ std::string get_text(const std::byte* p, std::size_t size) {
 }  // namespace
 
 const char* metric_name(Metric m) {
-    return m == Metric::wdl ? "wdl" : "dtw";
+    switch (m) {
+        case Metric::wdl: return "wdl";
+        case Metric::dtw: return "dtw";
+        case Metric::dtr: return "dtr";
+        case Metric::dtr_fmjd: return "dtr-fmjd";
+        case Metric::dtr_forcada: return "dtr-forcada";
+    }
+    return "?";
 }
 
 HeaderBytes encode_header(const TableHeader& h) {
@@ -111,7 +118,7 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
     const auto metric = static_cast<unsigned>(p[o_metric]);
     if (base >= static_cast<unsigned>(base_variant_count) || giveaway > 1)
         fail(what, "unknown variant in header");
-    if (metric > 1) fail(what, "unknown metric in header");
+    if (metric >= static_cast<unsigned>(metric_count)) fail(what, "unknown metric in header");
     h.variant = Variant{static_cast<BaseVariant>(base), giveaway == 1};
     h.metric = static_cast<Metric>(metric);
     if (static_cast<unsigned>(p[o_bits]) != format::bits_per_value(h.metric))

@@ -15,8 +15,8 @@
 //    12    4 u32 header size (256)
 //    16    1 u8  base variant (BaseVariant as a number)
 //    17    1 u8  giveaway flag (0 or 1)
-//    18    1 u8  metric (0 = wdl, 1 = dtw)
-//    19    1 u8  bits per value (2 for wdl, 16 for dtw)
+//    18    1 u8  metric (0 = wdl, 1 = dtw, 2 = dtr, 3 = dtr-fmjd, 4 = dtr-forcada)
+//    19    1 u8  bits per value (2 for wdl, 16 for the others)
 //    20    4 u8  x4 material: white men, white kings, black men, black kings
 //    24    4 u32 positions per block P (> 0, a multiple of 4)
 //    28    4 u32 reserved, 0
@@ -45,7 +45,7 @@
 //   [i*P, min(N, (i+1)*P)). Decompressed:
 //   wdl: 2 bits per position, 4 per byte, position p in bits 2*(p%4)..2*(p%4)+1 of byte p/4
 //        (within the block); ceil(n/4) bytes, unused high bits of the last byte are 0.
-//   dtw: u16 little-endian per position; 2n bytes.
+//   dtw, dtr*: u16 little-endian per position; 2n bytes.
 //
 // Values, from the side to move's point of view:
 //   wdl: loss 0, draw 1, win 2; unknown 3 = "the probe never reads this position" (the side to
@@ -55,6 +55,16 @@
 //        dtw_unknown as for wdl (also replaced in the file). The game ends when the side to move
 //        has no legal move: it loses (wins in giveaway), so the parity of a distance gives the
 //        result: see dtw_outcome.
+//   dtr (the move-limit draw rules, probe/draw_rules.hpp; added in version 1 without a version
+//        change: older readers reject the new metric numbers): the distance in plies to the
+//        rule's goal (the end of the game, or a reset of the count into a position still won),
+//        with the winner shortening it and the loser lengthening it, over the moves that keep
+//        the count running. Stored as (distance << 1) | 1 for a win of the side to move,
+//        distance << 1 for a loss; dtr_none where no count lets either side win; dtw_unknown
+//        as for wdl. The side to move wins under the rules iff it wins here and the distance is
+//        at most the plies the count has left (probe/rules_probe.hpp). dtr-fmjd: the same under
+//        international's FMJD 16-move edition; dtr-forcada: portuguese 3 kings against 1 king
+//        once the forcada count has started (dtr holds the values before it starts).
 #pragma once
 
 #include <array>
@@ -69,8 +79,13 @@
 
 namespace damas {
 
-enum class Metric : std::uint8_t { wdl, dtw };
-const char* metric_name(Metric m);  // "wdl" / "dtw", also the file extension
+enum class Metric : std::uint8_t { wdl, dtw, dtr, dtr_fmjd, dtr_forcada };
+inline constexpr int metric_count = 5;
+// "wdl", "dtw", "dtr", "dtr-fmjd", "dtr-forcada": also the file extension.
+const char* metric_name(Metric m);
+constexpr bool is_dtr(Metric m) {
+    return m == Metric::dtr || m == Metric::dtr_fmjd || m == Metric::dtr_forcada;
+}
 
 inline constexpr std::uint8_t wdl_loss = 0;
 inline constexpr std::uint8_t wdl_draw = 1;
@@ -87,6 +102,21 @@ constexpr std::uint8_t dtw_outcome(std::uint16_t dtw, bool giveaway) {
     if (dtw == dtw_draw) return wdl_draw;
     const bool mover_ends = dtw % 2 == 0;  // the side to move now is the one without moves
     return mover_ends != giveaway ? wdl_loss : wdl_win;
+}
+
+// dtr values (see the top of this file).
+inline constexpr std::uint16_t dtr_none = 0xFFFE;
+inline constexpr std::uint16_t dtr_max_distance = 0x7FFE;
+constexpr std::uint16_t dtr_encode(bool win, int distance) {
+    return static_cast<std::uint16_t>((distance << 1) | (win ? 1 : 0));
+}
+constexpr std::uint8_t dtr_outcome(std::uint16_t dtr) {
+    if (dtr == dtw_unknown) return wdl_unknown;
+    if (dtr == dtr_none) return wdl_draw;
+    return (dtr & 1) ? wdl_win : wdl_loss;
+}
+constexpr int dtr_distance(std::uint16_t dtr) {
+    return dtr >> 1;
 }
 
 namespace format {

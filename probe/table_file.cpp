@@ -206,7 +206,7 @@ void TableFile::read_all_blocks(void* out, std::size_t value_size) const {
                         read_status_name(st));
         const std::uint64_t first = b * ppb;
         const std::uint64_t n = std::min(ppb, header_.positions - first);
-        if (header_.metric == Metric::dtw) {
+        if (header_.metric != Metric::wdl) {
             auto* o = static_cast<std::uint16_t*>(out) + first;
             for (std::uint64_t i = 0; i < n; ++i) o[i] = le::load<std::uint16_t>(&plain[2 * i]);
         } else {

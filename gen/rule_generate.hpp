@@ -1,0 +1,45 @@
+// The driver of the rule metric: `damas gen-rules`. Computes the dtr files (probe/format.hpp) of
+// a database whose pure tables (wdl, dtw) are already generated.
+//
+// Owns: the batch over classes for the move-limit draw rules. Classes are solved in the pure
+// generator's order (index/material.hpp: every class after the classes its moves reach), a
+// class with its mirror (gen/rule_solver.hpp), all in memory from 2 pieces up (the rule solver
+// reads no dtr file back). Each class gives one file per regime (dtr, or dtr-fmjd for
+// international's FMJD edition; portuguese forcada classes also dtr-forcada), written atomically
+// with gen/writer. Every class is checked against its pure wdl file: a win (loss) under the
+// rules must be a pure win (loss) and a pure draw has no rule win or loss; a mismatch is an
+// error.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "gen/progress.hpp"
+#include "index/material.hpp"
+#include "probe/draw_rules.hpp"
+
+namespace damas {
+
+struct RuleGenerateOptions {
+    Variant variant;
+    Edition edition = Edition::seed;
+    int max_pieces = 4;
+    std::filesystem::path dir;
+    int max_per_side = 0;          // 0: no limit
+    std::optional<Material> only;  // this class (and its mirror) and what it needs
+    bool check_pure = true;        // compare with the wdl files (which must then exist)
+};
+
+struct RuleGenerateSummary {
+    int classes = 0;
+    std::uint64_t positions = 0;
+    std::uint64_t pure_wins = 0;            // quiet positions, of the classes written
+    std::uint64_t wins_drawn_by_rules = 0;  // of those, not won with a fresh count
+    std::uint64_t bytes_written = 0;
+    double seconds = 0;
+};
+
+RuleGenerateSummary generate_rules(const RuleGenerateOptions& options, Progress& progress);
+
+}  // namespace damas

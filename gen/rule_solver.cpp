@@ -1,0 +1,278 @@
+#include "gen/rule_solver.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "index/flip.hpp"
+#include "rules/error.hpp"
+#include "rules/unmove.hpp"
+
+namespace damas {
+
+void RuleStore::add(RuleClass c) {
+    const Material m = c.material;
+    Entry e{std::move(c), std::make_unique<ClassIndex>(rules_.variant.info().board, m)};
+    classes_.insert_or_assign(m, std::move(e));
+}
+
+const RuleClass& RuleStore::get(Material m) const {
+    const auto it = classes_.find(m);
+    if (it == classes_.end()) throw Error("rule values of class " + m.name() + " are not solved");
+    return it->second.values;
+}
+
+std::uint16_t RuleStore::lookup(const Position& p, Regime r) const {
+    const auto it = classes_.find(Material::of(p));
+    if (it == classes_.end())
+        throw Error("rule values of class " + Material::of(p).name() + " are not solved");
+    const RuleClass& c = it->second.values;
+    for (std::size_t i = 0; i < c.regimes.size(); ++i)
+        if (c.regimes[i] == r) return c.dtr[i][it->second.index->index(p)];
+    throw Error("class " + c.material.name() + " has no such count regime");
+}
+
+namespace {
+
+constexpr int infinite = 0x7FFF;
+
+// What the moves leaving a pass tell a state.
+struct ExitScore {
+    int win = infinite;   // cheapest win
+    int loss = 0;         // dearest loss
+    bool escape = false;  // some move never loses
+};
+
+// Scores one move by its transition and the opponent's dtr value after it.
+void score_exit(const Transition& t, std::uint16_t after, ExitScore& s) {
+    if (after == dtw_unknown) throw Error("rule solver: a value it needs is missing");
+    if (after == dtr_none) {
+        s.escape = true;
+        return;
+    }
+    const int d = dtr_distance(after);
+    const bool opponent_wins = (after & 1) != 0;
+    const int cap = t.kind == Transition::Kind::continue_count ? infinite : t.limit;
+    if (d > cap) {
+        s.escape = true;
+        return;
+    }
+    const int cost = t.kind == Transition::Kind::fresh ? 1 : 1 + d;
+    if (opponent_wins)
+        s.loss = std::max(s.loss, cost);
+    else
+        s.win = std::min(s.win, cost);
+}
+
+template <class R>
+class RulePairSolver {
+  public:
+    RulePairSolver(const DrawRules& rules, Material m, const RuleStore& store)
+        : rules_(rules),
+          board_(rules.variant.info().board),
+          store_(store),
+          single_(m == m.mirrored()),
+          materials_{m, m.mirrored()},
+          indices_{ClassIndex(board_, m), ClassIndex(board_, m.mirrored())},
+          regimes_(regimes_of(rules, m)) {
+        offset_ = indices_[0].size();
+        total_ = single_ ? offset_ : offset_ + indices_[1].size();
+        if (total_ >= (std::uint64_t{1} << 32))
+            throw Error("class " + m.name() + " is too large for the rule solver");
+        results_.assign(regimes_.size(), std::vector<std::uint16_t>(total_, dtw_unknown));
+        work_.resize(total_);
+    }
+
+    std::vector<RuleClass> run() {
+        // forcada_running first: the waiting pass exits into it.
+        std::vector<std::size_t> order(regimes_.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return (regimes_[a] == Regime::forcada_running) >
+                   (regimes_[b] == Regime::forcada_running);
+        });
+        for (std::size_t r : order)
+            for (int slice = 0; slice < indices_[0].slice_count(); ++slice) solve_pass(r, slice);
+        std::vector<RuleClass> out(single_ ? 1 : 2);
+        for (std::size_t c = 0; c < out.size(); ++c) {
+            const std::uint64_t begin = c == 0 ? 0 : offset_, end = c == 0 ? offset_ : total_;
+            out[c].material = materials_[c];
+            out[c].regimes = regimes_;
+            for (const auto& values : results_)
+                out[c].dtr.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(begin),
+                                        values.begin() + static_cast<std::ptrdiff_t>(end));
+        }
+        return out;
+    }
+
+  private:
+    struct Work {
+        std::uint16_t win = infinite;
+        std::uint16_t loss = 0;
+        std::uint8_t pending = 0;
+        bool escape = false;
+        bool resolved = false;
+    };
+
+    Position position(std::uint64_t s) const {
+        return s < offset_ ? indices_[0].unindex(s) : indices_[1].unindex(s - offset_);
+    }
+    bool in_pair(Material m) const { return m == materials_[0] || m == materials_[1]; }
+    std::uint64_t state(const Position& white_to_move) const {
+        if (single_ || Material::of(white_to_move) == materials_[0])
+            return indices_[0].index(white_to_move);
+        return offset_ + indices_[1].index(white_to_move);
+    }
+    bool member(const Position& white_to_move, Regime r) const {
+        return r != Regime::forcada_waiting || !forcada_diagonal_occupied(white_to_move);
+    }
+    std::size_t regime_slot(Regime r) const {
+        for (std::size_t i = 0; i < regimes_.size(); ++i)
+            if (regimes_[i] == r) return i;
+        throw Error("rule solver: a move reaches a regime the pair does not have");
+    }
+
+    // The internal moves of a pass: quiet king moves that keep the count and the regime.
+    bool internal(const Position& before, const Move& m, const Transition& t, Regime r) const {
+        return !m.is_capture() && !m.promotes && (before.kings & bit(m.from)) != 0 &&
+               t.kind == Transition::Kind::continue_count && t.regime == r;
+    }
+
+    // The opponent's dtr value after a move leaving the pass.
+    std::uint16_t value_after(const Position& after, Regime r) const {
+        if (!after.of(after.side))  // the game is over: the opponent has no piece
+            return dtr_encode(rules_.variant.giveaway, 0);
+        const Position w = flip(board_, after);
+        if (in_pair(Material::of(w))) return results_[regime_slot(r)][state(w)];
+        return store_.lookup(w, r);
+    }
+
+    void solve_pass(std::size_t slot, int slice) {
+        const Regime regime = regimes_[slot];
+        std::vector<std::uint32_t> members;
+        for (int c = 0; c < (single_ ? 1 : 2); ++c) {
+            const ClassIndex& index = indices_[c];
+            const std::uint64_t base = c == 0 ? 0 : offset_;
+            index.for_each_men_in_slice(slice, [&](std::uint64_t men, const MenPlacement&) {
+                const std::uint64_t first = men * index.kings_per_men();
+                for (std::uint64_t k = 0; k < index.kings_per_men(); ++k)
+                    members.push_back(static_cast<std::uint32_t>(base + first + k));
+            });
+        }
+        buckets_.assign(1, {});
+        for (const std::uint32_t s : members) initialise(s, regime, slot);
+        for (std::size_t d = 0; d < buckets_.size(); ++d)
+            for (std::size_t i = 0; i < buckets_[d].size(); ++i)
+                resolve(buckets_[d][i], static_cast<int>(d), regime, slot);
+        for (const std::uint32_t s : members)
+            if (results_[slot][s] == dtw_unknown && is_member_[s]) results_[slot][s] = dtr_none;
+    }
+
+    void push(std::uint32_t s, int d) {
+        if (d >= infinite) return;
+        if (static_cast<std::size_t>(d) >= buckets_.size()) buckets_.resize(d + 1);
+        buckets_[d].push_back(s);
+    }
+
+    void initialise(std::uint32_t s, Regime regime, std::size_t slot) {
+        if (is_member_.size() != total_) is_member_.assign(total_, false);
+        const Position p = position(s);
+        Work& w = work_[s];
+        w = Work{};
+        is_member_[s] = member(p, regime);
+        if (!is_member_[s]) return;
+        MoveList moves;
+        MoveGenerator<R>::generate(p, moves);
+        if (moves.empty()) {  // the game is over: the side to move loses (wins in giveaway)
+            if (rules_.variant.giveaway)
+                w.win = 0;
+            else
+                w.pending = 0;
+            push(s, 0);
+            return;
+        }
+        ExitScore exits;
+        int pending = 0;
+        for (const Move& m : moves) {
+            const Position after = make_move(p, m);
+            if (!after.of(after.side)) {  // captured everything
+                score_exit({Transition::Kind::fresh, regime, 0},
+                           dtr_encode(rules_.variant.giveaway, 0), exits);
+                continue;
+            }
+            const Transition t = transition(rules_, p, regime, m, after);
+            if (internal(p, m, t, regime)) {
+                ++pending;
+                continue;
+            }
+            score_exit(t, value_after(after, t.regime), exits);
+        }
+        if (pending > 255) throw Error("too many quiet moves in one position");
+        w.pending = static_cast<std::uint8_t>(pending);
+        w.escape = exits.escape;
+        w.loss = static_cast<std::uint16_t>(exits.loss);
+        w.win = static_cast<std::uint16_t>(exits.win);
+        if (exits.win < infinite)
+            push(s, exits.win);
+        else if (pending == 0 && !exits.escape)
+            push(s, exits.loss);
+        (void)slot;
+    }
+
+    void resolve(std::uint32_t s, int d, Regime regime, std::size_t slot) {
+        Work& w = work_[s];
+        if (w.resolved) return;
+        bool win;
+        if (w.win == d)
+            win = true;
+        else if (w.win == infinite && w.pending == 0 && !w.escape && w.loss == d)
+            win = false;
+        else
+            return;
+        w.resolved = true;
+        results_[slot][s] = dtr_encode(win, d);
+        UnmoveList unmoves;
+        const Position after = flip(board_, position(s));
+        UnmoveGenerator<R>::generate(after, unmoves);
+        unmoves.for_each([&](const Unmove& u) {
+            if (!member(u.before, regime)) return;
+            if (!internal(u.before, u.move, transition(rules_, u.before, regime, u.move, after),
+                          regime))
+                return;
+            const std::uint32_t q = static_cast<std::uint32_t>(state(u.before));
+            Work& pred = work_[q];
+            if (pred.resolved) return;
+            if (!win) {  // we lose: the predecessor wins in d + 1
+                if (d + 1 < pred.win) {
+                    pred.win = static_cast<std::uint16_t>(d + 1);
+                    push(q, d + 1);
+                }
+                return;
+            }
+            pred.loss = std::max<std::uint16_t>(pred.loss, static_cast<std::uint16_t>(d + 1));
+            if (--pred.pending == 0 && !pred.escape && pred.win == infinite) push(q, pred.loss);
+        });
+    }
+
+    const DrawRules& rules_;
+    const BoardSpec board_;
+    const RuleStore& store_;
+    const bool single_;
+    const Material materials_[2];
+    const ClassIndex indices_[2];
+    const std::vector<Regime> regimes_;
+    std::uint64_t offset_ = 0, total_ = 0;
+    std::vector<std::vector<std::uint16_t>> results_;  // [regime slot][pair state]
+    std::vector<Work> work_;
+    std::vector<bool> is_member_;
+    std::vector<std::vector<std::uint32_t>> buckets_;
+};
+
+}  // namespace
+
+std::vector<RuleClass> solve_rule_pair(const DrawRules& rules, Material m, const RuleStore& store) {
+    if (!rules.any()) throw Error(rules.variant.name() + " has no move-limit draw rules");
+    return dispatch(rules.variant.base,
+                    [&](auto r) { return RulePairSolver<decltype(r)>(rules, m, store).run(); });
+}
+
+}  // namespace damas
