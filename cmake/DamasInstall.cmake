@@ -1,0 +1,80 @@
+# Installation of the probing library (included by the top-level CMakeLists.txt).
+#
+# What `cmake --install` puts under the prefix:
+#   lib/libdamas-probe.so       the probing library: rules, index and probe compiled once more
+#                               as position-independent code into one shared library that links
+#                               zstd and the C++ runtime itself, so a C program (or another
+#                               language's FFI) links it alone. The static in-tree libraries
+#                               (damas_rules, damas_index, damas_probe) are not installed.
+#   include/damas/              the public headers: damas_probe.h (C; also as probe/damas_probe.h),
+#                               probe/probe.hpp (C++20) and the headers it includes, laid out as
+#                               in the tree so their includes resolve with -I include/damas
+#   lib/cmake/damas/            find_package(damas) -> target damas::probe
+#   lib/pkgconfig/damas-probe.pc
+#   bin/damas                   the command line
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+find_package(zstd CONFIG REQUIRED)
+
+# The sources of the three lower libraries, as absolute paths.
+set(damas_probe_shared_sources)
+foreach(lib damas_rules damas_index damas_probe)
+  get_target_property(lib_dir ${lib} SOURCE_DIR)
+  get_target_property(lib_sources ${lib} SOURCES)
+  foreach(src IN LISTS lib_sources)
+    cmake_path(ABSOLUTE_PATH src BASE_DIRECTORY ${lib_dir} OUTPUT_VARIABLE src_path)
+    list(APPEND damas_probe_shared_sources ${src_path})
+  endforeach()
+endforeach()
+
+add_library(damas_probe_shared SHARED ${damas_probe_shared_sources})
+set_target_properties(damas_probe_shared PROPERTIES
+  OUTPUT_NAME damas-probe
+  EXPORT_NAME probe
+  VERSION ${PROJECT_VERSION}
+  SOVERSION ${PROJECT_VERSION_MAJOR})
+target_include_directories(damas_probe_shared PUBLIC
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/damas>)
+target_include_directories(damas_probe_shared PRIVATE ${DAMAS_XXHASH_INCLUDE_DIR})
+target_link_libraries(damas_probe_shared PRIVATE zstd::libzstd_shared Threads::Threads
+  damas_warnings)
+add_library(damas::probe ALIAS damas_probe_shared)
+
+install(TARGETS damas_probe_shared EXPORT damasTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET damas)
+  install(TARGETS damas RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+# probe.hpp and everything it includes, and the C header.
+set(damas_public_headers
+  probe/probe.hpp probe/damas_probe.h probe/outcome.hpp probe/format.hpp probe/block_cache.hpp
+  rules/bitboard.hpp rules/geometry.hpp rules/move.hpp rules/movegen.hpp rules/position.hpp
+  rules/variant.hpp rules/variants.hpp)
+foreach(header IN LISTS damas_public_headers)
+  cmake_path(GET header PARENT_PATH header_dir)
+  install(FILES ${PROJECT_SOURCE_DIR}/${header}
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/damas/${header_dir})
+endforeach()
+install(FILES ${PROJECT_SOURCE_DIR}/probe/damas_probe.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/damas)
+
+# CMake package.
+set(damas_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/damas)
+install(EXPORT damasTargets NAMESPACE damas:: DESTINATION ${damas_cmake_dir})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/damasConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/damasConfig.cmake INSTALL_DESTINATION ${damas_cmake_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/damasConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/damasConfig.cmake
+  ${PROJECT_BINARY_DIR}/damasConfigVersion.cmake DESTINATION ${damas_cmake_dir})
+
+# pkg-config, relocatable: the prefix is found from the .pc file's own folder.
+set(damas_pc_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+file(RELATIVE_PATH DAMAS_PC_TO_PREFIX /prefix/${damas_pc_dir} /prefix)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/damas-probe.pc.in
+  ${PROJECT_BINARY_DIR}/damas-probe.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/damas-probe.pc DESTINATION ${damas_pc_dir})
