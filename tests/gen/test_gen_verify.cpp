@@ -1,0 +1,144 @@
+// Deep verify (gen/verify.hpp) on generated sets, and its power to detect a wrong value.
+//  - passes on english and brazilian up to 4 pieces, turkish, italian and english-giveaway up
+//    to 3, international up to 3 (turkish up to 4 is in test_gen_verify_slow: 84 M positions);
+//  - after one class's WDL file is rewritten with one value changed (a valid file, checksums
+//    and all, so only the deep check can see it), deep verify reports that very position; the
+//    same for one DTW value changed by two plies (same parity, so the WDL it implies is
+//    unchanged) and for a draw turned into a win.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "gen/verify.hpp"
+#include "gen/writer.hpp"
+#include "gen_fixtures.hpp"
+#include "index/material.hpp"
+#include "probe/outcome.hpp"
+
+namespace damas {
+namespace {
+
+using test::ScratchDir;
+
+void expect_deep_verify_passes(const std::string& variant, int pieces) {
+    const Variant v = *parse_variant(variant);
+    ScratchDir dir(variant + "-verify-" + std::to_string(pieces));
+    const GenerateSummary s = test::generate_quietly(v, pieces, dir.path);
+    const VerifyReport r = verify_database(dir.path, true);
+    EXPECT_TRUE(r.ok()) << variant << ": " << (r.problems.empty() ? "" : r.problems.front());
+    EXPECT_EQ(r.files, 2 * static_cast<int>(classes_up_to(pieces).size()));
+    EXPECT_EQ(r.files_bad, 0);
+    EXPECT_EQ(r.inconsistencies, 0u);
+    // Every class was deep-checked: the positions checked are the stored (non-capture) ones,
+    // more than half of all positions in these sets.
+    EXPECT_GT(r.positions_checked, s.positions / 2) << variant;
+    EXPECT_LE(r.positions_checked, s.positions) << variant;
+}
+
+TEST(DeepVerify, English4) {
+    expect_deep_verify_passes("english", 4);
+}
+TEST(DeepVerify, Brazilian4) {
+    expect_deep_verify_passes("brazilian", 4);
+}
+TEST(DeepVerify, Turkish3) {
+    expect_deep_verify_passes("turkish", 3);
+}
+TEST(DeepVerify, Italian3) {
+    expect_deep_verify_passes("italian", 3);
+}
+TEST(DeepVerify, EnglishGiveaway3) {
+    expect_deep_verify_passes("english-giveaway", 3);
+}
+TEST(DeepVerify, International3) {
+    expect_deep_verify_passes("international", 3);
+}
+
+// A generated english 3-piece set, and one class's values with the capture positions marked
+// unknown again (as the generator hands them to the writer).
+struct Tampering {
+    Variant v = *parse_variant("english");
+    Material m = *Material::parse("0201");
+    ScratchDir dir{"verify-tamper"};
+    ClassIndex index{v.info().board, m};
+    std::vector<std::uint8_t> wdl;
+    std::vector<std::uint16_t> dtw;
+
+    Tampering() {
+        test::generate_quietly(v, 3, dir.path);
+        test::ClassTables t = test::read_class(dir.path, v, m);
+        wdl = std::move(t.wdl);
+        dtw = std::move(t.dtw);
+        for (std::uint64_t i = 0; i < index.size(); ++i)
+            if (MoveGenerator<English>::has_capture(index.unindex(i))) {
+                wdl[i] = wdl_unknown;
+                dtw[i] = dtw_unknown;
+            }
+    }
+    // The first stored position with this wdl value and a distance of at least min_plies.
+    std::uint64_t first(std::uint8_t value, std::uint16_t min_plies = 0) const {
+        for (std::uint64_t i = 0; i < wdl.size(); ++i)
+            if (wdl[i] == value && (value == wdl_draw || dtw[i] >= min_plies)) return i;
+        ADD_FAILURE() << "no such position";
+        return 0;
+    }
+    TableInfo info() const {
+        return {v,
+                {static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
+                 static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)},
+                generator_version()};
+    }
+    void write() const {
+        write_wdl_table(table_path(dir.path, v, m.name(), Metric::wdl), info(), wdl);
+        write_dtw_table(table_path(dir.path, v, m.name(), Metric::dtw), info(), dtw);
+    }
+    // Deep verify reports the position `i` of class m, and nothing is wrong with the files.
+    void expect_detected(std::uint64_t i) const {
+        const VerifyReport r = verify_database(dir.path, true);
+        EXPECT_FALSE(r.ok());
+        EXPECT_EQ(r.files_bad, 0);
+        EXPECT_GE(r.inconsistencies, 1u);
+        std::string needle = "english 0201 index ";
+        needle += std::to_string(i);
+        needle += ' ';
+        const bool named = std::any_of(r.problems.begin(), r.problems.end(), [&](const auto& p) {
+            return p.find(needle) != std::string::npos;
+        });
+        EXPECT_TRUE(named) << "no problem names " << needle;
+    }
+};
+
+TEST(DeepVerify, UntouchedSetPasses) {
+    Tampering t;
+    t.write();  // rewritten unchanged: still consistent
+    EXPECT_TRUE(verify_database(t.dir.path, true).ok());
+}
+
+TEST(DeepVerify, DetectsAWinTurnedIntoALoss) {
+    Tampering t;
+    const std::uint64_t i = t.first(wdl_win, 3);
+    t.wdl[i] = wdl_loss;
+    t.write();
+    t.expect_detected(i);
+}
+
+TEST(DeepVerify, DetectsADrawTurnedIntoAWin) {
+    Tampering t;
+    const std::uint64_t i = t.first(wdl_draw);
+    t.wdl[i] = wdl_win;
+    t.dtw[i] = 5;
+    t.write();
+    t.expect_detected(i);
+}
+
+TEST(DeepVerify, DetectsAWrongDistance) {
+    Tampering t;
+    const std::uint64_t i = t.first(wdl_win, 3);
+    t.dtw[i] = static_cast<std::uint16_t>(t.dtw[i] + 2);  // same parity, same result
+    t.write();
+    t.expect_detected(i);
+}
+
+}  // namespace
+}  // namespace damas
