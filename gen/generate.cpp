@@ -84,6 +84,7 @@ std::uint64_t write_class(const GenerateOptions& o, const PairResult& r) {
     wo.threads = static_cast<unsigned>(std::max(1, o.threads));
     wo.durable = false;  // atomic renames now, one sync() at the end of the run
     const auto a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl), info, wdl, wo);
+    wo.counts_from = &a;
     const auto b = write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw), info, dtw, wo);
     return a.file_size + b.file_size;
 }

@@ -52,14 +52,18 @@ public:
     bool has(Material m) const { return classes_.count(m) != 0; }
     std::size_t bytes() const;
 
+    // The outcome stored for a position (after the colour flip), with no rule applied and no
+    // capture resolved: what the files say. For capture positions it is a fill value.
+    Outcome stored(const Position& p) const {
+        const Position w = p.side == Color::white ? p : flip(variant_.info().board, p);
+        const SolvedClass& c = find(Material::of(w));
+        return unpack_outcome(c.outcomes[c.index->index(w)]);
+    }
+
     // The outcome of any position whose class (after the colour flip) is loaded.
     template <class R>
     Outcome lookup(const Position& p) const {
-        return resolve_outcome<R>(p, variant_.giveaway, [this](const Position& q) {
-            const Position w = q.side == Color::white ? q : flip(variant_.info().board, q);
-            const SolvedClass& c = find(Material::of(w));
-            return unpack_outcome(c.outcomes[c.index->index(w)]);
-        });
+        return resolve_outcome<R>(p, variant_.giveaway, [this](const Position& q) { return stored(q); });
     }
 
 private:

@@ -236,7 +236,12 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
     if (values.size() >= format::max_positions) throw Error("table too large");
     h.positions = values.size();
     h.blocks = (h.positions + h.positions_per_block - 1) / h.positions_per_block;
-    count_values(values, h);
+    if (opt.counts_from) {
+        h.wins = opt.counts_from->wins, h.draws = opt.counts_from->draws;
+        h.losses = opt.counts_from->losses, h.unknown = opt.counts_from->unknown;
+    } else {
+        count_values(values, h);
+    }
     h.table_offset = format::header_size;
     h.blocks_offset = h.table_offset + format::table_bytes(h.blocks);
     encode_header(h);  // checks the text fields before any file is created

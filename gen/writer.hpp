@@ -43,6 +43,10 @@ struct WriteOptions {
     // a killed process leave either the old state or the complete file; fsync also covers a power
     // cut, at a cost of tens of milliseconds per file (the generator syncs once at the end).
     bool durable = true;
+    // The win/draw/loss/unknown counts to write in the header, instead of deriving them from the
+    // values: a DTW alone cannot tell every result (turkish's king against a lone man wins at 0
+    // plies), so the generator passes the counts of the class's WDL table.
+    const TableHeader* counts_from = nullptr;
 };
 
 // values[i] in {wdl_loss, wdl_draw, wdl_win, wdl_unknown}. Returns the header written.
