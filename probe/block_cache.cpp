@@ -107,7 +107,9 @@ struct alignas(64) BlockCache::Shard {
 
 BlockCache::BlockCache(std::size_t budget_bytes, std::size_t slot_bytes)
     : slot_bytes_(std::max<std::size_t>(slot_bytes, 1)), slots_(budget_bytes / slot_bytes_) {
-    arena_ = std::make_unique<std::byte[]>(std::max<std::size_t>(slots_ * slot_bytes_, 1));
+    // Not zero-filled: a page is touched only when a block lands in it, so an open handle costs
+    // only what its probes have used.
+    arena_.reset(new std::byte[std::max<std::size_t>(slots_ * slot_bytes_, 1)]);
     // A power of two of shards, each with at least 4 slots when there are enough.
     const std::size_t n = std::bit_floor(std::clamp<std::size_t>(slots_ / 4, 1, max_shards));
     std::size_t first = 0;
