@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Second README command: build and run the whole fast test suite (slow checks: ctest -L slow).
+# Second README command: build and run the whole fast test suite (slow checks: ctest -L slow),
+# then the install, sanitizer and fuzzing checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDAMAS_WERROR=ON > /dev/null
 cmake --build build --parallel "$(nproc)"
 ctest --test-dir build --label-exclude slow --output-on-failure --parallel "$(nproc)"
-if [ -x .ci/fuzz ]; then .ci/fuzz; fi
+# The installed library with a C program, the threaded probes under ThreadSanitizer, and a
+# minute of fuzzing of the FEN parser.
+.ci/install-example
+.ci/tsan
+.ci/fuzz
