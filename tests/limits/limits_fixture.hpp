@@ -1,0 +1,113 @@
+// The comparison of the rule tables with the independent arbiter (arbiter.hpp): a database
+// generated in a scratch folder (pure tables, then the rule tables), and every sampled
+// position of a class probed at several counts by both.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "arbiter.hpp"
+#include "gen/generate.hpp"
+#include "gen/progress.hpp"
+#include "gen/rule_generate.hpp"
+#include "index/class_index.hpp"
+#include "probe/rules_probe.hpp"
+
+namespace damas::test {
+
+struct LimitsDb {
+    std::filesystem::path dir;
+    Variant variant;
+    LimitsDb(Variant v, int pieces, std::optional<Material> only = std::nullopt,
+             bool fmjd_too = false)
+        : variant(v) {
+        std::string leaf = "damas-limits-";
+        leaf += v.name();
+        leaf += '-';
+        leaf += std::to_string(::getpid());
+        dir = std::filesystem::temp_directory_path() / leaf;
+        std::filesystem::remove_all(dir);
+        Progress quiet(Progress::Mode::quiet);
+        GenerateOptions g;
+        g.variant = v;
+        g.max_pieces = pieces;
+        g.dir = dir;
+        g.threads = 2;
+        g.only = only;
+        generate(g, quiet);
+        RuleGenerateOptions r;
+        r.variant = v;
+        r.max_pieces = pieces;
+        r.dir = dir;
+        r.only = only;
+        generate_rules(r, quiet);
+        if (fmjd_too) {
+            r.edition = Edition::fmjd;
+            generate_rules(r, quiet);
+        }
+    }
+    ~LimitsDb() {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+    LimitsDb(const LimitsDb&) = delete;
+    LimitsDb& operator=(const LimitsDb&) = delete;
+};
+
+// One comparison: the counts given to the probe and the same counts as the arbiter keeps them.
+struct CountCase {
+    RuleCounters probe;
+    ArbiterState arbiter;
+};
+
+// Every `stride`-th position of class m (White to move), at every count case `cases(p)` gives.
+template <class R, class Cases>
+void compare_class(const LimitsDb& db, Arbiter<R>& arbiter, Material m, std::uint64_t stride,
+                   Cases&& cases, bool fmjd = false) {
+    const DrawRules rules = draw_rules(db.variant, fmjd ? Edition::fmjd : Edition::seed);
+    const RulesProbe probe(db.dir);
+    const ClassIndex index(db.variant.info().board, m);
+    std::uint64_t compared = 0, failures = 0, decided = 0;
+    for (std::uint64_t i = 0; i < index.size(); i += stride) {
+        const Position p = index.unindex(i);
+        for (const CountCase& c : cases(p)) {
+            const RulesAnswer a = probe.probe(rules, p, c.probe);
+            const Value expected = arbiter.value(p, c.arbiter);
+            ++compared;
+            if (a.rule.value != Value::draw) ++decided;
+            if (a.rule.value != expected && ++failures <= 10)
+                ADD_FAILURE() << db.variant.name() << " class " << m.name() << " index " << i
+                              << " c=" << c.probe.plies_since_capture
+                              << " e=" << c.probe.plies_in_ending << " f=" << c.probe.forcada_plies
+                              << ": tables say " << static_cast<int>(a.rule.value) << " ("
+                              << a.summary() << "), arbiter says " << static_cast<int>(expected);
+        }
+    }
+    EXPECT_EQ(failures, 0u);
+    EXPECT_GT(compared, 0u);
+    std::printf("%s %s: %llu comparisons (%llu decided), arbiter states %zu\n",
+                db.variant.name().c_str(), m.name().c_str(),
+                static_cast<unsigned long long>(compared), static_cast<unsigned long long>(decided),
+                arbiter.states());
+}
+
+// Counts for a class under one running count with limit `limit`: each k of `used`, as plies
+// since the last capture or man move and (for an ending) since the ending began.
+inline std::vector<CountCase> plain_cases(const std::vector<int>& used) {
+    std::vector<CountCase> out;
+    for (int k : used) {
+        CountCase c;
+        c.probe.plies_since_capture = k;
+        c.probe.plies_in_ending = k;
+        c.arbiter.c = k;
+        c.arbiter.e = k;
+        out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace damas::test
