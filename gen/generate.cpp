@@ -121,8 +121,10 @@ std::vector<Material> planned_classes(const GenerateOptions& o) {
     while (!todo.empty()) {
         const Material m = todo.back();
         todo.pop_back();
+        // A class is solved with its mirror, so the mirror's dependencies are needed too.
         for (Material d : dependencies(m))
-            if (needed.insert(d).second) todo.push_back(d);
+            for (Material e : {d, d.mirrored()})
+                if (needed.insert(e).second) todo.push_back(e);
     }
     std::erase_if(all, [&](Material m) { return !needed.count(m); });
     return all;

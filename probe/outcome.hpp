@@ -94,9 +94,9 @@ template <class R, class Stored>
 Outcome resolve_outcome(const Position& p, bool giveaway, Stored&& stored) {
     if (!p.of(p.side)) return no_move_outcome(giveaway);
     if (const Outcome m = material_outcome<R>(p, giveaway); m.value != Value::unknown) return m;
+    if (!MoveGenerator<R>::has_capture(p)) return stored(p);
     MoveList captures;
     MoveGenerator<R>::generate_captures(p, captures);
-    if (captures.empty()) return stored(p);
     BestOutcome best;
     for (const Move& m : captures) best.add(resolve_outcome<R>(make_move(p, m), giveaway, stored));
     return best.result();

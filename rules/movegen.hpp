@@ -45,8 +45,11 @@ public:
     // Every legal move of the side to move.
     static void generate(const Position& p, MoveList& out, bool keep_duplicates = false) {
         out.clear();
-        generate_captures(p, out, keep_duplicates);
-        if (out.empty()) generate_quiet(p, out);
+        // The bitboard test is much cheaper than a capture search that finds nothing.
+        if (has_capture(p))
+            generate_captures(p, out, keep_duplicates);
+        else
+            generate_quiet(p, out);
     }
 
     // Only the captures (empty when the side to move has none).
@@ -58,10 +61,10 @@ public:
 
     // The number of legal moves, faster than generate() when there is no capture.
     static int count(const Position& p) {
+        if (!has_capture(p)) return count_quiet(p);
         MoveList list;
         generate_captures(p, list);
-        if (!list.empty()) return list.size();
-        return count_quiet(p);
+        return list.size();
     }
 
     // Whether the side to move must capture: some piece can make a first jump (any capture
