@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDAMAS_WERROR=ON > /dev/null
 cmake --build build --parallel "$(nproc)"
 ctest --test-dir build --label-exclude slow --output-on-failure --parallel "$(nproc)"
-# The installed library with a C program, the threaded probes under ThreadSanitizer, and a
-# minute of fuzzing of the FEN parser.
+# The installed library with a C program, the threaded probes under ThreadSanitizer, and 30 s
+# of fuzzing of the FEN parser.
 .ci/install-example
 .ci/tsan
-.ci/fuzz
+.ci/fuzz 30
