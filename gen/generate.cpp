@@ -83,9 +83,11 @@ std::uint64_t write_class(const GenerateOptions& o, const PairResult& r) {
     WriteOptions wo;
     wo.threads = static_cast<unsigned>(std::max(1, o.threads));
     wo.durable = false;  // atomic renames now, one sync() at the end of the run
-    const auto a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl), info, wdl, wo);
+    const auto a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl),
+                                   info, wdl, wo);
     wo.counts_from = &a;
-    const auto b = write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw), info, dtw, wo);
+    const auto b = write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw),
+                                   info, dtw, wo);
     return a.file_size + b.file_size;
 }
 
@@ -101,7 +103,9 @@ std::string pair_label(Material m) {
 
 }  // namespace
 
-const char* generator_version() { return "damas-gen 0.1.0"; }
+const char* generator_version() {
+    return "damas-gen 0.1.0";
+}
 
 std::filesystem::path default_database_dir() {
     if (const char* env = std::getenv("DAMAS_DB"); env && *env) return env;
@@ -142,24 +146,31 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     const int top = classes.back().pieces();
     for (Material m : classes) {
         const std::uint64_t n = ClassIndex(board, m).size();
-        const std::uint64_t pair = m == m.mirrored() ? n : n + ClassIndex(board, m.mirrored()).size();
+        const std::uint64_t pair =
+            m == m.mirrored() ? n : n + ClassIndex(board, m.mirrored()).size();
         largest_pair = std::max(largest_pair, pair);
         if (m.pieces() < top) kept += n * sizeof(std::uint16_t);
     }
     summary.peak_bytes_estimate =
-        static_cast<std::uint64_t>(static_cast<double>(largest_pair) * solver_bytes_per_position) + kept;
+        static_cast<std::uint64_t>(static_cast<double>(largest_pair) * solver_bytes_per_position) +
+        kept;
     const std::uint64_t available = available_memory_bytes();
     progress.message("damas gen: " + o.variant.name() + ", " + std::to_string(classes.size()) +
-                     " classes, needs about " + gib(static_cast<double>(summary.peak_bytes_estimate)) +
-                     " of memory" + (available ? " (" + gib(static_cast<double>(available)) + " available)" : ""));
+                     " classes, needs about " +
+                     gib(static_cast<double>(summary.peak_bytes_estimate)) + " of memory" +
+                     (available ? " (" + gib(static_cast<double>(available)) + " available)" : ""));
     if (available && summary.peak_bytes_estimate > available)
-        throw Error("this run needs about " + gib(static_cast<double>(summary.peak_bytes_estimate)) +
-                    " of memory but only " + gib(static_cast<double>(available)) +
+        throw Error("this run needs about " +
+                    gib(static_cast<double>(summary.peak_bytes_estimate)) + " of memory but only " +
+                    gib(static_cast<double>(available)) +
                     " is available; use fewer pieces or --max-per-side");
 
-    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-    std::filesystem::create_directories(table_path(o.dir, o.variant, "x", Metric::wdl).parent_path());
+    const int threads =
+        o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                              static_cast<std::size_t>(threads));
+    std::filesystem::create_directories(
+        table_path(o.dir, o.variant, "x", Metric::wdl).parent_path());
 
     SolvedStore store(o.variant, o.dir);
     std::set<Material> done;
@@ -182,24 +193,25 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         const std::uint64_t positions = index.size() + (single ? 0 : mirror_index.size());
         const auto t0 = std::chrono::steady_clock::now();
         progress.start(label, positions);
-        std::vector<PairResult> results = solve_pair(o.variant, m, store, [&](std::uint64_t d, std::uint64_t) {
-            progress.update(d);
-        });
+        std::vector<PairResult> results = solve_pair(
+            o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); });
         for (PairResult& r : results) {
             summary.bytes_written += write_class(o, r);
             summary.positions += r.outcomes.size();
             ++summary.classes_built;
             if (r.material.pieces() < top) store.add(r.material, std::move(r.outcomes));
         }
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         char note[160];
-        std::snprintf(note, sizeof note, "%s: %llu positions in %.2f s (%.2f M pos/s)", label.c_str(),
-                      static_cast<unsigned long long>(positions), secs,
+        std::snprintf(note, sizeof note, "%s: %llu positions in %.2f s (%.2f M pos/s)",
+                      label.c_str(), static_cast<unsigned long long>(positions), secs,
                       secs > 0 ? static_cast<double>(positions) / secs / 1e6 : 0.0);
         progress.finish(note);
     }
     ::sync();
-    summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    summary.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;
 }
 

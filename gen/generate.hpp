@@ -21,10 +21,10 @@ namespace damas {
 struct GenerateOptions {
     Variant variant;
     int max_pieces = 4;
-    std::filesystem::path dir;      // database root; files go to <dir>/<variant>/
-    int threads = 0;                // 0: all cores
-    int max_per_side = 0;           // 0: no limit
-    std::optional<Material> only;   // build this class (and its mirror) and what it needs
+    std::filesystem::path dir;     // database root; files go to <dir>/<variant>/
+    int threads = 0;               // 0: all cores
+    int max_per_side = 0;          // 0: no limit
+    std::optional<Material> only;  // build this class (and its mirror) and what it needs
 };
 
 struct GenerateSummary {

@@ -23,7 +23,8 @@ void Progress::update(std::uint64_t done) {
     std::unique_lock lock(mutex_, std::try_to_lock);
     if (!lock) return;
     const auto now = std::chrono::steady_clock::now();
-    const auto every = mode_ == Mode::bar ? std::chrono::milliseconds(200) : std::chrono::seconds(10);
+    const auto every =
+        mode_ == Mode::bar ? std::chrono::milliseconds(200) : std::chrono::seconds(10);
     if (now - last_ < every) return;
     last_ = now;
     draw(done, false);
@@ -45,7 +46,8 @@ void Progress::message(const std::string& line) {
 
 void Progress::draw(std::uint64_t done, bool final) {
     const double secs = std::chrono::duration<double>(last_ - start_).count();
-    const double pct = total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0;
+    const double pct =
+        total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0;
     const double rate = secs > 0 ? static_cast<double>(done) / secs : 0.0;
     const double eta = rate > 0 ? static_cast<double>(total_ - std::min(done, total_)) / rate : 0.0;
     if (mode_ == Mode::bar) {
@@ -56,8 +58,8 @@ void Progress::draw(std::uint64_t done, bool final) {
         std::fprintf(stderr, "\r\033[K%s [%s] %5.1f%% %.2f M pos/s ETA %.0f s", label_.c_str(),
                      bar.c_str(), pct, rate / 1e6, eta);
     } else {
-        std::fprintf(stderr, "%s %.1f%% %.2f M pos/s ETA %.0f s\n", label_.c_str(), pct,
-                     rate / 1e6, eta);
+        std::fprintf(stderr, "%s %.1f%% %.2f M pos/s ETA %.0f s\n", label_.c_str(), pct, rate / 1e6,
+                     eta);
     }
     if (final) std::fprintf(stderr, "\n");
     std::fflush(stderr);

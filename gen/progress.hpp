@@ -10,7 +10,7 @@
 namespace damas {
 
 class Progress {
-public:
+  public:
     enum class Mode { bar, lines, quiet };
     static Mode detect(bool quiet);  // bar on a terminal, lines otherwise
 
@@ -20,7 +20,7 @@ public:
     void finish(const std::string& note);
     void message(const std::string& line);
 
-private:
+  private:
     void draw(std::uint64_t done, bool final);
 
     Mode mode_;

@@ -23,7 +23,6 @@ void SolvedStore::load_below(Material m) {
     }
 }
 
-
 std::size_t SolvedStore::bytes() const {
     std::size_t n = 0;
     for (const auto& [m, c] : classes_) n += c.outcomes.size() * sizeof(std::uint16_t);

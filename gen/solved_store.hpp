@@ -37,7 +37,7 @@ struct SolvedClass {
 };
 
 class SolvedStore {
-public:
+  public:
     SolvedStore(Variant v, std::filesystem::path dir) : variant_(v), dir_(std::move(dir)) {}
 
     // Keeps a freshly solved class (takes the outcomes).
@@ -63,10 +63,11 @@ public:
     // The outcome of any position whose class (after the colour flip) is loaded.
     template <class R>
     Outcome lookup(const Position& p) const {
-        return resolve_outcome<R>(p, variant_.giveaway, [this](const Position& q) { return stored(q); });
+        return resolve_outcome<R>(p, variant_.giveaway,
+                                  [this](const Position& q) { return stored(q); });
     }
 
-private:
+  private:
     const SolvedClass& find(Material m) const {
         const SolvedClass* c = by_key_[key(m)];
         if (!c) missing(m);

@@ -37,7 +37,7 @@ void store_max(std::atomic<T>& a, T v) {
 
 template <class R>
 class PairSolver {
-public:
+  public:
     PairSolver(const Variant& v, Material m, const SolvedStore& store, const ProgressFn& progress)
         : variant_(v),
           board_(v.info().board),
@@ -59,18 +59,19 @@ public:
         // unindexing each one.
         for (int c = 0; c < (single_ ? 1 : 2); ++c) {
             const std::uint64_t base = c == 0 ? 0 : offset_;
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, indices_[c].size(), 4096), [&](const auto& r) {
-                indices_[c].for_each_position(r.begin(), r.end(), [&](std::uint64_t i, const Position& p) {
-                    initialise(base + i, p);
+            tbb::parallel_for(
+                tbb::blocked_range<std::uint64_t>(0, indices_[c].size(), 4096), [&](const auto& r) {
+                    indices_[c].for_each_position(
+                        r.begin(), r.end(),
+                        [&](std::uint64_t i, const Position& p) { initialise(base + i, p); });
                 });
-            });
         }
         report(0);
         for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
         return results();
     }
 
-private:
+  private:
     Position position(std::uint64_t s) const {
         return s < offset_ ? indices_[0].unindex(s) : indices_[1].unindex(s - offset_);
     }
@@ -88,17 +89,18 @@ private:
 
     void initialise(std::uint64_t s, const Position& p) {
         states_[s].win.store(no_distance, std::memory_order_relaxed);
-        if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown) {
+        if (const Outcome m = material_outcome<R>(p, variant_.giveaway);
+            m.value != Value::unknown) {
             // The whole pair ends the game on the spot: nothing to propagate. DTW 0 either way.
             states_[s].win.store(0, std::memory_order_relaxed);
-            states_[s].status = static_cast<std::uint8_t>(resolved_bit | (static_cast<int>(m.value) << value_shift));
+            states_[s].status = static_cast<std::uint8_t>(
+                resolved_bit | (static_cast<int>(m.value) << value_shift));
             return;
         }
         MoveList moves;
         MoveGenerator<R>::generate(p, moves);
         if (moves.empty()) {
-            if (variant_.giveaway)
-                states_[s].win = 0;
+            if (variant_.giveaway) states_[s].win = 0;
             push(s, 0);
             return;
         }
@@ -111,10 +113,17 @@ private:
             }
             const Outcome after = store_.lookup<R>(make_move(p, m));
             switch (after.value) {
-                case Value::loss: win = std::min(win, after.plies + 1); break;
-                case Value::win: loss = std::max(loss, after.plies + 1); break;
-                case Value::draw: flags |= draw_exit_bit; break;
-                case Value::unknown: throw Error("a smaller class has no value for a position");
+                case Value::loss:
+                    win = std::min(win, after.plies + 1);
+                    break;
+                case Value::win:
+                    loss = std::max(loss, after.plies + 1);
+                    break;
+                case Value::draw:
+                    flags |= draw_exit_bit;
+                    break;
+                case Value::unknown:
+                    throw Error("a smaller class has no value for a position");
             }
         }
         if (pending > 255) throw Error("too many quiet moves in one position");
@@ -134,19 +143,20 @@ private:
 
     void resolve_level(int d) {
         auto& bucket = buckets_[d];
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 256), [&](const auto& r) {
-            std::vector<Update> updates;
-            updates.reserve(chunk * 32);
-            for (std::size_t begin = r.begin(); begin < r.end(); begin += chunk) {
-                const std::size_t end = std::min(r.end(), begin + chunk);
-                updates.clear();
-                for (std::size_t i = begin; i != end; ++i) {
-                    if (i + 8 < end) __builtin_prefetch(&states_[bucket[i + 8]]);
-                    resolve(bucket[i], d, updates);
-                }
-                for (const Update& u : updates) apply(u, d);
-            }
-        });
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 256),
+                          [&](const auto& r) {
+                              std::vector<Update> updates;
+                              updates.reserve(chunk * 32);
+                              for (std::size_t begin = r.begin(); begin < r.end(); begin += chunk) {
+                                  const std::size_t end = std::min(r.end(), begin + chunk);
+                                  updates.clear();
+                                  for (std::size_t i = begin; i != end; ++i) {
+                                      if (i + 8 < end) __builtin_prefetch(&states_[bucket[i + 8]]);
+                                      resolve(bucket[i], d, updates);
+                                  }
+                                  for (const Update& u : updates) apply(u, d);
+                              }
+                          });
         report(bucket.size());
         tbb::concurrent_vector<std::uint32_t>().swap(bucket);
     }
@@ -167,12 +177,13 @@ private:
         Value value;
         if (state.win.load() == d)
             value = Value::win;
-        else if (state.pending.load() == 0 && !(st & draw_exit_bit) && state.win.load() == no_distance &&
-                 state.loss.load() == d)
+        else if (state.pending.load() == 0 && !(st & draw_exit_bit) &&
+                 state.win.load() == no_distance && state.loss.load() == d)
             value = Value::loss;
         else
             return;
-        const auto done = static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift));
+        const auto done =
+            static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift));
         if (!state.status.compare_exchange_strong(st, done)) return;
         // s's position after White's move, seen with Black to move, is flip(s).
         UnmoveList unmoves;
@@ -193,7 +204,8 @@ private:
             return;
         }
         store_max(q.loss, next);
-        if (q.pending.fetch_sub(1) == 1 && !(q.status.load() & draw_exit_bit) && q.win.load() == no_distance)
+        if (q.pending.fetch_sub(1) == 1 && !(q.status.load() & draw_exit_bit) &&
+            q.win.load() == no_distance)
             push(u.predecessor, q.loss.load());
     }
 
@@ -204,19 +216,22 @@ private:
             out[c].material = materials_[c];
             out[c].outcomes.resize(end - begin);
             out[c].capture.resize(end - begin);
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(begin, end, 4096), [&](const auto& r) {
-                for (std::uint64_t s = r.begin(); s != r.end(); ++s) {
-                    const std::uint8_t st = states_[s].status.load(std::memory_order_relaxed);
-                    Outcome o{Value::draw, 0};
-                    if (st & resolved_bit) {
-                        o.value = static_cast<Value>((st >> value_shift) & 3);
-                        if (o.value == Value::win) o.plies = states_[s].win.load(std::memory_order_relaxed);
-                        if (o.value == Value::loss) o.plies = states_[s].loss.load(std::memory_order_relaxed);
+            tbb::parallel_for(
+                tbb::blocked_range<std::uint64_t>(begin, end, 4096), [&](const auto& r) {
+                    for (std::uint64_t s = r.begin(); s != r.end(); ++s) {
+                        const std::uint8_t st = states_[s].status.load(std::memory_order_relaxed);
+                        Outcome o{Value::draw, 0};
+                        if (st & resolved_bit) {
+                            o.value = static_cast<Value>((st >> value_shift) & 3);
+                            if (o.value == Value::win)
+                                o.plies = states_[s].win.load(std::memory_order_relaxed);
+                            if (o.value == Value::loss)
+                                o.plies = states_[s].loss.load(std::memory_order_relaxed);
+                        }
+                        out[c].outcomes[s - begin] = pack_outcome(o);
+                        out[c].capture[s - begin] = (st & capture_bit) ? 1 : 0;
                     }
-                    out[c].outcomes[s - begin] = pack_outcome(o);
-                    out[c].capture[s - begin] = (st & capture_bit) ? 1 : 0;
-                }
-            });
+                });
         }
         return out;
     }

@@ -37,7 +37,8 @@ std::vector<std::filesystem::path> variant_folders(const std::filesystem::path& 
     if (!std::filesystem::is_directory(dir)) throw Error("no database folder " + dir.string());
     if (parse_variant(dir.filename().string())) return {dir};
     for (const auto& e : std::filesystem::directory_iterator(dir))
-        if (e.is_directory() && parse_variant(e.path().filename().string())) folders.push_back(e.path());
+        if (e.is_directory() && parse_variant(e.path().filename().string()))
+            folders.push_back(e.path());
     std::sort(folders.begin(), folders.end());
     return folders;
 }
@@ -67,8 +68,9 @@ void deep_check(const Variant& v, Material m, const SolvedStore& store, Collecto
             if (stored == expected) continue;
             bad.fetch_add(1, std::memory_order_relaxed);
             out.problem(v.name() + " " + m.name() + " index " + std::to_string(i) + " (" +
-                        to_fen(v, p) + "): stored " + std::to_string(static_cast<int>(stored.value)) +
-                        "/" + std::to_string(stored.plies) + ", successors give " +
+                        to_fen(v, p) + "): stored " +
+                        std::to_string(static_cast<int>(stored.value)) + "/" +
+                        std::to_string(stored.plies) + ", successors give " +
                         std::to_string(static_cast<int>(expected.value)) + "/" +
                         std::to_string(expected.plies));
         }
@@ -111,7 +113,8 @@ VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const 
                 store.load_below(m);
                 store.add_from_files(m);
                 store.add_from_files(m.mirrored());
-                dispatch(v.base, [&](auto rules) { deep_check<decltype(rules)>(v, m, store, out); });
+                dispatch(v.base,
+                         [&](auto rules) { deep_check<decltype(rules)>(v, m, store, out); });
                 if (log) log("deep ok " + v.name() + " " + m.name());
             } catch (const Error& e) {
                 out.problem(v.name() + " " + m.name() + ": " + e.what());

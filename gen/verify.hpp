@@ -22,6 +22,7 @@ struct VerifyReport {
 using VerifyLog = std::function<void(const std::string&)>;
 
 // dir: a database root (holding <variant>/ folders) or one variant folder.
-VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const VerifyLog& log = {});
+VerifyReport verify_database(const std::filesystem::path& dir, bool deep,
+                             const VerifyLog& log = {});
 
 }  // namespace damas

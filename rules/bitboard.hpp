@@ -9,10 +9,18 @@ namespace damas {
 
 using Bitboard = std::uint64_t;
 
-constexpr Bitboard bit(int index) { return Bitboard{1} << index; }
-constexpr int popcount(Bitboard b) { return std::popcount(b); }
-constexpr int lowest_bit(Bitboard b) { return std::countr_zero(b); }
-constexpr Bitboard clear_lowest(Bitboard b) { return b & (b - 1); }
+constexpr Bitboard bit(int index) {
+    return Bitboard{1} << index;
+}
+constexpr int popcount(Bitboard b) {
+    return std::popcount(b);
+}
+constexpr int lowest_bit(Bitboard b) {
+    return std::countr_zero(b);
+}
+constexpr Bitboard clear_lowest(Bitboard b) {
+    return b & (b - 1);
+}
 
 // Calls f(index) for every set bit, lowest first.
 template <class F>

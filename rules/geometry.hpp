@@ -90,7 +90,9 @@ constexpr GeometryTables make_tables(const BoardSpec& s) {
     return t;
 }
 
-constexpr bool GeometryTables::playable(int x, int y) const { return bit_at(x, y) >= 0; }
+constexpr bool GeometryTables::playable(int x, int y) const {
+    return bit_at(x, y) >= 0;
+}
 
 constexpr int GeometryTables::bit_at(int x, int y) const {
     if (x < 0 || y < 0 || x >= width || y >= height) return -1;
@@ -110,7 +112,9 @@ constexpr Bitboard GeometryTables::row(int y) const {
 
 // Directions 0..3. Diagonal boards: NE, NW, SE, SW. Orthogonal: N, E, W, S.
 // opposite(d) == 3 - d on both; "north" is towards Black's side.
-constexpr int opposite(int d) { return 3 - d; }
+constexpr int opposite(int d) {
+    return 3 - d;
+}
 
 // Compile-time geometry: shifts and masks for the move generator's hot loops.
 template <BoardSpec S>
@@ -123,14 +127,14 @@ struct Board {
     static constexpr Bitboard mask = tables.mask;
     static constexpr bool orthogonal = S.grid == Grid::orthogonal;
 
-    static constexpr std::array<int, 4> dx = orthogonal ? std::array<int, 4>{0, 1, -1, 0}
-                                                        : std::array<int, 4>{1, -1, 1, -1};
-    static constexpr std::array<int, 4> dy = orthogonal ? std::array<int, 4>{1, 0, 0, -1}
-                                                        : std::array<int, 4>{1, 1, -1, -1};
+    static constexpr std::array<int, 4> dx =
+        orthogonal ? std::array<int, 4>{0, 1, -1, 0} : std::array<int, 4>{1, -1, 1, -1};
+    static constexpr std::array<int, 4> dy =
+        orthogonal ? std::array<int, 4>{1, 0, 0, -1} : std::array<int, 4>{1, 1, -1, -1};
     static constexpr std::array<int, 4> shift =
-        orthogonal ? std::array<int, 4>{S.width, 1, -1, -S.width}
-                   : std::array<int, 4>{S.width / 2 + 1, S.width / 2, -(S.width / 2),
-                                        -(S.width / 2 + 1)};
+        orthogonal
+            ? std::array<int, 4>{S.width, 1, -1, -S.width}
+            : std::array<int, 4>{S.width / 2 + 1, S.width / 2, -(S.width / 2), -(S.width / 2 + 1)};
 
     static constexpr Bitboard file_mask(int x) {
         Bitboard f = 0;
@@ -140,8 +144,8 @@ struct Board {
     }
     // Squares a step in each direction may land on.
     static constexpr std::array<Bitboard, 4> landing =
-        orthogonal ? std::array<Bitboard, 4>{mask, mask & ~file_mask(0), mask & ~file_mask(S.width - 1),
-                                             mask}
+        orthogonal ? std::array<Bitboard, 4>{mask, mask & ~file_mask(0),
+                                             mask & ~file_mask(S.width - 1), mask}
                    : std::array<Bitboard, 4>{mask, mask, mask, mask};
 
     static constexpr Bitboard step(Bitboard b, int d) {

@@ -25,7 +25,7 @@ struct Move {
 };
 
 class MoveList {
-public:
+  public:
     // Enough for any reachable position of any variant (international's record is far below).
     static constexpr int capacity = 512;
 
@@ -41,7 +41,7 @@ public:
     }
     constexpr void truncate(int n) { size_ = n; }
 
-private:
+  private:
     std::array<Move, capacity> moves_;  // not initialised: see Move
     int size_ = 0;
 };

@@ -37,7 +37,7 @@ template <class R>
 class MoveGenerator {
     using B = typename R::Board;
 
-public:
+  public:
     static constexpr Bitboard promotion_row(Color c) {
         return c == Color::white ? B::row(B::height - 1) : B::row(0);
     }
@@ -99,7 +99,7 @@ public:
         return false;
     }
 
-private:
+  private:
     static constexpr bool man_moves_in(Color c, int d) {
         const int dy = B::dy[d];
         if (dy == 0) return R::men_move_sideways;
@@ -158,7 +158,7 @@ private:
 
     // Depth-first search of capture sequences from every piece of the side to move.
     class CaptureSearch {
-    public:
+      public:
         CaptureSearch(const Position& p, MoveList& out, bool keep_duplicates)
             : out_(out),
               keep_duplicates_(keep_duplicates),
@@ -174,7 +174,7 @@ private:
             for_each_bit(own_kings_, [&](int sq) { start(sq, true); });
         }
 
-    private:
+      private:
         // Whole-board test: can any man jump at all? Most positions have no capture.
         bool men_may_capture() const {
             const Bitboard victims = targets(false);
@@ -295,8 +295,10 @@ private:
         std::uint64_t precedence_key() const {
             const std::uint64_t n = static_cast<std::uint64_t>(count_);
             switch (R::precedence) {
-                case Precedence::free_choice: return 0;
-                case Precedence::most_pieces: return n;
+                case Precedence::free_choice:
+                    return 0;
+                case Precedence::most_pieces:
+                    return n;
                 case Precedence::most_then_kings:
                     return (n << 40) | (static_cast<std::uint64_t>(kings_taken_) << 32);
                 case Precedence::italian:
@@ -308,10 +310,9 @@ private:
 
         void record(Bitboard land) {
             const int to = lowest_bit(land);
-            const bool promotes =
-                !start_king_ && (crowned_ || (land & promotion_row(us_)) != 0);
-            const Move m{captured_, static_cast<std::uint8_t>(from_),
-                         static_cast<std::uint8_t>(to), promotes};
+            const bool promotes = !start_king_ && (crowned_ || (land & promotion_row(us_)) != 0);
+            const Move m{captured_, static_cast<std::uint8_t>(from_), static_cast<std::uint8_t>(to),
+                         promotes};
             const std::uint64_t key = precedence_key();
             if (out_.empty() || key > best_key_) {
                 out_.clear();

@@ -148,7 +148,8 @@ std::optional<int> parse_square(const VariantInfo& v, std::string_view text) {
         if (b < 0) return std::nullopt;
         return b;
     }
-    if (text.size() < 2 || text.size() > 3 || v.numbering != Numbering::algebraic) return std::nullopt;
+    if (text.size() < 2 || text.size() > 3 || v.numbering != Numbering::algebraic)
+        return std::nullopt;
     const char file = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
     const std::string_view rank = text.substr(1);
     if (file < 'a' || file >= 'a' + t.width || !all_digits(rank)) return std::nullopt;
@@ -176,7 +177,8 @@ void validate(const Variant& v, const Position& p) {
 Position parse_fen(const Variant& v, std::string_view fen) {
     const VariantInfo& vi = v.info();
     fen = trim(fen);
-    if (fen.size() >= 2 && fen.front() == '"' && fen.back() == '"') fen = trim(fen.substr(1, fen.size() - 2));
+    if (fen.size() >= 2 && fen.front() == '"' && fen.back() == '"')
+        fen = trim(fen.substr(1, fen.size() - 2));
     if (!fen.empty() && fen.back() == '.') fen.remove_suffix(1);
     const std::vector<std::string_view> fields = split(fen, ':');
     if (fields.size() != 3)
@@ -235,7 +237,9 @@ std::string to_fen(const Variant& v, const Position& p) {
     return s;
 }
 
-Position initial_position(const Variant& v) { return parse_fen(v, v.info().initial_fen); }
+Position initial_position(const Variant& v) {
+    return parse_fen(v, v.info().initial_fen);
+}
 
 std::string move_text(const VariantInfo& v, const Move& m) {
     const bool algebraic = v.numbering == Numbering::algebraic;

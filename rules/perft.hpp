@@ -11,7 +11,8 @@ namespace damas {
 template <class R>
 std::uint64_t perft(const Position& p, int depth, bool keep_duplicates = false) {
     if (depth <= 0) return 1;
-    if (depth == 1 && !keep_duplicates) return static_cast<std::uint64_t>(MoveGenerator<R>::count(p));
+    if (depth == 1 && !keep_duplicates)
+        return static_cast<std::uint64_t>(MoveGenerator<R>::count(p));
     MoveList moves;
     MoveGenerator<R>::generate(p, moves, keep_duplicates);
     if (depth == 1) return static_cast<std::uint64_t>(moves.size());

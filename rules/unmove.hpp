@@ -17,7 +17,7 @@ struct Unmove {
 };
 
 class UnmoveList {
-public:
+  public:
     static constexpr int capacity = 256;
     int size() const { return size_; }
     const Unmove& operator[](int i) const { return items_[i].unmove; }
@@ -29,7 +29,7 @@ public:
         for (int i = 0; i < size_; ++i) f(items_[i].unmove);
     }
 
-private:
+  private:
     // Left uninitialised (Position has default member initialisers): the list lives on the
     // stack of a hot loop and is written before it is read.
     union Slot {
@@ -44,7 +44,7 @@ template <class R>
 class UnmoveGenerator {
     using B = typename R::Board;
 
-public:
+  public:
     // Rows a man of colour c can stand on: never its promotion row; in turkish, never its own
     // back row either.
     static constexpr Bitboard man_squares(Color c) {
@@ -75,7 +75,7 @@ public:
         });
     }
 
-private:
+  private:
     static constexpr bool moves_in(Color c, int d) {
         const int dy = B::dy[d];
         if (dy == 0) return R::men_move_sideways;

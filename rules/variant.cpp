@@ -19,16 +19,21 @@ constexpr std::array<VariantInfo, base_variant_count> variant_table{{
     {BaseVariant::turkish, "turkish", board_8x8_orthogonal, Numbering::algebraic, false,
      Color::white,
      "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:"
-     "Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7", 16},
+     "Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+     16},
 }};
 
 constexpr std::string_view giveaway_suffix = "-giveaway";
 
 }  // namespace
 
-const VariantInfo& info(BaseVariant base) { return variant_table[static_cast<int>(base)]; }
+const VariantInfo& info(BaseVariant base) {
+    return variant_table[static_cast<int>(base)];
+}
 
-const VariantInfo& Variant::info() const { return damas::info(base); }
+const VariantInfo& Variant::info() const {
+    return damas::info(base);
+}
 
 std::string Variant::name() const {
     std::string n(info().name);

@@ -37,11 +37,11 @@ struct VariantInfo {
     BaseVariant base;
     std::string_view name;
     BoardSpec board;
-    Numbering numbering;      // how squares print
-    bool accepts_numeric;     // algebraic variants that also read the numeric form (top_left)
+    Numbering numbering;   // how squares print
+    bool accepts_numeric;  // algebraic variants that also read the numeric form (top_left)
     Color first_to_move;
     std::string_view initial_fen;
-    int pieces_per_side;      // at the start; no position may have more
+    int pieces_per_side;  // at the start; no position may have more
 };
 
 struct Variant {
@@ -64,13 +64,20 @@ std::string variant_names();  // comma-separated, for help and error messages
 template <class F>
 decltype(auto) dispatch(BaseVariant base, F&& f) {
     switch (base) {
-        case BaseVariant::international: return f(International{});
-        case BaseVariant::brazilian: return f(Brazilian{});
-        case BaseVariant::portuguese: return f(Portuguese{});
-        case BaseVariant::russian: return f(Russian{});
-        case BaseVariant::italian: return f(Italian{});
-        case BaseVariant::english: return f(English{});
-        case BaseVariant::turkish: return f(Turkish{});
+        case BaseVariant::international:
+            return f(International{});
+        case BaseVariant::brazilian:
+            return f(Brazilian{});
+        case BaseVariant::portuguese:
+            return f(Portuguese{});
+        case BaseVariant::russian:
+            return f(Russian{});
+        case BaseVariant::italian:
+            return f(Italian{});
+        case BaseVariant::english:
+            return f(English{});
+        case BaseVariant::turkish:
+            return f(Turkish{});
     }
     return f(International{});
 }

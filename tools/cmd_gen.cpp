@@ -35,13 +35,16 @@ void run_gen(const GenOptions& o) {
     if (!o.only.empty()) {
         const auto m = Material::parse(o.only);
         if (!m || m->white() == 0 || m->black() == 0)
-            throw Error("bad class '" + o.only + "' (four digits wm wk bm bk, a piece on each side, e.g. 0201)");
+            throw Error("bad class '" + o.only +
+                        "' (four digits wm wk bm bk, a piece on each side, e.g. 0201)");
         if (m->pieces() > 8) throw Error("class " + o.only + " has more than 8 pieces");
         g.only = *m;
     }
     Progress progress(Progress::detect(o.quiet));
     const GenerateSummary s = generate(g, progress);
-    const double bits = s.positions ? 8.0 * static_cast<double>(s.bytes_written) / static_cast<double>(s.positions) : 0.0;
+    const double bits =
+        s.positions ? 8.0 * static_cast<double>(s.bytes_written) / static_cast<double>(s.positions)
+                    : 0.0;
     const double rate = s.seconds > 0 ? static_cast<double>(s.positions) / s.seconds : 0.0;
     if (o.json) {
         std::printf("%s\n", JsonObject()
@@ -59,9 +62,11 @@ void run_gen(const GenOptions& o) {
                                 .c_str());
         return;
     }
-    std::printf("classes %d built, %d skipped; %llu positions in %.2f s (%.2f M pos/s); %llu bytes, %.3f bits/position\n",
-                s.classes_built, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
-                rate / 1e6, static_cast<unsigned long long>(s.bytes_written), bits);
+    std::printf(
+        "classes %d built, %d skipped; %llu positions in %.2f s (%.2f M pos/s); %llu bytes, %.3f "
+        "bits/position\n",
+        s.classes_built, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
+        rate / 1e6, static_cast<unsigned long long>(s.bytes_written), bits);
 }
 
 struct VerifyOptions {
@@ -71,7 +76,8 @@ struct VerifyOptions {
 };
 
 int run_verify(const VerifyOptions& o) {
-    const std::filesystem::path dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
+    const std::filesystem::path dir =
+        o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
     const VerifyReport r = verify_database(dir, o.deep, [&](const std::string& line) {
         const bool routine = line.rfind("ok ", 0) == 0 || line.rfind("deep ok ", 0) == 0;
         if (!o.quiet || !routine) std::fprintf(stderr, "%s\n", line.c_str());
@@ -96,13 +102,15 @@ void add_gen_commands(CLI::App& app) {
     gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)");
     gen->add_option("--threads,-t", g.threads, "Threads (default: all cores)");
     gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
-    gen->add_option("--class,-c", g.only, "Only this class (and its mirror) and what it needs, e.g. 0201");
+    gen->add_option("--class,-c", g.only,
+                    "Only this class (and its mirror) and what it needs, e.g. 0201");
     gen->add_flag("--quiet,-q", g.quiet, "No progress output");
     gen->add_flag("--json", g.json, "Machine-readable summary");
     gen->callback([] { run_gen(g); });
 
     static VerifyOptions vo;
-    auto* verify = app.add_subcommand("verify", "Check the checksums of every table file; --deep recomputes every value");
+    auto* verify = app.add_subcommand(
+        "verify", "Check the checksums of every table file; --deep recomputes every value");
     verify->add_option("--dir,-d", vo.dir, "Database folder (default: $DAMAS_DB or ./db)");
     verify->add_flag("--deep", vo.deep, "Recompute every stored value from its successors' values");
     verify->add_flag("--quiet,-q", vo.quiet, "Print only problems and the summary");

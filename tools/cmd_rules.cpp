@@ -55,7 +55,8 @@ void run_perft(const PerftOptions& o) {
     const Variant v = variant_or_throw(o.variant);
     const Position p = position_or_initial(v, o.fen);
     if (o.depth < 1 || o.depth > 30) throw Error("depth must be between 1 and 30");
-    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+    const int threads =
+        o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
     JsonArray rows;
     for (int d = 1; d <= o.depth; ++d) {
@@ -63,7 +64,8 @@ void run_perft(const PerftOptions& o) {
         const std::uint64_t n = dispatch(v.base, [&](auto rules) {
             return parallel_perft<decltype(rules)>(p, d, o.keep_duplicates);
         });
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (o.json)
             rows.add(JsonObject().num("depth", d).num("nodes", n).num("seconds", secs));
         else
@@ -128,8 +130,10 @@ void run_moves(const MovesOptions& o) {
 void add_rules_commands(CLI::App& app) {
     static PerftOptions perft_options;
     auto* perft_cmd = app.add_subcommand("perft", "Count the leaf nodes of the legal move tree");
-    perft_cmd->add_option("--variant,-v", perft_options.variant, "Variant (" + variant_names() + ")");
-    perft_cmd->add_option("--fen,-f", perft_options.fen, "Start position (default: the initial one)");
+    perft_cmd->add_option("--variant,-v", perft_options.variant,
+                          "Variant (" + variant_names() + ")");
+    perft_cmd->add_option("--fen,-f", perft_options.fen,
+                          "Start position (default: the initial one)");
     perft_cmd->add_option("--depth,-d", perft_options.depth, "Depth in plies")->required();
     perft_cmd->add_flag("--keep-duplicates", perft_options.keep_duplicates,
                         "Count capture paths with the same from, to and captured set separately");
@@ -139,7 +143,8 @@ void add_rules_commands(CLI::App& app) {
 
     static MovesOptions moves_options;
     auto* moves_cmd = app.add_subcommand("moves", "List the legal moves of a position");
-    moves_cmd->add_option("--variant,-v", moves_options.variant, "Variant (" + variant_names() + ")");
+    moves_cmd->add_option("--variant,-v", moves_options.variant,
+                          "Variant (" + variant_names() + ")");
     moves_cmd->add_option("--fen,-f", moves_options.fen, "Position (default: the initial one)");
     moves_cmd->add_flag("--keep-duplicates", moves_options.keep_duplicates,
                         "List capture paths with the same from, to and captured set separately");

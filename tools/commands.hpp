@@ -5,10 +5,10 @@
 
 namespace damas::cli {
 
-void add_rules_commands(CLI::App& app);  // perft, moves
-void add_index_commands(CLI::App& app);  // count, index, unindex
-void add_gen_commands(CLI::App& app);    // gen, verify
-void add_probe_commands(CLI::App& app);  // probe, best, line, stats, info
+void add_rules_commands(CLI::App& app);       // perft, moves
+void add_index_commands(CLI::App& app);       // count, index, unindex
+void add_gen_commands(CLI::App& app);         // gen, verify
+void add_probe_commands(CLI::App& app);       // probe, best, line, stats, info
 void add_draw_rules_commands(CLI::App& app);  // gen-rules, probe-rules
 
 // Thrown by a command to end with this exit code after it printed its own report.

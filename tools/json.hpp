@@ -13,10 +13,18 @@ inline std::string json_quote(std::string_view s) {
     std::string out = "\"";
     for (char c : s) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     char buf[8];
@@ -31,13 +39,17 @@ inline std::string json_quote(std::string_view s) {
 }
 
 class JsonObject {
-public:
+  public:
     JsonObject& raw(std::string_view key, std::string_view value) {
         body_ += (body_.empty() ? "" : ",") + json_quote(key) + ':' + std::string(value);
         return *this;
     }
-    JsonObject& str(std::string_view key, std::string_view value) { return raw(key, json_quote(value)); }
-    JsonObject& boolean(std::string_view key, bool value) { return raw(key, value ? "true" : "false"); }
+    JsonObject& str(std::string_view key, std::string_view value) {
+        return raw(key, json_quote(value));
+    }
+    JsonObject& boolean(std::string_view key, bool value) {
+        return raw(key, value ? "true" : "false");
+    }
     template <class T>
     JsonObject& num(std::string_view key, T value) {
         if constexpr (std::is_floating_point_v<T>) {
@@ -50,12 +62,12 @@ public:
     }
     std::string str_end() const { return '{' + body_ + '}'; }
 
-private:
+  private:
     std::string body_;
 };
 
 class JsonArray {
-public:
+  public:
     JsonArray& add(const JsonObject& o) { return add_raw(o.str_end()); }
     JsonArray& add_str(std::string_view s) { return add_raw(json_quote(s)); }
     JsonArray& add_raw(std::string_view s) {
@@ -64,7 +76,7 @@ public:
     }
     std::string str() const { return '[' + body_ + ']'; }
 
-private:
+  private:
     std::string body_;
 };
 
