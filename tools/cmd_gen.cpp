@@ -24,9 +24,7 @@ struct GenOptions {
 
 void run_gen(const GenOptions& o) {
     GenerateOptions g;
-    const auto v = parse_variant(o.variant);
-    if (!v) throw Error("unknown variant '" + o.variant + "' (known: " + variant_names() + ")");
-    g.variant = *v;
+    g.variant = variant_or_throw(o.variant);
     if (o.pieces < 2 || o.pieces > 8) throw Error("--pieces must be between 2 and 8");
     g.max_pieces = o.pieces;
     g.dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);

@@ -13,11 +13,6 @@
 namespace damas::cli {
 namespace {
 
-Variant variant_or_throw(const std::string& name) {
-    const auto v = parse_variant(name);
-    if (!v) throw Error("unknown variant '" + name + "' (known: " + variant_names() + ")");
-    return *v;
-}
 
 Material class_or_throw(const std::string& name) {
     const auto m = Material::parse(name);

@@ -21,11 +21,6 @@
 namespace damas::cli {
 namespace {
 
-Variant variant_or_throw(const std::string& name) {
-    const auto v = parse_variant(name);
-    if (!v) throw Error("unknown variant '" + name + "' (known: " + variant_names() + ")");
-    return *v;
-}
 
 std::filesystem::path database_dir(const std::string& dir) {
     const std::filesystem::path d =

@@ -17,11 +17,6 @@
 namespace damas::cli {
 namespace {
 
-Variant variant_or_throw(const std::string& name) {
-    const auto v = parse_variant(name);
-    if (!v) throw Error("unknown variant '" + name + "' (known: " + variant_names() + ")");
-    return *v;
-}
 
 Position position_or_initial(const Variant& v, const std::string& fen) {
     return fen.empty() ? initial_position(v) : parse_fen(v, fen);

@@ -3,7 +3,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
+#include "rules/variant.hpp"
+
 namespace damas::cli {
+
+// The variant named on the command line; throws Error listing the known names.
+Variant variant_or_throw(const std::string& name);
 
 void add_rules_commands(CLI::App& app);       // perft, moves
 void add_index_commands(CLI::App& app);       // count, index, unindex

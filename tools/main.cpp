@@ -3,7 +3,16 @@
 #include <exception>
 
 #include "rules/error.hpp"
+#include "rules/variant.hpp"
 #include "tools/commands.hpp"
+
+namespace damas::cli {
+Variant variant_or_throw(const std::string& name) {
+    const auto v = parse_variant(name);
+    if (!v) throw Error("unknown variant '" + name + "' (known: " + variant_names() + ")");
+    return *v;
+}
+}  // namespace damas::cli
 
 int main(int argc, char** argv) {
     CLI::App app{"damas: endgame tablebases for the draughts family"};
