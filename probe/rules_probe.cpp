@@ -4,24 +4,11 @@
 
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
+#include "probe/probe.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
 namespace {
-
-const char* value_text(Value v) {
-    switch (v) {
-        case Value::win:
-            return "win";
-        case Value::draw:
-            return "draw";
-        case Value::loss:
-            return "loss";
-        case Value::unknown:
-            return "unknown";
-    }
-    return "unknown";
-}
 
 std::array<std::uint8_t, 4> counts_of(Material m) {
     return {static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
@@ -55,15 +42,18 @@ class BestRuleOutcome {
 
 }  // namespace
 
+MissingRuleTable::MissingRuleTable(const std::filesystem::path& file, Material m)
+    : Error("no rule table " + file.string() + " (run damas gen-rules)"), path(file), material(m) {}
+
 std::string RulesAnswer::summary() const {
-    std::string s = value_text(pure.value);
+    std::string s = value_name(pure.value);
     if (!differs()) return s;
     s += ", ";
     s += rule.value == Value::draw ? "drawn by " : "under ";
     s += count;
     if (rule.value != Value::draw) {
         s += ": ";
-        s += value_text(rule.value);
+        s += value_name(rule.value);
     }
     return s;
 }
@@ -105,6 +95,7 @@ const TableFile& RulesProbe::table(Variant v, Material m, Metric metric) const {
     std::lock_guard lock(mutex_);
     auto it = tables_.find(path);
     if (it == tables_.end()) {
+        if (is_dtr(metric) && !std::filesystem::exists(path)) throw MissingRuleTable(path, m);
         auto file = std::make_unique<TableFile>(path);  // throws Error naming the problem
         const TableHeader& h = file->header();
         if (!(h.variant == v) || h.material != counts_of(m) || h.metric != metric)
@@ -207,7 +198,9 @@ RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRule
     const std::vector<Regime> regimes = regimes_of(rules, m);
     std::vector<std::vector<std::uint16_t>> dtr;
     for (const Regime r : regimes) {
-        const TableFile f(table_path(dir, v, m.name(), metric_of(rules, r)));
+        const std::filesystem::path path = table_path(dir, v, m.name(), metric_of(rules, r));
+        if (!std::filesystem::exists(path)) throw MissingRuleTable(path, m);
+        const TableFile f(path);
         if (f.size() != wdl.size()) throw Error(f.path().string() + ": wrong size");
         dtr.emplace_back(f.size());
         f.read_all(dtr.back());
@@ -216,9 +209,16 @@ RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRule
     wdl.read_all(pure);
     const ClassIndex index(v.info().board, m);
     RuleClassStats s;
+    // The files hold a filler where the side to move must capture: those are skipped.
+    const std::vector<std::uint8_t> capture = dispatch(v.base, [&](auto r) {
+        std::vector<std::uint8_t> flags(index.size());
+        index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+            flags[i] = MoveGenerator<decltype(r)>::has_capture(p) ? 1 : 0;
+        });
+        return flags;
+    });
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
-        if (dtr[0][i] == dtw_unknown && (regimes.size() == 1 || dtr[1][i] == dtw_unknown))
-            return;  // a capture position
+        if (capture[i]) return;
         ++s.quiet_positions;
         const CountState fresh = fresh_count(rules, p);
         const std::uint16_t d = fresh.regime == Regime::forcada_running ? dtr[1][i] : dtr[0][i];

@@ -27,8 +27,17 @@
 #include "probe/draw_rules.hpp"
 #include "probe/outcome.hpp"
 #include "probe/table_file.hpp"
+#include "rules/error.hpp"
 
 namespace damas {
+
+// Thrown when a rule table (.dtr, .dtr-fmjd, .dtr-forcada) is not in the folder: `damas
+// gen-rules` has not been run for its class (a damaged file is a plain Error).
+struct MissingRuleTable : Error {
+    MissingRuleTable(const std::filesystem::path& file, Material m);
+    std::filesystem::path path;
+    Material material;
+};
 
 // The counts already used at the position; the defaults mean "the count starts now".
 struct RuleCounters {
@@ -61,7 +70,8 @@ class RulesProbe {
     explicit RulesProbe(std::filesystem::path dir, std::size_t cache_mib = 16);
     ~RulesProbe();
 
-    // Throws Error when a table is missing or damaged, or the position is not in the database.
+    // Throws MissingRuleTable when a rule table is not there, Error when a table is damaged or
+    // the position is not in the database.
     RulesAnswer probe(const DrawRules& rules, const Position& p, const RuleCounters& c) const;
 
     // The dtr value of a quiet White-to-move position in a regime.
@@ -86,7 +96,8 @@ struct RuleClassStats {
     std::uint64_t pure_losses = 0;
     std::uint64_t losses_drawn = 0;
 };
-// Reads the class's wdl and dtr files under dir; throws Error if one is missing or damaged.
+// Reads the class's wdl and dtr files under dir; throws MissingRuleTable if a dtr file is not
+// there, Error if a file is damaged.
 RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRules& rules,
                                 Material m);
 

@@ -1,24 +1,120 @@
-// gen-rules and probe-rules: the move-limit draw rules (probe/draw_rules.hpp).
+// gen-rules, and the move-limit rule options of probe and stats (tools/rule_options.hpp).
 #include <cstdio>
 #include <string>
 
 #include "gen/generate.hpp"
 #include "gen/rule_generate.hpp"
-#include "probe/rules_probe.hpp"
+#include "probe/probe.hpp"
 #include "rules/error.hpp"
-#include "rules/notation.hpp"
 #include "tools/commands.hpp"
 #include "tools/json.hpp"
+#include "tools/rule_options.hpp"
 
 namespace damas::cli {
-namespace {
-
 
 Edition edition_or_throw(const std::string& name) {
     const auto e = parse_edition(name);
     if (!e) throw Error("unknown edition '" + name + "' (known: seed, fmjd)");
     return *e;
 }
+
+bool RuleOptions::given() const {
+    for (const CLI::Option* o :
+         {edition_given, since_capture_given, in_ending_given, forcada_given})
+        if (o && o->count() > 0) return true;
+    return false;
+}
+
+void add_rule_options(CLI::App& cmd, RuleOptions& o) {
+    o.since_capture_given =
+        cmd.add_option("--plies-since-capture", o.plies_since_capture,
+                       "Move-limit rules: plies since the last capture or man move (default 0)");
+    o.in_ending_given = cmd.add_option(
+        "--plies-in-ending", o.plies_in_ending,
+        "Move-limit rules: plies since the current limited ending began (default 0)");
+    o.forcada_given = cmd.add_option(
+        "--forcada-plies", o.forcada_plies,
+        "Portuguese 3 kings against 1: the forcada count started this many plies ago");
+    o.edition_given = cmd.add_option("--edition", o.edition,
+                                     "international: seed (10 moves, default) or fmjd (16 moves)");
+}
+
+RuleQuery rule_query(Variant v, const RuleOptions& o) {
+    RuleQuery q{draw_rules(v, edition_or_throw(o.edition)), {}, o.given()};
+    if (o.plies_since_capture < 0 || o.plies_in_ending < 0 || o.forcada_plies < 0)
+        throw Error("the plies counts must not be negative");
+    if (o.forcada_given && o.forcada_given->count() > 0) {
+        if (v.base != BaseVariant::portuguese)
+            throw Error("--forcada-plies: the forcada is a portuguese rule (not " + v.name() + ")");
+        q.counters.forcada_started = true;
+        q.counters.forcada_plies = o.forcada_plies;
+    }
+    q.counters.plies_since_capture = o.plies_since_capture;
+    q.counters.plies_in_ending = o.plies_in_ending;
+    return q;
+}
+
+RuleReport probe_under_rules(const std::filesystem::path& dir, const RuleQuery& q,
+                             const Position& p) {
+    RuleReport r;
+    r.applies = q.rules.any();
+    if (!r.applies) return r;
+    try {
+        const RulesProbe probe(dir);
+        r.answer = probe.probe(q.rules, p, q.counters);
+    } catch (const MissingRuleTable& e) {
+        const Variant v = q.rules.variant;
+        std::string hint = "no rule table ";
+        hint += e.path.filename().string();
+        hint += " in ";
+        hint += e.path.parent_path().string();
+        hint += ": for the value under the move-limit draw rules run damas gen-rules -v ";
+        hint += v.name();
+        hint += " -p ";
+        hint += std::to_string(Material::of(p).pieces());
+        hint += " -d ";
+        hint += dir.string();
+        if (q.rules.edition == Edition::fmjd) hint += " --edition fmjd";
+        if (q.required) throw Error(hint);
+        r.missing = hint;
+    }
+    return r;
+}
+
+void print_rule_report(const RuleReport& r) {
+    if (!r.applies) return;
+    if (!r.answer) {
+        std::fprintf(stderr, "damas: note: %s\n", r.missing.c_str());
+        return;
+    }
+    const RulesAnswer& a = *r.answer;
+    std::printf("rules: %s", value_name(a.rule.value));
+    if (a.rule.value != Value::draw) std::printf(" %d", a.rule.plies);
+    std::printf(" under %s, %d plies left%s\n", a.count.c_str(), a.plies_left,
+                a.exact ? "" : " (not exact: the king-move count runs out first)");
+    if (a.differs()) std::printf("%s\n", a.summary().c_str());
+}
+
+void add_rule_json(JsonObject& out, const RuleQuery& q, const RuleReport& r) {
+    if (!r.applies) return;
+    if (!r.answer) {
+        out.str("rules_missing", r.missing);
+        return;
+    }
+    const RulesAnswer& a = *r.answer;
+    out.raw("rules", JsonObject()
+                         .str("edition", edition_name(q.rules.edition))
+                         .str("value", value_name(a.rule.value))
+                         .num("dtr", static_cast<int>(a.rule.plies))
+                         .str("count", a.count)
+                         .num("plies_left", a.plies_left)
+                         .boolean("differs", a.differs())
+                         .boolean("exact", a.exact)
+                         .str("summary", a.summary())
+                         .str_end());
+}
+
+namespace {
 
 std::filesystem::path dir_or_default(const std::string& dir) {
     return dir.empty() ? default_database_dir() : std::filesystem::path(dir);
@@ -73,66 +169,6 @@ void run_gen_rules(const GenRulesOptions& o) {
         static_cast<unsigned long long>(s.pure_wins));
 }
 
-struct ProbeRulesOptions {
-    std::string variant;
-    std::string edition = "seed";
-    std::string dir;
-    std::string fen;
-    int plies_since_capture = 0;
-    int plies_in_ending = 0;
-    int forcada_plies = -1;  // -1: not started unless a king is on the diagonal
-    bool json = false;
-};
-
-const char* value_word(Value v) {
-    return v == Value::win    ? "win"
-           : v == Value::loss ? "loss"
-           : v == Value::draw ? "draw"
-                              : "unknown";
-}
-
-void run_probe_rules(const ProbeRulesOptions& o) {
-    const Variant v = variant_or_throw(o.variant);
-    const DrawRules rules = draw_rules(v, edition_or_throw(o.edition));
-    const Position p = parse_fen(v, o.fen);
-    if (o.plies_since_capture < 0 || o.plies_in_ending < 0)
-        throw Error("the counters must not be negative");
-    RuleCounters c;
-    c.plies_since_capture = o.plies_since_capture;
-    c.plies_in_ending = o.plies_in_ending;
-    if (o.forcada_plies >= 0) {
-        c.forcada_started = true;
-        c.forcada_plies = o.forcada_plies;
-    }
-    const RulesProbe probe(dir_or_default(o.dir));
-    const RulesAnswer a = probe.probe(rules, p, c);
-    if (o.json) {
-        std::printf("%s\n", JsonObject()
-                                .str("variant", v.name())
-                                .str("edition", edition_name(rules.edition))
-                                .str("fen", to_fen(v, p))
-                                .str("pure", value_word(a.pure.value))
-                                .num("dtw", static_cast<int>(a.pure.plies))
-                                .str("rules", value_word(a.rule.value))
-                                .num("dtr", static_cast<int>(a.rule.plies))
-                                .str("count", a.count)
-                                .num("plies_left", a.plies_left)
-                                .boolean("differs", a.differs())
-                                .boolean("exact", a.exact)
-                                .str("summary", a.summary())
-                                .str_end()
-                                .c_str());
-        return;
-    }
-    std::printf("pure: %s", value_word(a.pure.value));
-    if (a.pure.value != Value::draw) std::printf(" in %d plies", a.pure.plies);
-    std::printf("\nrules: %s", value_word(a.rule.value));
-    if (a.rule.value != Value::draw) std::printf(" (%d plies to the goal)", a.rule.plies);
-    std::printf(" under %s, %d plies left%s\n%s\n", a.count.c_str(), a.plies_left,
-                a.exact ? "" : " (not exact: the king-move count runs out first)",
-                a.summary().c_str());
-}
-
 }  // namespace
 
 void add_draw_rules_commands(CLI::App& app) {
@@ -148,22 +184,6 @@ void add_draw_rules_commands(CLI::App& app) {
     gen->add_flag("--quiet,-q", g.quiet, "No progress output");
     gen->add_flag("--json", g.json, "Machine-readable summary");
     gen->callback([] { run_gen_rules(g); });
-
-    static ProbeRulesOptions p;
-    auto* probe = app.add_subcommand(
-        "probe-rules", "A position's value under the move-limit draw rules, and its pure value");
-    probe->add_option("--variant,-v", p.variant, "Variant (" + variant_names() + ")")->required();
-    probe->add_option("--edition", p.edition, "international: seed (10 moves) or fmjd (16 moves)");
-    probe->add_option("--dir,-d", p.dir, "Database folder (default: $DAMAS_DB or ./db)");
-    probe->add_option("fen", p.fen, "Position (FEN)")->required();
-    probe->add_option("--plies-since-capture", p.plies_since_capture,
-                      "Plies since the last capture or man move (default 0)");
-    probe->add_option("--plies-in-ending", p.plies_in_ending,
-                      "Plies since the current limited ending began (default 0)");
-    probe->add_option("--forcada-plies", p.forcada_plies,
-                      "Portuguese: the forcada count has started, this many plies ago");
-    probe->add_flag("--json", p.json, "Machine-readable answer");
-    probe->callback([] { run_probe_rules(p); });
 }
 
 }  // namespace damas::cli

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,10 @@
 #include "rules/notation.hpp"
 #include "tools/commands.hpp"
 #include "tools/json.hpp"
+#include "tools/rule_options.hpp"
 
 namespace damas::cli {
 namespace {
-
 
 std::filesystem::path database_dir(const std::string& dir) {
     const std::filesystem::path d =
@@ -152,21 +153,42 @@ struct PositionOptions {
     bool json = false;
 };
 
-void run_probe(const PositionOptions& o) {
+struct ProbeOptions {
+    PositionOptions position;
+    RuleOptions rules;
+};
+
+// The pure value and DTW, then (when the variant has move-limit rules) the value under them.
+void run_probe(const ProbeOptions& po) {
+    const PositionOptions& o = po.position;
     const Database db(o.variant, o.dir);
     const Position p = parse_fen(db.variant, o.fen);
+    const RuleQuery query = rule_query(db.variant, po.rules);
     const ProbeResult r = db.probe(p);
-    if (o.json) {
-        std::printf("%s\n", JsonObject()
-                                .str("variant", db.variant.name())
-                                .str("fen", to_fen(db.variant, p))
-                                .str("value", value_name(r.value))
-                                .num("dtw", static_cast<int>(r.plies))
-                                .str_end()
-                                .c_str());
-        return;
+    // Reported after the pure answer, which is printed whatever happens to the rules.
+    std::optional<Error> rules_error;
+    RuleReport rules;
+    try {
+        rules = probe_under_rules(db.dir, query, p);
+    } catch (const Error& e) {
+        rules_error = e;
     }
-    std::printf("%s\n", outcome_text(r.value, r.plies).c_str());
+    if (o.json) {
+        JsonObject out;
+        out.str("variant", db.variant.name())
+            .str("fen", to_fen(db.variant, p))
+            .str("value", value_name(r.value))
+            .num("dtw", static_cast<int>(r.plies));
+        add_rule_json(out, query, rules);
+        std::printf("%s\n", out.str_end().c_str());
+    } else {
+        std::printf("%s\n", outcome_text(r.value, r.plies).c_str());
+        print_rule_report(rules);
+    }
+    if (rules_error) {
+        std::fflush(stdout);
+        throw *rules_error;
+    }
 }
 
 void run_best(const PositionOptions& o) {
@@ -240,6 +262,7 @@ struct StatsOptions {
     std::string variant;
     std::string dir;
     std::string only;
+    std::string edition = "seed";
     bool json = false;
 };
 
@@ -248,7 +271,18 @@ struct ClassStats {
     std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
     int longest_win = 0;
     std::map<int, std::pair<std::uint64_t, std::uint64_t>> histogram;  // plies -> wins, losses
+    std::optional<RuleClassStats> rules;  // when the class has rule tables
 };
+
+// The pure wins (losses) the move-limit rules make draws, when the class has rule tables.
+std::optional<RuleClassStats> rule_stats(const Database& db, const DrawRules& rules, Material m) {
+    if (!rules.any()) return std::nullopt;
+    try {
+        return rule_class_stats(db.dir, rules, m);
+    } catch (const MissingRuleTable&) {
+        return std::nullopt;
+    }
+}
 
 template <class R>
 ClassStats class_stats(const Database& db, Material m) {
@@ -325,41 +359,58 @@ std::vector<Material> stats_classes(const Database& db, const std::string& only)
     return out;
 }
 
-void print_stats(const ClassStats& s) {
+void print_stats(const ClassStats& s, const DrawRules& rules) {
     std::printf("class %s: positions %" PRIu64 ", wins %" PRIu64 ", draws %" PRIu64
                 ", losses %" PRIu64 ", longest win %d\n",
                 s.material.name().c_str(), s.positions, s.wins, s.draws, s.losses, s.longest_win);
+    if (s.rules)
+        std::printf("  move-limit rules (%s edition), count starting at the position: %" PRIu64
+                    " of %" PRIu64 " quiet pure wins are draws, %" PRIu64 " of %" PRIu64
+                    " quiet pure losses\n",
+                    edition_name(rules.edition), s.rules->wins_drawn, s.rules->pure_wins,
+                    s.rules->losses_drawn, s.rules->pure_losses);
     std::printf("  dtw wins losses\n");
     for (const auto& [plies, counts] : s.histogram)
         std::printf("  %d %" PRIu64 " %" PRIu64 "\n", plies, counts.first, counts.second);
 }
 
-std::string stats_json(const ClassStats& s) {
+std::string stats_json(const ClassStats& s, const DrawRules& rules) {
     JsonArray histogram;
     for (const auto& [plies, counts] : s.histogram)
         histogram.add(
             JsonObject().num("dtw", plies).num("wins", counts.first).num("losses", counts.second));
-    return JsonObject()
-        .str("class", s.material.name())
+    JsonObject out;
+    out.str("class", s.material.name())
         .num("positions", s.positions)
         .num("wins", s.wins)
         .num("draws", s.draws)
         .num("losses", s.losses)
         .num("longest_win", s.longest_win)
-        .raw("histogram", histogram.str())
-        .str_end();
+        .raw("histogram", histogram.str());
+    if (s.rules)
+        out.raw("rules", JsonObject()
+                             .str("edition", edition_name(rules.edition))
+                             .num("quiet_positions", s.rules->quiet_positions)
+                             .num("pure_wins", s.rules->pure_wins)
+                             .num("wins_drawn", s.rules->wins_drawn)
+                             .num("pure_losses", s.rules->pure_losses)
+                             .num("losses_drawn", s.rules->losses_drawn)
+                             .str_end());
+    return out.str_end();
 }
 
 void run_stats(const StatsOptions& o) {
     const Database db(o.variant, o.dir);
+    const DrawRules draw = draw_rules(db.variant, edition_or_throw(o.edition));
     JsonArray rows;
     for (const Material m : stats_classes(db, o.only)) {
-        const ClassStats s = dispatch(
-            db.variant.base, [&](auto rules) { return class_stats<decltype(rules)>(db, m); });
+        ClassStats s = dispatch(db.variant.base,
+                                [&](auto rules) { return class_stats<decltype(rules)>(db, m); });
+        s.rules = rule_stats(db, draw, m);
         if (o.json)
-            rows.add_raw(stats_json(s));
+            rows.add_raw(stats_json(s, draw));
         else
-            print_stats(s);
+            print_stats(s, draw);
         std::fflush(stdout);
     }
     if (o.json)
@@ -446,9 +497,24 @@ void add_position_command(CLI::App& app, const char* name, const char* help, Pos
 }  // namespace
 
 void add_probe_commands(CLI::App& app) {
-    static PositionOptions probe_options, best_options, line_options;
-    add_position_command(app, "probe", "Value and DTW (plies) of a position, for the side to move",
-                         probe_options, run_probe, true);
+    static ProbeOptions probe_options;
+    auto* probe = app.add_subcommand(
+        "probe",
+        "Value and DTW (plies) of a position for the side to move, and its value under the "
+        "move-limit draw rules (rule tables from gen-rules)");
+    probe->alias("probe-rules");
+    probe
+        ->add_option("--variant,-v", probe_options.position.variant,
+                     "Variant (" + variant_names() + ")")
+        ->required();
+    probe->add_option("--dir,-d", probe_options.position.dir,
+                      "Database folder (default: $DAMAS_DB or ./db)");
+    probe->add_option("fen,--fen,-f", probe_options.position.fen, "Position (FEN)")->required();
+    probe->add_flag("--json", probe_options.position.json, "Machine-readable output");
+    add_rule_options(*probe, probe_options.rules);
+    probe->callback([] { run_probe(probe_options); });
+
+    static PositionOptions best_options, line_options;
     add_position_command(app, "best", "Every legal move with its value and DTW, best first",
                          best_options, run_best, true);
     add_position_command(app, "line", "An optimal line to the end of the game", line_options,
@@ -456,12 +522,16 @@ void add_probe_commands(CLI::App& app) {
 
     static StatsOptions stats_options;
     auto* stats = app.add_subcommand(
-        "stats", "Per class: positions, wins, draws, losses, longest win, DTW histogram");
+        "stats",
+        "Per class: positions, wins, draws, losses, longest win, DTW histogram, and the pure "
+        "wins the move-limit rules draw (when the rule tables exist)");
     stats->add_option("--variant,-v", stats_options.variant, "Variant (" + variant_names() + ")")
         ->required();
     stats->add_option("--dir,-d", stats_options.dir,
                       "Database folder (default: $DAMAS_DB or ./db)");
     stats->add_option("--class,-c", stats_options.only, "Only this class, e.g. 0201");
+    stats->add_option("--edition", stats_options.edition,
+                      "international move-limit rules: seed (10 moves, default) or fmjd (16)");
     stats->add_flag("--json", stats_options.json, "Machine-readable output");
     stats->callback([] { run_stats(stats_options); });
 
