@@ -199,7 +199,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
             summary.bytes_written += write_class(o, r);
             summary.positions += r.outcomes.size();
             ++summary.classes_built;
-            if (r.material.pieces() < top) store.add(r.material, std::move(r.outcomes));
+            if (r.material.pieces() < top) store.add(r.material, std::move(r.outcomes), true);
         }
         const double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -5,8 +5,9 @@
 
 namespace damas {
 
-void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes) {
-    SolvedClass c{m, std::make_unique<ClassIndex>(variant_.info().board, m), std::move(outcomes)};
+void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes, bool complete) {
+    SolvedClass c{m, std::make_unique<ClassIndex>(variant_.info().board, m), std::move(outcomes),
+                  complete};
     by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
 }
 
@@ -50,7 +51,7 @@ void SolvedStore::load(Material m) {
         if (o.value == Value::win || o.value == Value::loss) o.plies = plies[i];
         outcomes[i] = pack_outcome(o);
     }
-    add(m, std::move(outcomes));
+    add(m, std::move(outcomes), false);
 }
 
 }  // namespace damas

@@ -34,14 +34,17 @@ struct SolvedClass {
     Material material;
     std::unique_ptr<ClassIndex> index;
     std::vector<std::uint16_t> outcomes;  // packed, by index
+    // Every position holds its value, capture positions included (a class straight from the
+    // solver); otherwise capture positions hold fill values and are resolved by search.
+    bool complete = false;
 };
 
 class SolvedStore {
   public:
     SolvedStore(Variant v, std::filesystem::path dir) : variant_(v), dir_(std::move(dir)) {}
 
-    // Keeps a freshly solved class (takes the outcomes).
-    void add(Material m, std::vector<std::uint16_t> outcomes);
+    // Keeps a class (takes the outcomes); `complete` as in SolvedClass.
+    void add(Material m, std::vector<std::uint16_t> outcomes, bool complete);
     // Makes sure every class below `m` that a capture search from m can reach is in memory,
     // loading from the files what is missing. Throws Error if a file is missing or corrupt.
     void load_below(Material m);
@@ -63,6 +66,12 @@ class SolvedStore {
     // The outcome of any position whose class (after the colour flip) is loaded.
     template <class R>
     Outcome lookup(const Position& p) const {
+        if (!p.of(p.side)) return no_move_outcome(variant_.giveaway);
+        if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown)
+            return m;
+        const Position w = p.side == Color::white ? p : flip(variant_.info().board, p);
+        const SolvedClass& c = find(Material::of(w));
+        if (c.complete) return unpack_outcome(c.outcomes[c.index->index(w)]);
         return resolve_outcome<R>(p, variant_.giveaway,
                                   [this](const Position& q) { return stored(q); });
     }

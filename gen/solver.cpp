@@ -43,42 +43,97 @@ class PairSolver {
           board_(v.info().board),
           store_(store),
           progress_(progress),
-          single_(m == m.mirrored()),
+          classes_(m == m.mirrored() ? 1 : 2),
           materials_{m, m.mirrored()},
-          indices_{ClassIndex(board_, m), ClassIndex(board_, m.mirrored())} {
-        offset_ = indices_[0].size();
-        total_ = single_ ? offset_ : offset_ + indices_[1].size();
-        if (total_ >= (std::uint64_t{1} << 32))
-            throw Error("class " + m.name() + " is too large for the solver (2^32 positions)");
-        states_ = std::vector<State>(total_);
-        buckets_ = std::vector<tbb::concurrent_vector<std::uint32_t>>(max_plies + 2);
+          indices_{ClassIndex(board_, m), ClassIndex(board_, m.mirrored())},
+          kings_per_men_(indices_[0].kings_per_men()) {
+        for (int c = 0; c < classes_; ++c) {
+            total_ += indices_[c].size();
+            results_.push_back({materials_[c], std::vector<std::uint16_t>(indices_[c].size()),
+                                std::vector<std::uint8_t>(indices_[c].size())});
+            index_men(c);
+        }
+        std::uint64_t largest = 0;
+        for (int s = 0; s < indices_[0].slice_count(); ++s) {
+            std::uint64_t n = 0;
+            for (int c = 0; c < classes_; ++c) n += slice_men_[c][s].size() * kings_per_men();
+            largest = std::max(largest, n);
+        }
+        if (largest >= (std::uint64_t{1} << 32))
+            throw Error("class " + m.name() + " has a slice too large for the solver (2^32)");
+        states_ = std::vector<State>(largest);
     }
 
     std::vector<PairResult> run() {
-        // Positions come from stepping through each class in index order, much cheaper than
-        // unindexing each one.
-        for (int c = 0; c < (single_ ? 1 : 2); ++c) {
-            const std::uint64_t base = c == 0 ? 0 : offset_;
-            tbb::parallel_for(
-                tbb::blocked_range<std::uint64_t>(0, indices_[c].size(), 4096), [&](const auto& r) {
-                    indices_[c].for_each_position(
-                        r.begin(), r.end(),
-                        [&](std::uint64_t i, const Position& p) { initialise(base + i, p); });
-                });
-        }
         report(0);
-        for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
-        return results();
+        for (int s = 0; s < indices_[0].slice_count(); ++s) solve_slice(s);
+        return std::move(results_);
     }
 
   private:
-    Position position(std::uint64_t s) const {
-        return s < offset_ ? indices_[0].unindex(s) : indices_[1].unindex(s - offset_);
+    std::uint64_t kings_per_men() const { return kings_per_men_.divisor(); }
+
+    // Which slice each men configuration is in, and its rank there (ascending men index).
+    void index_men(int c) {
+        const ClassIndex& index = indices_[c];
+        slice_of_men_[c].resize(index.men_count());
+        local_men_[c].resize(index.men_count());
+        slice_men_[c].resize(static_cast<std::size_t>(index.slice_count()));
+        for (std::uint64_t men = 0; men < index.men_count(); ++men) {
+            const MenPlacement p = index.men(men);
+            const int s = index.slice_of_men(p.white, p.black);
+            slice_of_men_[c][men] = static_cast<std::uint16_t>(s);
+            local_men_[c][men] = static_cast<std::uint32_t>(slice_men_[c][s].size());
+            slice_men_[c][s].push_back(men);
+        }
     }
-    std::uint64_t state(const Position& white_to_move) const {
-        if (single_ || Material::of(white_to_move) == materials_[0])
-            return indices_[0].index(white_to_move);
-        return offset_ + indices_[1].index(white_to_move);
+
+    void solve_slice(int s) {
+        slice_ = s;
+        for (int c = 0; c < classes_; ++c) {
+            base_[c] = c == 0 ? 0 : slice_men_[0][s].size() * kings_per_men();
+            slice_size_ = base_[c] + slice_men_[c][s].size() * kings_per_men();
+        }
+        buckets_.assign(static_cast<std::size_t>(max_plies) + 2, {});
+        highest_ = 0;
+        for (int c = 0; c < classes_; ++c) {
+            const std::vector<std::uint64_t>& men = slice_men_[c][s];
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men.size(), 1), [&](const auto& r) {
+                for (std::size_t j = r.begin(); j != r.end(); ++j) {
+                    const std::uint64_t first = men[j] * kings_per_men();
+                    const std::uint64_t local = base_[c] + j * kings_per_men();
+                    indices_[c].for_each_position(
+                        first, first + kings_per_men(), [&](std::uint64_t i, const Position& p) {
+                            initialise(local + (i - first), p);
+                        });
+                }
+            });
+        }
+        for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
+        store_results();
+    }
+
+    // The class, global index and slice-local state of a White-to-move position of the pair.
+    struct Place {
+        int c;
+        std::uint64_t global;
+        std::uint64_t men;
+        std::uint64_t kings;
+    };
+    Place place(const Position& white_to_move) const {
+        const int c = classes_ == 1 || Material::of(white_to_move) == materials_[0] ? 0 : 1;
+        Place at{c, indices_[c].index(white_to_move), 0, 0};
+        kings_per_men_.divide(at.global, at.men, at.kings);
+        return at;
+    }
+    std::uint64_t local(const Place& at) const {
+        return base_[at.c] + local_men_[at.c][at.men] * kings_per_men() + at.kings;
+    }
+    Position position(std::uint64_t local) const {
+        const int c = local < base_[1] || classes_ == 1 ? 0 : 1;
+        std::uint64_t men = 0, kings = 0;
+        kings_per_men_.divide(local - base_[c], men, kings);
+        return indices_[c].unindex(slice_men_[c][slice_][men] * kings_per_men() + kings);
     }
 
     void push(std::uint64_t s, int d) {
@@ -88,30 +143,25 @@ class PairSolver {
     }
 
     void initialise(std::uint64_t s, const Position& p) {
-        states_[s].win.store(no_distance, std::memory_order_relaxed);
+        State& state = states_[s];
+        state.win.store(no_distance, std::memory_order_relaxed);
+        state.loss.store(0, std::memory_order_relaxed);
+        state.pending.store(0, std::memory_order_relaxed);
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway);
             m.value != Value::unknown) {
             // The whole pair ends the game on the spot: nothing to propagate. DTW 0 either way.
-            states_[s].win.store(0, std::memory_order_relaxed);
-            states_[s].status = static_cast<std::uint8_t>(
-                resolved_bit | (static_cast<int>(m.value) << value_shift));
+            state.win.store(0, std::memory_order_relaxed);
+            state.status.store(static_cast<std::uint8_t>(
+                resolved_bit | (static_cast<int>(m.value) << value_shift)));
             return;
         }
+        // Only the moves that leave the slice are generated and looked up; the quiet moves that
+        // stay in it are just counted.
         MoveList moves;
-        MoveGenerator<R>::generate(p, moves);
-        if (moves.empty()) {
-            if (variant_.giveaway) states_[s].win = 0;
-            push(s, 0);
-            return;
-        }
-        std::uint8_t flags = moves[0].is_capture() ? capture_bit : 0;
-        int pending = 0, win = no_distance, loss = 0;
-        for (const Move& m : moves) {
-            if (!m.is_capture() && !m.promotes) {
-                ++pending;
-                continue;
-            }
-            const Outcome after = store_.lookup<R>(make_move(p, m));
+        int pending = 0;
+        std::uint8_t flags = 0;
+        int win = no_distance, loss = 0;
+        const auto exit = [&](const Outcome after) {
             switch (after.value) {
                 case Value::loss:
                     win = std::min(win, after.plies + 1);
@@ -125,11 +175,38 @@ class PairSolver {
                 case Value::unknown:
                     throw Error("a smaller class has no value for a position");
             }
+        };
+        if (MoveGenerator<R>::has_capture(p)) {
+            MoveGenerator<R>::generate_captures(p, moves);
+            flags = capture_bit;
+            for (const Move& m : moves) exit(store_.lookup<R>(make_move(p, m)));
+        } else {
+            pending = MoveGenerator<R>::count_quiet(p);
+            if (pending == 0) {
+                if (variant_.giveaway) state.win.store(0, std::memory_order_relaxed);
+                state.status.store(0, std::memory_order_relaxed);
+                push(s, 0);
+                return;
+            }
+            MoveGenerator<R>::generate_man_moves(p, moves);
+            for (const Move& m : moves) {
+                const Position after = make_move(p, m);
+                if (m.promotes) {
+                    exit(store_.lookup<R>(after));
+                    --pending;
+                    continue;
+                }
+                // A man move to a more advanced slice, solved before this one.
+                const Place at = place(flip(board_, after));
+                if (slice_of_men_[at.c][at.men] == slice_) continue;
+                exit(unpack_outcome(results_[at.c].outcomes[at.global]));
+                --pending;
+            }
         }
         if (pending > 255) throw Error("too many quiet moves in one position");
-        states_[s].pending.store(static_cast<std::uint8_t>(pending), std::memory_order_relaxed);
-        states_[s].loss.store(static_cast<std::uint16_t>(loss), std::memory_order_relaxed);
-        states_[s].win.store(static_cast<std::uint16_t>(win), std::memory_order_relaxed);
+        state.pending.store(static_cast<std::uint8_t>(pending), std::memory_order_relaxed);
+        state.loss.store(static_cast<std::uint16_t>(loss), std::memory_order_relaxed);
+        state.win.store(static_cast<std::uint16_t>(win), std::memory_order_relaxed);
         if (win != no_distance) {
             push(s, win);
         } else if (pending == 0) {
@@ -138,7 +215,7 @@ class PairSolver {
             else
                 push(s, loss);
         }
-        states_[s].status.store(flags, std::memory_order_relaxed);
+        state.status.store(flags, std::memory_order_relaxed);
     }
 
     void resolve_level(int d) {
@@ -167,7 +244,7 @@ class PairSolver {
         bool offers_win;  // the resolved position is lost: the predecessor wins in d + 1
     };
     // Positions resolved together before their predecessors are updated: the predecessors are
-    // scattered over the pair, so they are prefetched while the next positions are resolved.
+    // scattered over the slice, so they are prefetched while the next positions are resolved.
     static constexpr std::size_t chunk = 32;
 
     void resolve(std::uint64_t s, int d, std::vector<Update>& updates) {
@@ -185,11 +262,14 @@ class PairSolver {
         const auto done =
             static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift));
         if (!state.status.compare_exchange_strong(st, done)) return;
-        // s's position after White's move, seen with Black to move, is flip(s).
+        // s's position after White's move, seen with Black to move, is flip(s). Predecessors in
+        // a less advanced slice are solved later and read this one's value then.
         UnmoveList unmoves;
-        UnmoveGenerator<R>::generate(flip(board_, position(s)), unmoves);
+        UnmoveGenerator<R>::template generate<false>(flip(board_, position(s)), unmoves);
         unmoves.for_each([&](const Unmove& u) {
-            const auto q = static_cast<std::uint32_t>(this->state(u.before));
+            const Place at = place(u.before);
+            if (slice_of_men_[at.c][at.men] != slice_) return;
+            const auto q = static_cast<std::uint32_t>(local(at));
             __builtin_prefetch(&states_[q], 1);
             updates.push_back({q, value == Value::loss});
         });
@@ -197,7 +277,9 @@ class PairSolver {
 
     void apply(const Update& u, int d) {
         State& q = states_[u.predecessor];
-        if (q.status.load(std::memory_order_relaxed) & resolved_bit) return;
+        // A predecessor that must capture cannot have made the quiet move: its values come from
+        // its captures alone.
+        if (q.status.load(std::memory_order_relaxed) & (resolved_bit | capture_bit)) return;
         const auto next = static_cast<std::uint16_t>(d + 1);
         if (u.offers_win) {
             if (store_min(q.win, next)) push(u.predecessor, next);
@@ -209,31 +291,31 @@ class PairSolver {
             push(u.predecessor, q.loss.load());
     }
 
-    std::vector<PairResult> results() const {
-        std::vector<PairResult> out(single_ ? 1 : 2);
-        for (std::size_t c = 0; c < out.size(); ++c) {
-            const std::uint64_t begin = c == 0 ? 0 : offset_, end = c == 0 ? offset_ : total_;
-            out[c].material = materials_[c];
-            out[c].outcomes.resize(end - begin);
-            out[c].capture.resize(end - begin);
-            tbb::parallel_for(
-                tbb::blocked_range<std::uint64_t>(begin, end, 4096), [&](const auto& r) {
-                    for (std::uint64_t s = r.begin(); s != r.end(); ++s) {
-                        const std::uint8_t st = states_[s].status.load(std::memory_order_relaxed);
+    // The slice's values into the pair's result arrays (unresolved positions are draws).
+    void store_results() {
+        for (int c = 0; c < classes_; ++c) {
+            const std::vector<std::uint64_t>& men = slice_men_[c][slice_];
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men.size(), 1), [&](const auto& r) {
+                for (std::size_t j = r.begin(); j != r.end(); ++j) {
+                    const std::uint64_t first = men[j] * kings_per_men();
+                    const std::uint64_t local = base_[c] + j * kings_per_men();
+                    for (std::uint64_t k = 0; k < kings_per_men(); ++k) {
+                        const State& state = states_[local + k];
+                        const std::uint8_t st = state.status.load(std::memory_order_relaxed);
                         Outcome o{Value::draw, 0};
                         if (st & resolved_bit) {
                             o.value = static_cast<Value>((st >> value_shift) & 3);
                             if (o.value == Value::win)
-                                o.plies = states_[s].win.load(std::memory_order_relaxed);
+                                o.plies = state.win.load(std::memory_order_relaxed);
                             if (o.value == Value::loss)
-                                o.plies = states_[s].loss.load(std::memory_order_relaxed);
+                                o.plies = state.loss.load(std::memory_order_relaxed);
                         }
-                        out[c].outcomes[s - begin] = pack_outcome(o);
-                        out[c].capture[s - begin] = (st & capture_bit) ? 1 : 0;
+                        results_[c].outcomes[first + k] = pack_outcome(o);
+                        results_[c].capture[first + k] = (st & capture_bit) ? 1 : 0;
                     }
-                });
+                }
+            });
         }
-        return out;
     }
 
     void report(std::uint64_t n) {
@@ -245,12 +327,22 @@ class PairSolver {
     const BoardSpec board_;
     const SolvedStore& store_;
     const ProgressFn& progress_;
-    const bool single_;
+    const int classes_;  // 1 when the class is its own mirror
     const Material materials_[2];
     const ClassIndex indices_[2];
-    std::uint64_t offset_ = 0, total_ = 0, done_ = 0;
+    const FastDivisor kings_per_men_;  // the same for a class and its mirror
+    std::uint64_t total_ = 0, done_ = 0;
+    std::vector<PairResult> results_;
+    // Per class: the slice of each men configuration, its rank in the slice, and the men
+    // configurations of each slice in ascending order.
+    std::vector<std::uint16_t> slice_of_men_[2];
+    std::vector<std::uint32_t> local_men_[2];
+    std::vector<std::vector<std::uint64_t>> slice_men_[2];
+    // The slice being solved: its states are the class's configurations, then the mirror's.
+    int slice_ = 0;
+    std::uint64_t base_[2] = {0, 0}, slice_size_ = 0;
     // All the state of one position in 8 bytes, so that an update touches one cache line: the
-    // predecessors of a position are scattered over the whole pair.
+    // predecessors of a position are scattered over the whole slice.
     struct alignas(8) State {
         std::atomic<std::uint8_t> status{0};
         std::atomic<std::uint8_t> pending{0};

@@ -99,6 +99,58 @@ class MoveGenerator {
         return false;
     }
 
+    // The number of quiet moves (crowning ones included) of a position without captures.
+    static int count_quiet(const Position& p) {
+        const Color us = p.side;
+        const Bitboard empty = B::mask & ~p.occupied();
+        const Bitboard men = p.men(us);
+        int n = 0;
+        for (int d = 0; d < 4; ++d)
+            if (man_moves_in(us, d)) n += popcount(B::step(men, d) & empty);
+        const Bitboard kings = p.kings_of(us);
+        if (!kings) return n;
+        for (int d = 0; d < 4; ++d) {
+            if constexpr (R::flying_kings) {
+                // Slide the whole set of kings one step at a time: each step adds one move per
+                // king still sliding.
+                for (Bitboard t = B::step(kings, d) & empty; t; t = B::step(t, d) & empty)
+                    n += popcount(t);
+            } else {
+                n += popcount(B::step(kings, d) & empty);
+            }
+        }
+        return n;
+    }
+
+    // Only the quiet man moves, crowning or not (of a position without captures).
+    static void generate_man_moves(const Position& p, MoveList& out) {
+        out.clear();
+        const Color us = p.side;
+        const Bitboard empty = B::mask & ~p.occupied();
+        const Bitboard promo = promotion_row(us);
+        for (int d = 0; d < 4; ++d) {
+            if (!man_moves_in(us, d)) continue;
+            for_each_bit(B::step(p.men(us), d) & empty, [&](int to) {
+                out.push(Move{0, static_cast<std::uint8_t>(to - back_shift(d)),
+                              static_cast<std::uint8_t>(to), (bit(to) & promo) != 0});
+            });
+        }
+    }
+
+    // Only the quiet moves that crown a man (of a position without captures).
+    static void generate_crowning(const Position& p, MoveList& out) {
+        out.clear();
+        const Color us = p.side;
+        const Bitboard arrivals = B::mask & ~p.occupied() & promotion_row(us);
+        for (int d = 0; d < 4; ++d) {
+            if (!man_moves_in(us, d)) continue;
+            for_each_bit(B::step(p.men(us), d) & arrivals, [&](int to) {
+                out.push(Move{0, static_cast<std::uint8_t>(to - back_shift(d)),
+                              static_cast<std::uint8_t>(to), true});
+            });
+        }
+    }
+
   private:
     static constexpr bool man_moves_in(Color c, int d) {
         const int dy = B::dy[d];
@@ -132,28 +184,6 @@ class MoveGenerator {
                 }
             }
         });
-    }
-
-    static int count_quiet(const Position& p) {
-        const Color us = p.side;
-        const Bitboard empty = B::mask & ~p.occupied();
-        const Bitboard men = p.men(us);
-        int n = 0;
-        for (int d = 0; d < 4; ++d)
-            if (man_moves_in(us, d)) n += popcount(B::step(men, d) & empty);
-        const Bitboard kings = p.kings_of(us);
-        if (!kings) return n;
-        for (int d = 0; d < 4; ++d) {
-            if constexpr (R::flying_kings) {
-                // Slide the whole set of kings one step at a time: each step adds one move per
-                // king still sliding.
-                for (Bitboard t = B::step(kings, d) & empty; t; t = B::step(t, d) & empty)
-                    n += popcount(t);
-            } else {
-                n += popcount(B::step(kings, d) & empty);
-            }
-        }
-        return n;
     }
 
     // Depth-first search of capture sequences from every piece of the side to move.

@@ -54,6 +54,9 @@ class UnmoveGenerator {
         return s;
     }
 
+    // With legal_only false, predecessors that must capture (where the move is illegal) are kept:
+    // a caller that knows them already filters them more cheaply.
+    template <bool legal_only = true>
     static void generate(const Position& after, UnmoveList& out) {
         const Color mover = ~after.side;
         const Bitboard empty = B::mask & ~after.occupied();
@@ -63,13 +66,13 @@ class UnmoveGenerator {
             // A man now on `to` came from `to` one step back along d.
             for_each_bit(men & ~MoveGenerator<R>::promotion_row(mover), [&](int to) {
                 const Bitboard from = B::step(bit(to), opposite(d)) & empty & man_squares(mover);
-                if (from) add(after, lowest_bit(from), to, false, out);
+                if (from) add<legal_only>(after, lowest_bit(from), to, false, out);
             });
         }
         for_each_bit(after.kings_of(mover), [&](int to) {
             for (int d = 0; d < 4; ++d)
                 for (Bitboard f = B::step(bit(to), d) & empty; f; f = B::step(f, d) & empty) {
-                    add(after, lowest_bit(f), to, true, out);
+                    add<legal_only>(after, lowest_bit(f), to, true, out);
                     if (!R::flying_kings) break;
                 }
         });
@@ -82,13 +85,14 @@ class UnmoveGenerator {
         return c == Color::white ? dy > 0 : dy < 0;
     }
 
+    template <bool legal_only>
     static void add(const Position& after, int from, int to, bool king, UnmoveList& out) {
         Position before = after;
         const int mover = index_of(~after.side);
         before.pieces[mover] = (before.pieces[mover] & ~bit(to)) | bit(from);
         if (king) before.kings = (before.kings & ~bit(to)) | bit(from);
         before.side = ~after.side;
-        if (MoveGenerator<R>::has_capture(before)) return;
+        if (legal_only && MoveGenerator<R>::has_capture(before)) return;
         out.push(Unmove{before, Move{0, static_cast<std::uint8_t>(from),
                                      static_cast<std::uint8_t>(to), false}});
     }
