@@ -134,26 +134,39 @@ std::vector<Material> planned_classes(const GenerateOptions& o) {
     return all;
 }
 
+namespace {
+
+// The classes of `top` pieces that m or its mirror reach in one move (by crowning).
+std::set<Material> top_dependencies(Material m, int top) {
+    std::set<Material> out;
+    for (Material c : {m, m.mirrored()})
+        for (Material d : dependencies(c))
+            if (d.pieces() == top) out.insert(d);
+    return out;
+}
+
+}  // namespace
+
 GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     const auto start = std::chrono::steady_clock::now();
     const BoardSpec board = o.variant.info().board;
     const std::vector<Material> classes = planned_classes(o);
     if (classes.empty()) throw Error("no class to generate");
 
-    // Memory: the largest pair being solved, plus every solved class kept for later lookups.
+    // Memory: every solved class below the top kept for later lookups, plus the largest of
+    // (the pair being solved + the classes of the top size it crowns into).
     GenerateSummary summary;
-    std::uint64_t largest_pair = 0, kept = 0;
     const int top = classes.back().pieces();
+    std::uint64_t kept = 0, largest_pair = 0;
     for (Material m : classes) {
-        const std::uint64_t n = ClassIndex(board, m).size();
-        const std::uint64_t pair =
-            m == m.mirrored() ? n : n + ClassIndex(board, m.mirrored()).size();
+        if (m.pieces() < top) kept += ClassIndex(board, m).size() * sizeof(std::uint16_t);
+        if (m.pieces() < top || m > m.mirrored()) continue;
+        std::uint64_t pair = solver_bytes(board, m);
+        for (Material d : top_dependencies(m, top))
+            pair += ClassIndex(board, d).size() * sizeof(std::uint16_t);
         largest_pair = std::max(largest_pair, pair);
-        if (m.pieces() < top) kept += n * sizeof(std::uint16_t);
     }
-    summary.peak_bytes_estimate =
-        static_cast<std::uint64_t>(static_cast<double>(largest_pair) * solver_bytes_per_position) +
-        kept;
+    summary.peak_bytes_estimate = kept + largest_pair;
     const std::uint64_t available = available_memory_bytes();
     progress.message("damas gen: " + o.variant.name() + ", " + std::to_string(classes.size()) +
                      " classes, needs about " +
@@ -187,6 +200,8 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
             progress.message(pair_label(m) + " complete, skipped");
             continue;
         }
+        // Classes of the top size stay only while a pair crowns into them.
+        store.evict(top, top_dependencies(m, top));
         store.load_below(m);
         store.load_below(m.mirrored());
         const std::string label = pair_label(m);
@@ -199,7 +214,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
             summary.bytes_written += write_class(o, r);
             summary.positions += r.outcomes.size();
             ++summary.classes_built;
-            if (r.material.pieces() < top) store.add(r.material, std::move(r.outcomes), true);
+            store.add(r.material, std::move(r.outcomes), true);
         }
         const double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

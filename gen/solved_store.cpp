@@ -24,6 +24,17 @@ void SolvedStore::load_below(Material m) {
     }
 }
 
+void SolvedStore::evict(int pieces, const std::set<Material>& keep) {
+    for (auto it = classes_.begin(); it != classes_.end();) {
+        if (it->first.pieces() == pieces && !keep.count(it->first)) {
+            by_key_[key(it->first)] = nullptr;
+            it = classes_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
 std::size_t SolvedStore::bytes() const {
     std::size_t n = 0;
     for (const auto& [m, c] : classes_) n += c.outcomes.size() * sizeof(std::uint16_t);

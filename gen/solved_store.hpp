@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "index/class_index.hpp"
@@ -53,6 +54,8 @@ class SolvedStore {
         if (!has(m)) load(m);
     }
     bool has(Material m) const { return classes_.count(m) != 0; }
+    // Frees the classes of `pieces` pieces that `keep` does not hold.
+    void evict(int pieces, const std::set<Material>& keep);
     std::size_t bytes() const;
 
     // The outcome stored for a position (after the colour flip), with no rule applied and no

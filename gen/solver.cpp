@@ -356,6 +356,16 @@ class PairSolver {
 
 }  // namespace
 
+std::uint64_t solver_bytes(const BoardSpec& board, Material m) {
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    const bool single = m == m.mirrored();
+    std::uint64_t pair = index.size() + (single ? 0 : mirror.size()), largest = 0;
+    for (int s = 0; s < index.slice_count(); ++s)
+        largest = std::max(largest, index.positions_in_slice(s) +
+                                        (single ? 0 : mirror.positions_in_slice(s)));
+    return 3 * pair + 12 * largest;
+}
+
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
                                    const ProgressFn& progress) {
     return dispatch(v.base, [&](auto rules) {

@@ -2,22 +2,27 @@
 // quiet move from one leads (after the colour flip) to the other. For C == M the pair is one class.
 //
 // Owns: the game values and DTW of every position of the pair, from the values of the smaller
-// classes already solved (SolvedStore). Algorithm (work ~ positions x branching factor):
-//  1. Initialise every position once by generating its moves. Moves that leave the pair
-//     (captures, crowning moves) are "exits" and their outcome is looked up; the other moves are
-//     counted (`pending`). The best exit win gives a tentative win distance; exit losses give the
-//     longest loss so far; an exit draw rules out a loss.
+// classes already solved (SolvedStore). The pair is solved slice by slice (index/class_index.hpp),
+// most advanced men first: king moves (and turkish sideways man moves) stay in a slice, other
+// man moves lead to a slice solved before. Per slice (work ~ positions x branching factor):
+//  1. Initialise every position once. Moves that leave the slice are "exits": captures and
+//     crowning moves (looked up in the store) and man moves (looked up in the pair's results).
+//     Only those are generated; the moves that stay are counted (`pending`). The best exit win
+//     gives a tentative win distance; exit losses give the longest loss so far; an exit draw
+//     rules out a loss.
 //  2. Resolve by increasing distance d with one bucket per distance. A position popped at d is
 //     a win in d if its best win distance is d, or a loss in d when every move is known to lose
 //     (pending == 0) and the longest is d. Each resolved position walks its un-moves
-//     (rules/unmove.hpp): a loss in d offers its predecessors a win in d + 1; a win in d takes one
-//     from their pending count and may complete a loss.
-//  3. Positions never resolved are draws.
+//     (rules/unmove.hpp) inside the slice: a loss in d offers its predecessors a win in d + 1; a
+//     win in d takes one from their pending count and may complete a loss. Predecessors that
+//     must capture are skipped (the quiet move is illegal there).
+//  3. Positions never resolved are draws; the slice's values go to the pair's result arrays.
 // Distances only grow from one bucket to the next, so each bucket is processed in parallel and
 // the result does not depend on the order or the thread count.
 //
-// Memory per position of the pair: 8 bytes of state plus the bucket entries (4 bytes each, about
-// one per position); see bytes_per_position.
+// Memory: the results (2 bytes of outcome and 1 of capture flag per position of the pair), plus
+// 8 bytes of state and about 4 of bucket entries per position of the largest slice
+// (solver_bytes).
 #pragma once
 
 #include <atomic>
@@ -36,7 +41,9 @@ struct PairResult {
     std::vector<std::uint8_t> capture;    // 1 where the side to move must capture
 };
 
-inline constexpr double solver_bytes_per_position = 8 + 4 + 3;  // state, buckets, outcome+flag
+// The memory solve_pair needs for m and its mirror: 3 bytes per position of the pair (the
+// results) and 12 per position of the largest slice (state and bucket entries).
+std::uint64_t solver_bytes(const BoardSpec& board, Material m);
 
 using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
