@@ -1,5 +1,8 @@
 #include "gen/solved_store.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include "probe/table_file.hpp"
 #include "rules/error.hpp"
 
@@ -13,15 +16,36 @@ void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes, bool comp
 
 void SolvedStore::load_below(Material m) {
     // Every class one move away, and recursively below it (capture searches go down further).
-    std::vector<Material> todo = dependencies(m);
+    std::vector<Material> todo = dependencies(m), loaded;
     while (!todo.empty()) {
         const Material c = todo.back();
         todo.pop_back();
         if (has(c)) continue;
         load(c);
+        loaded.push_back(c);
         for (const Material d : dependencies(c))
             if (!has(d)) todo.push_back(d);
     }
+    // Once everything below is in memory, the capture positions can be resolved.
+    for (const Material c : loaded) complete(classes_.at(c));
+}
+
+// Replaces the fill values of the capture positions by their outcomes, so that lookups read
+// every position directly. A capture search only reads quiet positions of smaller classes.
+void SolvedStore::complete(SolvedClass& c) {
+    dispatch(variant_.base, [&](auto rules) {
+        using R = decltype(rules);
+        tbb::parallel_for(
+            tbb::blocked_range<std::uint64_t>(0, c.index->size(), 4096), [&](const auto& r) {
+                c.index->for_each_position(r.begin(), r.end(), [&](std::uint64_t i,
+                                                                    const Position& p) {
+                    if (MoveGenerator<R>::has_capture(p))
+                        c.outcomes[i] = pack_outcome(resolve_outcome<R>(
+                            p, variant_.giveaway, [this](const Position& q) { return stored(q); }));
+                });
+            });
+    });
+    c.complete = true;
 }
 
 void SolvedStore::evict(int pieces, const std::set<Material>& keep) {

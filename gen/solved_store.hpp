@@ -47,7 +47,8 @@ class SolvedStore {
     // Keeps a class (takes the outcomes); `complete` as in SolvedClass.
     void add(Material m, std::vector<std::uint16_t> outcomes, bool complete);
     // Makes sure every class below `m` that a capture search from m can reach is in memory,
-    // loading from the files what is missing. Throws Error if a file is missing or corrupt.
+    // loading from the files what is missing (and resolving their capture positions, so they
+    // are complete). Throws Error if a file is missing or corrupt.
     void load_below(Material m);
     // Loads one class from its files (no-op if it is in memory).
     void add_from_files(Material m) {
@@ -91,6 +92,7 @@ class SolvedStore {
         return ((m.white_men * 10 + m.white_kings) * 10 + m.black_men) * 10 + m.black_kings;
     }
     void load(Material m);
+    void complete(SolvedClass& c);
 
     Variant variant_;
     std::filesystem::path dir_;
