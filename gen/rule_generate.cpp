@@ -1,8 +1,14 @@
 #include "gen/rule_generate.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <chrono>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "gen/generate.hpp"
 #include "gen/rule_solver.hpp"
@@ -11,6 +17,8 @@
 #include "probe/table_file.hpp"
 #include "rules/error.hpp"
 #include "rules/movegen.hpp"
+
+#include <unistd.h>
 
 namespace damas {
 namespace {
@@ -25,10 +33,45 @@ struct ClassReport {
 template <class R>
 std::vector<std::uint8_t> capture_flags(const ClassIndex& index) {
     std::vector<std::uint8_t> capture(index.size());
-    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
-        capture[i] = MoveGenerator<R>::has_capture(p) ? 1 : 0;
-    });
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096),
+                      [&](const tbb::blocked_range<std::uint64_t>& r) {
+                          index.for_each_position(
+                              r.begin(), r.end(), [&](std::uint64_t i, const Position& p) {
+                                  capture[i] = MoveGenerator<R>::has_capture(p) ? 1 : 0;
+                              });
+                      });
     return capture;
+}
+
+TableInfo table_info(const Variant& v, Material m) {
+    return {v,
+            {static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
+             static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)},
+            generator_version()};
+}
+
+// Whether every rule file of class m is complete (gen/writer.hpp: table_complete).
+bool class_complete(const RuleGenerateOptions& o, const DrawRules& rules, Material m) {
+    const std::uint64_t n = ClassIndex(o.variant.info().board, m).size();
+    for (const Regime r : regimes_of(rules, m)) {
+        const Metric metric = metric_of(rules, r);
+        if (!table_complete(table_path(o.dir, o.variant, m.name(), metric),
+                            table_info(o.variant, m), metric, n))
+            return false;
+    }
+    return true;
+}
+
+// A complete class read back from its files, for the lookups of larger classes.
+RuleClass read_class(const RuleGenerateOptions& o, const DrawRules& rules, Material m,
+                     const RuleStore& store) {
+    std::vector<std::vector<std::uint16_t>> stored;
+    for (const Regime r : regimes_of(rules, m)) {
+        const TableFile f(table_path(o.dir, o.variant, m.name(), metric_of(rules, r)));
+        stored.emplace_back(f.size());
+        f.read_all(stored.back());
+    }
+    return restore_rule_class(rules, m, std::move(stored), store);
 }
 
 std::string mismatch(Material m, std::uint64_t i, const char* what) {
@@ -54,12 +97,7 @@ ClassReport write_class(const RuleGenerateOptions& o, const DrawRules& rules, co
         wdl.read_all(pure);
     }
     ClassReport report;
-    const TableInfo info{o.variant,
-                         {static_cast<std::uint8_t>(c.material.white_men),
-                          static_cast<std::uint8_t>(c.material.white_kings),
-                          static_cast<std::uint8_t>(c.material.black_men),
-                          static_cast<std::uint8_t>(c.material.black_kings)},
-                         generator_version()};
+    const TableInfo info = table_info(o.variant, c.material);
     for (std::size_t r = 0; r < c.regimes.size(); ++r) {
         std::vector<std::uint16_t> values = c.dtr[r];
         for (std::uint64_t i = 0; i < values.size(); ++i) {
@@ -76,7 +114,8 @@ ClassReport write_class(const RuleGenerateOptions& o, const DrawRules& rules, co
                 throw Error(mismatch(c.material, i, "a pure draw is decided under the rules"));
         }
         WriteOptions wo;
-        wo.durable = false;
+        wo.durable = false;  // atomic renames now, one sync() at the end of the run
+        wo.threads = static_cast<unsigned>(std::max(1, o.threads));
         const TableHeader h = write_dtr_table(
             table_path(o.dir, o.variant, c.material.name(), metric_of(rules, c.regimes[r])), info,
             metric_of(rules, c.regimes[r]), values, wo);
@@ -116,6 +155,13 @@ RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progr
     std::filesystem::create_directories(
         table_path(o.dir, o.variant, "x", Metric::wdl).parent_path());
 
+    const int threads =
+        o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                              static_cast<std::size_t>(std::max(1, threads)));
+    RuleGenerateOptions run = o;
+    run.threads = std::max(1, threads);
+
     RuleGenerateSummary summary;
     RuleStore store(rules);
     std::set<Material> done;
@@ -123,11 +169,25 @@ RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progr
         if (done.count(m)) continue;
         done.insert(m);
         done.insert(m.mirrored());
+        const bool single = m == m.mirrored();
+        std::string label = m.name();
+        if (!single) {
+            label += '+';
+            label += m.mirrored().name();
+        }
         const auto t0 = std::chrono::steady_clock::now();
+        if (class_complete(o, rules, m) && (single || class_complete(o, rules, m.mirrored()))) {
+            // Kept: read back (the larger classes look it up), not written again.
+            store.add(read_class(o, rules, m, store));
+            if (!single) store.add(read_class(o, rules, m.mirrored(), store));
+            summary.classes_skipped += single ? 1 : 2;
+            progress.message(label + " complete, skipped");
+            continue;
+        }
         std::vector<RuleClass> results = solve_rule_pair(rules, m, store);
         for (RuleClass& c : results) {
             const ClassReport r = dispatch(o.variant.base, [&](auto rule_set) {
-                return write_class<decltype(rule_set)>(o, rules, c);
+                return write_class<decltype(rule_set)>(run, rules, c);
             });
             summary.bytes_written += r.bytes;
             summary.pure_wins += r.pure_wins;
@@ -138,12 +198,11 @@ RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progr
         }
         const double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::string note = m.name();
-        note += ": rule values in ";
-        note += std::to_string(secs);
-        note += " s";
+        char note[160];
+        std::snprintf(note, sizeof note, "%s: rule values in %.2f s", label.c_str(), secs);
         progress.message(note);
     }
+    ::sync();
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;

@@ -4,11 +4,17 @@
 // Owns: the batch over classes for the move-limit draw rules. Classes are solved in the pure
 // generator's order (index/material.hpp: every class after the classes its moves reach), a
 // class with its mirror (gen/rule_solver.hpp), all in memory from 2 pieces up (the rule solver
-// reads no dtr file back). Each class gives one file per regime (dtr, or dtr-fmjd for
-// international's FMJD edition; portuguese forcada classes also dtr-forcada), written atomically
-// with gen/writer. Every class is checked against its pure wdl file: a win (loss) under the
-// rules must be a pure win (loss) and a pure draw has no rule win or loss; a mismatch is an
-// error.
+// keeps every solved class for the lookups of larger ones). Each class gives one file per regime
+// (dtr, or dtr-fmjd for international's FMJD edition; portuguese forcada classes also
+// dtr-forcada), written atomically with gen/writer (<file>.tmp, then a rename). Every class
+// written is checked against its pure wdl file: a win (loss) under the rules must be a pure win
+// (loss) and a pure draw has no rule win or loss; a mismatch is an error.
+//
+// Resumable as `damas gen` is: a rerun verifies the files of each pair (gen/writer.hpp:
+// table_complete: header, size, checksums) and skips a pair whose files are all complete,
+// reading its values back for the larger classes (gen/rule_solver.hpp: restore_rule_class), so
+// `kill -9` loses at most the pair in progress. oneTBB threads (`threads`) for the solver's
+// independent steps and the compression; the bytes written do not depend on the thread count.
 #pragma once
 
 #include <cstdint>
@@ -27,12 +33,14 @@ struct RuleGenerateOptions {
     int max_pieces = 4;
     std::filesystem::path dir;
     int max_per_side = 0;          // 0: no limit
+    int threads = 0;               // 0: all cores
     std::optional<Material> only;  // this class (and its mirror) and what it needs
     bool check_pure = true;        // compare with the wdl files (which must then exist)
 };
 
 struct RuleGenerateSummary {
-    int classes = 0;
+    int classes = 0;          // written
+    int classes_skipped = 0;  // complete from an earlier run
     std::uint64_t positions = 0;
     std::uint64_t pure_wins = 0;            // quiet positions, of the classes written
     std::uint64_t wins_drawn_by_rules = 0;  // of those, not won with a fresh count

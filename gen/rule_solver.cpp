@@ -1,5 +1,8 @@
 #include "gen/rule_solver.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <string>
 
@@ -61,6 +64,38 @@ void score_exit(const Transition& t, std::uint16_t after, ExitScore& s) {
         s.loss = std::max(s.loss, cost);
     else
         s.win = std::min(s.win, cost);
+}
+
+// Scores the moves of p (in `regime`) that leave the pass, each by its transition and the
+// opponent's value after it (value_after(after, regime after)); counts the internal ones.
+template <class Internal, class After>
+ExitScore score_moves(const DrawRules& rules, const Position& p, Regime regime,
+                      const MoveList& moves, Internal&& internal, After&& value_after,
+                      int& pending) {
+    ExitScore exits;
+    pending = 0;
+    for (const Move& m : moves) {
+        const Position after = make_move(p, m);
+        if (!after.of(after.side)) {  // captured everything
+            score_exit({Transition::Kind::fresh, regime, 0}, dtr_encode(rules.variant.giveaway, 0),
+                       exits);
+            continue;
+        }
+        const Transition t = transition(rules, p, regime, m, after);
+        if (internal(m, t)) {
+            ++pending;
+            continue;
+        }
+        score_exit(t, value_after(after, t.regime), exits);
+    }
+    return exits;
+}
+
+// The value of a state whose every move leaves the pass (a capture position, say).
+std::uint16_t exits_only_value(const ExitScore& e) {
+    if (e.win < infinite) return dtr_encode(true, e.win);
+    if (!e.escape) return dtr_encode(false, e.loss);
+    return dtr_none;
 }
 
 template <class R>
@@ -159,7 +194,15 @@ class RulePairSolver {
             });
         }
         buckets_.assign(1, {});
-        for (const std::uint32_t s : members) initialise(s, regime, slot);
+        if (is_member_.size() != total_) is_member_.assign(total_, 0);
+        // The states' first scores are independent of each other: in parallel. The buckets are
+        // then filled in member order, so the result does not depend on the thread count.
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, members.size(), 1024),
+                          [&](const tbb::blocked_range<std::size_t>& range) {
+                              for (std::size_t i = range.begin(); i != range.end(); ++i)
+                                  initialise(members[i], regime);
+                          });
+        for (const std::uint32_t s : members) seed(s);
         for (std::size_t d = 0; d < buckets_.size(); ++d)
             for (std::size_t i = 0; i < buckets_[d].size(); ++i)
                 resolve(buckets_[d][i], static_cast<int>(d), regime, slot);
@@ -173,49 +216,39 @@ class RulePairSolver {
         buckets_[d].push_back(s);
     }
 
-    void initialise(std::uint32_t s, Regime regime, std::size_t slot) {
-        if (is_member_.size() != total_) is_member_.assign(total_, false);
+    // The first score of state s from its moves; no bucket yet (see seed).
+    void initialise(std::uint32_t s, Regime regime) {
         const Position p = position(s);
         Work& w = work_[s];
         w = Work{};
-        is_member_[s] = member(p, regime);
+        is_member_[s] = member(p, regime) ? 1 : 0;
         if (!is_member_[s]) return;
         MoveList moves;
         MoveGenerator<R>::generate(p, moves);
         if (moves.empty()) {  // the game is over: the side to move loses (wins in giveaway)
-            if (rules_.variant.giveaway)
-                w.win = 0;
-            else
-                w.pending = 0;
-            push(s, 0);
-            return;
+            if (rules_.variant.giveaway) w.win = 0;
+            return;  // else a loss at 0: no pending move, no escape
         }
-        ExitScore exits;
         int pending = 0;
-        for (const Move& m : moves) {
-            const Position after = make_move(p, m);
-            if (!after.of(after.side)) {  // captured everything
-                score_exit({Transition::Kind::fresh, regime, 0},
-                           dtr_encode(rules_.variant.giveaway, 0), exits);
-                continue;
-            }
-            const Transition t = transition(rules_, p, regime, m, after);
-            if (internal(p, m, t, regime)) {
-                ++pending;
-                continue;
-            }
-            score_exit(t, value_after(after, t.regime), exits);
-        }
+        const ExitScore exits = score_moves(
+            rules_, p, regime, moves,
+            [&](const Move& m, const Transition& t) { return internal(p, m, t, regime); },
+            [&](const Position& after, Regime r) { return value_after(after, r); }, pending);
         if (pending > 255) throw Error("too many quiet moves in one position");
         w.pending = static_cast<std::uint8_t>(pending);
         w.escape = exits.escape;
         w.loss = static_cast<std::uint16_t>(exits.loss);
         w.win = static_cast<std::uint16_t>(exits.win);
-        if (exits.win < infinite)
-            push(s, exits.win);
-        else if (pending == 0 && !exits.escape)
-            push(s, exits.loss);
-        (void)slot;
+    }
+
+    // Puts an initialised state in the bucket of its first known distance, if any.
+    void seed(std::uint32_t s) {
+        if (!is_member_[s]) return;
+        const Work& w = work_[s];
+        if (w.win < infinite)
+            push(s, w.win);
+        else if (w.pending == 0 && !w.escape)
+            push(s, w.loss);
     }
 
     void resolve(std::uint32_t s, int d, Regime regime, std::size_t slot) {
@@ -263,11 +296,60 @@ class RulePairSolver {
     std::uint64_t offset_ = 0, total_ = 0;
     std::vector<std::vector<std::uint16_t>> results_;  // [regime slot][pair state]
     std::vector<Work> work_;
-    std::vector<bool> is_member_;
+    std::vector<std::uint8_t> is_member_;
     std::vector<std::vector<std::uint32_t>> buckets_;
 };
 
 }  // namespace
+
+namespace {
+
+template <class R>
+void restore_class(const DrawRules& rules, RuleClass& c, const RuleStore& store) {
+    const BoardSpec board = rules.variant.info().board;
+    const ClassIndex index(board, c.material);
+    for (std::size_t slot = 0; slot < c.regimes.size(); ++slot) {
+        const Regime regime = c.regimes[slot];
+        std::vector<std::uint16_t>& values = c.dtr[slot];
+        if (values.size() != index.size())
+            throw Error("rule values of class " + c.material.name() + " have the wrong size");
+        tbb::parallel_for(
+            tbb::blocked_range<std::uint64_t>(0, index.size(), 4096),
+            [&](const tbb::blocked_range<std::uint64_t>& range) {
+                index.for_each_position(
+                    range.begin(), range.end(), [&](std::uint64_t i, const Position& p) {
+                        if (regime == Regime::forcada_waiting && forcada_diagonal_occupied(p)) {
+                            values[i] = dtw_unknown;  // not a state of this regime
+                            return;
+                        }
+                        if (!MoveGenerator<R>::has_capture(p)) return;
+                        MoveList moves;
+                        MoveGenerator<R>::generate_captures(p, moves);
+                        int pending = 0;
+                        const ExitScore exits = score_moves(
+                            rules, p, regime, moves,
+                            [](const Move&, const Transition&) { return false; },
+                            [&](const Position& after, Regime r) {
+                                return store.lookup(flip(board, after), r);
+                            },
+                            pending);
+                        values[i] = exits_only_value(exits);
+                    });
+            });
+    }
+}
+
+}  // namespace
+
+RuleClass restore_rule_class(const DrawRules& rules, Material m,
+                             std::vector<std::vector<std::uint16_t>> stored,
+                             const RuleStore& store) {
+    RuleClass c{m, regimes_of(rules, m), std::move(stored)};
+    if (c.dtr.size() != c.regimes.size())
+        throw Error("rule values of class " + m.name() + ": wrong number of regimes");
+    dispatch(rules.variant.base, [&](auto r) { restore_class<decltype(r)>(rules, c, store); });
+    return c;
+}
 
 std::vector<RuleClass> solve_rule_pair(const DrawRules& rules, Material m, const RuleStore& store) {
     if (!rules.any()) throw Error(rules.variant.name() + " has no move-limit draw rules");

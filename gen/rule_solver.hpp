@@ -19,7 +19,7 @@
 //    continue but only if D after fits the cap);
 //  * distances are resolved in increasing order with buckets, walking un-moves
 //    (rules/unmove.hpp) to reach predecessors, as the pure solver does.
-// Single-threaded; memory 6 bytes of work state plus 2 bytes per position and regime.
+// Memory: 6 bytes of work state plus 2 bytes per position and regime.
 #pragma once
 
 #include <cstdint>
@@ -60,6 +60,17 @@ class RuleStore {
 };
 
 // Solves m and m.mirrored(); the store must hold every class a move of theirs can reach.
+// Parallel (oneTBB) where the states are independent: the first score of every state of a pass;
+// the distances are then resolved in order, so the values do not depend on the thread count.
 std::vector<RuleClass> solve_rule_pair(const DrawRules& rules, Material m, const RuleStore& store);
+
+// A class whose dtr files a previous run completed (stored[regime][index], in regimes_of
+// order), made fit for the lookups of larger classes: the files hold a filler where the side to
+// move must capture, and in forcada_waiting where a king already stands on the long diagonal.
+// The first are recomputed from the captures (the store must hold the classes they reach), the
+// others set back to unknown.
+RuleClass restore_rule_class(const DrawRules& rules, Material m,
+                             std::vector<std::vector<std::uint16_t>> stored,
+                             const RuleStore& store);
 
 }  // namespace damas

@@ -93,12 +93,17 @@ VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const 
         std::sort(files.begin(), files.end());
         for (const auto& f : files) {
             const std::string ext = f.extension().string();
-            if (ext != ".wdl" && ext != ".dtw") continue;
+            // The rule tables (.dtr, .dtr-fmjd, .dtr-forcada) get the checksum check only.
+            const bool rule_table = ext == ".dtr" || ext == ".dtr-fmjd" || ext == ".dtr-forcada";
+            if (ext != ".wdl" && ext != ".dtw" && !rule_table) continue;
             ++report.files;
             try {
                 const TableFile t(f);
                 t.verify();
-                if (const auto m = Material::parse(f.stem().string())) ++complete[*m];
+                if (rule_table && !is_dtr(t.header().metric))
+                    throw Error(f.string() + ": the header's metric is not a rule metric");
+                if (const auto m = Material::parse(f.stem().string()); m && !rule_table)
+                    ++complete[*m];
                 if (log) log("ok " + f.string());
             } catch (const Error& e) {
                 ++report.files_bad;

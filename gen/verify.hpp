@@ -1,5 +1,6 @@
-// Verification of a database folder: every file's checksums, and with `deep` every stored value
-// recomputed from its successors' values (a forward check, independent of the retrograde order).
+// Verification of a database folder: every file's checksums (the pure tables and the rule
+// tables .dtr, .dtr-fmjd, .dtr-forcada), and with `deep` every stored pure value recomputed from
+// its successors' values (a forward check, independent of the retrograde order).
 #pragma once
 
 #include <cstdint>

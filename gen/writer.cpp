@@ -15,6 +15,7 @@
 
 #include "probe/bytes.hpp"
 #include "probe/hash.hpp"
+#include "probe/table_file.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
@@ -282,6 +283,22 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
 }
 
 }  // namespace
+
+bool table_complete(const std::filesystem::path& path, const TableInfo& info, Metric metric,
+                    std::uint64_t positions) {
+    if (!std::filesystem::exists(path)) return false;
+    try {
+        const TableFile file(path);
+        const TableHeader& h = file.header();
+        if (!(h.variant == info.variant) || h.material != info.material || h.metric != metric ||
+            h.positions != positions)
+            return false;
+        file.verify();
+    } catch (const Error&) {
+        return false;
+    }
+    return true;
+}
 
 TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint8_t> values, const WriteOptions& options) {

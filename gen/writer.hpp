@@ -49,6 +49,12 @@ struct WriteOptions {
     const TableHeader* counts_from = nullptr;
 };
 
+// Whether path holds a complete table a rerun may keep: a file that opens, whose header names
+// this variant, class and metric with `positions` positions, and whose checksums verify. The
+// atomic write (above) means a killed run leaves either no file or a complete one.
+bool table_complete(const std::filesystem::path& path, const TableInfo& info, Metric metric,
+                    std::uint64_t positions);
+
 // values[i] in {wdl_loss, wdl_draw, wdl_win, wdl_unknown}. Returns the header written.
 // Throws Error on an invalid value or an I/O failure (the temporary file is removed).
 TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,

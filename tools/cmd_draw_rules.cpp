@@ -126,6 +126,7 @@ struct GenRulesOptions {
     int pieces = 4;
     std::string dir;
     int max_per_side = 0;
+    int threads = 0;
     std::string only;
     bool quiet = false;
     bool json = false;
@@ -139,6 +140,8 @@ void run_gen_rules(const GenRulesOptions& o) {
     g.max_pieces = o.pieces;
     g.dir = dir_or_default(o.dir);
     g.max_per_side = o.max_per_side;
+    if (o.threads < 0) throw Error("--threads must not be negative");
+    g.threads = o.threads;
     if (!o.only.empty()) {
         const auto m = Material::parse(o.only);
         if (!m || m->white() == 0 || m->black() == 0) throw Error("bad class '" + o.only + "'");
@@ -151,6 +154,7 @@ void run_gen_rules(const GenRulesOptions& o) {
                                 .str("variant", g.variant.name())
                                 .str("edition", edition_name(g.edition))
                                 .num("classes", s.classes)
+                                .num("classes_skipped", s.classes_skipped)
                                 .num("positions", s.positions)
                                 .num("pure_wins", s.pure_wins)
                                 .num("wins_drawn_by_rules", s.wins_drawn_by_rules)
@@ -161,9 +165,9 @@ void run_gen_rules(const GenRulesOptions& o) {
         return;
     }
     std::printf(
-        "rule tables: %d classes, %llu positions in %.2f s; %llu bytes; %llu of %llu quiet pure "
-        "wins are draws when the count starts at them\n",
-        s.classes, static_cast<unsigned long long>(s.positions), s.seconds,
+        "rule tables: %d classes written, %d complete and skipped; %llu positions in %.2f s; %llu "
+        "bytes; %llu of %llu quiet pure wins are draws when the count starts at them\n",
+        s.classes, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
         static_cast<unsigned long long>(s.bytes_written),
         static_cast<unsigned long long>(s.wins_drawn_by_rules),
         static_cast<unsigned long long>(s.pure_wins));
@@ -181,6 +185,7 @@ void add_draw_rules_commands(CLI::App& app) {
     gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)");
     gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
     gen->add_option("--class,-c", g.only, "Only this class (and its mirror) and what it needs");
+    gen->add_option("--threads,-t", g.threads, "Worker threads (default: all cores)");
     gen->add_flag("--quiet,-q", g.quiet, "No progress output");
     gen->add_flag("--json", g.json, "Machine-readable summary");
     gen->callback([] { run_gen_rules(g); });
