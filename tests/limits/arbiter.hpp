@@ -90,7 +90,7 @@ class Arbiter {
 
     // The value for the side to move.
     Value value(const Position& p, ArbiterState s) {
-        const std::string key = key_of(p, s);
+        const Key key = key_of(p, s);
         if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
         const Value v = search(p, s);
         memo_.emplace(key, v);
@@ -158,22 +158,34 @@ class Arbiter {
         return n;
     }
 
-    std::string key_of(const Position& p, const ArbiterState& s) const {
-        std::string k(8 * 3 + 5, '\0');
-        const Bitboard words[3] = {p.pieces[0], p.pieces[1], p.kings};
-        for (int w = 0; w < 3; ++w)
-            for (int b = 0; b < 8; ++b) k[8 * w + b] = static_cast<char>(words[w] >> (8 * b));
-        k[24] = static_cast<char>(p.side);
-        k[25] = static_cast<char>(s.c);
-        k[26] = static_cast<char>(s.e);
-        k[27] = static_cast<char>(s.started);
-        k[28] = static_cast<char>(s.strong_moves);
+    // The memo key: the position and the counts, packed (32 bytes, no allocation).
+    struct Key {
+        Bitboard white = 0, black = 0, kings = 0;
+        std::uint32_t rest = 0;  // side, c, e, started, strong_moves
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            std::uint64_t h = k.white * 0x9E3779B97F4A7C15ull;
+            h = (h ^ (h >> 29)) + k.black * 0xC2B2AE3D27D4EB4Full;
+            h = (h ^ (h >> 31)) + k.kings * 0x165667B19E3779F9ull;
+            h = (h ^ (h >> 27)) + k.rest * 0x27D4EB2F165667C5ull;
+            return static_cast<std::size_t>(h ^ (h >> 32));
+        }
+    };
+
+    static Key key_of(const Position& p, const ArbiterState& s) {
+        Key k{p.pieces[0], p.pieces[1], p.kings, 0};
+        k.rest = static_cast<std::uint32_t>(p.side) | static_cast<std::uint32_t>(s.c) << 1 |
+                 static_cast<std::uint32_t>(s.e) << 9 |
+                 static_cast<std::uint32_t>(s.started) << 17 |
+                 static_cast<std::uint32_t>(s.strong_moves) << 18;
         return k;
     }
 
     Variant v_;
     ArbiterLimits limits_;
-    std::unordered_map<std::string, Value> memo_;
+    std::unordered_map<Key, Value, KeyHash> memo_;
 };
 
 }  // namespace damas::test
