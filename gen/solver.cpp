@@ -120,8 +120,11 @@ class PairSolver {
         std::uint64_t men;
         std::uint64_t kings;
     };
+    int class_of(const Position& p) const {
+        return classes_ == 1 || Material::of(p) == materials_[0] ? 0 : 1;
+    }
     Place place(const Position& white_to_move) const {
-        const int c = classes_ == 1 || Material::of(white_to_move) == materials_[0] ? 0 : 1;
+        const int c = class_of(white_to_move);
         Place at{c, indices_[c].index(white_to_move), 0, 0};
         kings_per_men_.divide(at.global, at.men, at.kings);
         return at;
@@ -197,7 +200,7 @@ class PairSolver {
                     continue;
                 }
                 // A man move to a more advanced slice, solved before this one.
-                const Place at = place(flip(board_, after));
+                const Place at = place(flip_(after));
                 if (slice_of_men_[at.c][at.men] == slice_) continue;
                 exit(unpack_outcome(results_[at.c].outcomes[at.global]));
                 --pending;
@@ -263,15 +266,23 @@ class PairSolver {
             static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift));
         if (!state.status.compare_exchange_strong(st, done)) return;
         // s's position after White's move, seen with Black to move, is flip(s). Predecessors in
-        // a less advanced slice are solved later and read this one's value then.
+        // a less advanced slice (man un-moves, but turkish sideways ones) are solved later and
+        // read this one's value then.
+        const Position after = flip_(position(s));
         UnmoveList unmoves;
-        UnmoveGenerator<R>::template generate<false>(flip(board_, position(s)), unmoves);
+        UnmoveGenerator<R>::template generate<false, true>(after, unmoves);
+        // A king un-move keeps the men, so its predecessor's men configuration is after's.
+        const int c = class_of(after);
+        const std::uint64_t men_base =
+            base_[c] +
+            local_men_[c][indices_[c].men_index(after.men(Color::white), after.men(Color::black))] *
+                kings_per_men();
         unmoves.for_each([&](const Unmove& u) {
-            const Place at = place(u.before);
-            if (slice_of_men_[at.c][at.men] != slice_) return;
-            const auto q = static_cast<std::uint32_t>(local(at));
+            const std::uint64_t q = (u.before.kings & bit(u.move.from))
+                                        ? men_base + indices_[c].kings_index(u.before)
+                                        : local(place(u.before));
             __builtin_prefetch(&states_[q], 1);
-            updates.push_back({q, value == Value::loss});
+            updates.push_back({static_cast<std::uint32_t>(q), value == Value::loss});
         });
     }
 
@@ -325,6 +336,7 @@ class PairSolver {
 
     const Variant variant_;
     const BoardSpec board_;
+    const Flipper flip_{board_};
     const SolvedStore& store_;
     const ProgressFn& progress_;
     const int classes_;  // 1 when the class is its own mirror

@@ -74,6 +74,8 @@ class ClassIndex {
     std::uint64_t men_count() const { return men_count_; }
     std::uint64_t kings_per_men() const { return kings_per_men_.divisor(); }
     std::uint64_t men_index(Bitboard white_men, Bitboard black_men) const;
+    // The placement of the kings among the squares the men leave: index(p) % kings_per_men().
+    std::uint64_t kings_index(const Position& p) const;
     MenPlacement men(std::uint64_t men_index) const;
 
     // Calls f(i, position) for i = begin..end-1 in order, stepping from one placement of the
@@ -154,6 +156,11 @@ inline std::uint64_t ClassIndex::men_index(Bitboard white_men, Bitboard black_me
 }
 
 inline std::uint64_t ClassIndex::index(const Position& p) const {
+    return men_index(p.men(Color::white), p.men(Color::black)) * kings_per_men_.divisor() +
+           kings_index(p);
+}
+
+inline std::uint64_t ClassIndex::kings_index(const Position& p) const {
     const Bitboard white_men = p.men(Color::white), black_men = p.men(Color::black);
     const Bitboard white_kings = p.kings_of(Color::white);
     const Bitboard men_taken = white_men | black_men;
@@ -165,8 +172,7 @@ inline std::uint64_t ClassIndex::index(const Position& p) const {
     k = 0;
     for_each_bit(p.kings_of(Color::black),
                  [&](int b) { black_rank += choose(dense(b) - count_below(kings_taken, b), ++k); });
-    return men_index(white_men, black_men) * kings_per_men_.divisor() +
-           white_rank * black_kings_radix_.divisor() + black_rank;
+    return white_rank * black_kings_radix_.divisor() + black_rank;
 }
 
 inline ClassIndex::MenDense ClassIndex::unindex_men(std::uint64_t men_index) const {

@@ -18,9 +18,7 @@ constexpr Bitboard reverse_bits(Bitboard b) {
     b = ((b >> 1) & 0x5555555555555555ull) | ((b & 0x5555555555555555ull) << 1);
     b = ((b >> 2) & 0x3333333333333333ull) | ((b & 0x3333333333333333ull) << 2);
     b = ((b >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((b & 0x0F0F0F0F0F0F0F0Full) << 4);
-    b = ((b >> 8) & 0x00FF00FF00FF00FFull) | ((b & 0x00FF00FF00FF00FFull) << 8);
-    b = ((b >> 16) & 0x0000FFFF0000FFFFull) | ((b & 0x0000FFFF0000FFFFull) << 16);
-    return (b >> 32) | (b << 32);
+    return __builtin_bswap64(b);  // the bytes in reverse order
 }
 
 // K: the bit that bit 0 would map to; the lowest plus the highest playable bit.
@@ -37,13 +35,24 @@ constexpr Bitboard rotate_180(const BoardSpec& board, Bitboard squares) {
     return reverse_bits(squares) >> (63 - flip_constant(board));
 }
 
-constexpr Position flip(const BoardSpec& board, const Position& p) {
-    Position f;
-    f.pieces[0] = rotate_180(board, p.pieces[1]);
-    f.pieces[1] = rotate_180(board, p.pieces[0]);
-    f.kings = rotate_180(board, p.kings);
-    f.side = ~p.side;
-    return f;
-}
+// The flip with its shift computed once, for hot loops.
+class Flipper {
+  public:
+    constexpr explicit Flipper(const BoardSpec& board) : shift_(63 - flip_constant(board)) {}
+    constexpr Bitboard rotate(Bitboard squares) const { return reverse_bits(squares) >> shift_; }
+    constexpr Position operator()(const Position& p) const {
+        Position f;
+        f.pieces[0] = rotate(p.pieces[1]);
+        f.pieces[1] = rotate(p.pieces[0]);
+        f.kings = rotate(p.kings);
+        f.side = ~p.side;
+        return f;
+    }
+
+  private:
+    int shift_;
+};
+
+constexpr Position flip(const BoardSpec& board, const Position& p) { return Flipper(board)(p); }
 
 }  // namespace damas

@@ -55,14 +55,16 @@ class UnmoveGenerator {
     }
 
     // With legal_only false, predecessors that must capture (where the move is illegal) are kept:
-    // a caller that knows them already filters them more cheaply.
-    template <bool legal_only = true>
+    // a caller that knows them already filters them more cheaply. With same_row_men true, the
+    // only man un-moves are those along a row (turkish sideways moves), the ones that keep the
+    // men's advancement (index/class_index.hpp slices).
+    template <bool legal_only = true, bool same_row_men = false>
     static void generate(const Position& after, UnmoveList& out) {
         const Color mover = ~after.side;
         const Bitboard empty = B::mask & ~after.occupied();
         const Bitboard men = after.men(mover);
         for (int d = 0; d < 4; ++d) {
-            if (!moves_in(mover, d)) continue;
+            if (!moves_in(mover, d) || (same_row_men && B::dy[d] != 0)) continue;
             // A man now on `to` came from `to` one step back along d.
             for_each_bit(men & ~MoveGenerator<R>::promotion_row(mover), [&](int to) {
                 const Bitboard from = B::step(bit(to), opposite(d)) & empty & man_squares(mover);
