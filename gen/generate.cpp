@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -145,6 +146,36 @@ std::set<Material> top_dependencies(Material m, int top) {
     return out;
 }
 
+// The pairs in the order they are solved (each named by its first class), and for each class of
+// the top size the last pair that needs it in memory: the one that solves it or the last one
+// that crowns into it. It is freed after that pair, so no class is ever read twice.
+struct PairPlan {
+    std::vector<Material> pairs;
+    std::map<Material, std::size_t> solved_at, last_use;
+
+    PairPlan(const std::vector<Material>& classes, int top) {
+        std::set<Material> seen;
+        for (Material m : classes) {
+            if (seen.count(m)) continue;
+            seen.insert(m);
+            seen.insert(m.mirrored());
+            const std::size_t i = pairs.size();
+            pairs.push_back(m);
+            if (m.pieces() != top) continue;
+            for (Material d : top_dependencies(m, top)) last_use[d] = i;
+            last_use[m] = last_use[m.mirrored()] = i;
+            solved_at[m] = solved_at[m.mirrored()] = i;
+        }
+    }
+    // The classes of the top size still needed at pair i or later.
+    std::set<Material> needed_from(std::size_t i) const {
+        std::set<Material> out;
+        for (const auto& [m, last] : last_use)
+            if (last >= i) out.insert(m);
+        return out;
+    }
+};
+
 }  // namespace
 
 GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
@@ -154,16 +185,19 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     if (classes.empty()) throw Error("no class to generate");
 
     // Memory: every solved class below the top kept for later lookups, plus the largest of
-    // (the pair being solved + the classes of the top size it crowns into).
+    // (the pair being solved + the classes of the top size still needed then).
     GenerateSummary summary;
     const int top = classes.back().pieces();
+    const PairPlan plan(classes, top);
     std::uint64_t kept = 0, largest_pair = 0;
-    for (Material m : classes) {
+    for (Material m : classes)
         if (m.pieces() < top) kept += ClassIndex(board, m).size() * sizeof(std::uint16_t);
-        if (m.pieces() < top || m > m.mirrored()) continue;
+    for (std::size_t i = 0; i < plan.pairs.size(); ++i) {
+        const Material m = plan.pairs[i];
+        if (m.pieces() < top) continue;
         std::uint64_t pair = solver_bytes(board, m);
-        for (Material d : top_dependencies(m, top))
-            pair += ClassIndex(board, d).size() * sizeof(std::uint16_t);
+        for (Material d : plan.needed_from(i))
+            if (plan.solved_at.at(d) < i) pair += ClassIndex(board, d).size() * sizeof(std::uint16_t);
         largest_pair = std::max(largest_pair, pair);
     }
     summary.peak_bytes_estimate = kept + largest_pair;
@@ -186,11 +220,8 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         table_path(o.dir, o.variant, "x", Metric::wdl).parent_path());
 
     SolvedStore store(o.variant, o.dir);
-    std::set<Material> done;
-    for (Material m : classes) {
-        if (done.count(m)) continue;
-        done.insert(m);
-        done.insert(m.mirrored());
+    for (std::size_t i = 0; i < plan.pairs.size(); ++i) {
+        const Material m = plan.pairs[i];
         const ClassIndex index(board, m);
         const ClassIndex mirror_index(board, m.mirrored());
         const bool single = m == m.mirrored();
@@ -200,8 +231,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
             progress.message(pair_label(m) + " complete, skipped");
             continue;
         }
-        // Classes of the top size stay only while a pair crowns into them.
-        store.evict(top, top_dependencies(m, top));
+        store.evict(top, plan.needed_from(i));
         store.load_below(m);
         store.load_below(m.mirrored());
         const std::string label = pair_label(m);

@@ -227,6 +227,7 @@ class PairSolver {
                           [&](const auto& r) {
                               std::vector<Update> updates;
                               updates.reserve(chunk * 32);
+                              std::vector<std::uint32_t> next;  // pushed to d + 1 at the end
                               for (std::size_t begin = r.begin(); begin < r.end(); begin += chunk) {
                                   const std::size_t end = std::min(r.end(), begin + chunk);
                                   updates.clear();
@@ -234,11 +235,20 @@ class PairSolver {
                                       if (i + 8 < end) __builtin_prefetch(&states_[bucket[i + 8]]);
                                       resolve(bucket[i], d, updates);
                                   }
-                                  for (const Update& u : updates) apply(u, d);
+                                  for (const Update& u : updates) apply(u, d, next);
                               }
+                              push_all(next, d + 1);
                           });
         report(bucket.size());
         tbb::concurrent_vector<std::uint32_t>().swap(bucket);
+    }
+
+    // Many pushes at once: one atomic growth of the bucket instead of one per entry.
+    void push_all(const std::vector<std::uint32_t>& states, int d) {
+        if (states.empty()) return;
+        if (d > max_plies) throw Error("distance beyond " + std::to_string(max_plies) + " plies");
+        std::copy(states.begin(), states.end(), buckets_[d].grow_by(states.size()));
+        store_max(highest_, d);
     }
 
     // What a resolved position tells one predecessor.
@@ -286,20 +296,24 @@ class PairSolver {
         });
     }
 
-    void apply(const Update& u, int d) {
+    void apply(const Update& u, int d, std::vector<std::uint32_t>& next) {
         State& q = states_[u.predecessor];
         // A predecessor that must capture cannot have made the quiet move: its values come from
         // its captures alone.
         if (q.status.load(std::memory_order_relaxed) & (resolved_bit | capture_bit)) return;
-        const auto next = static_cast<std::uint16_t>(d + 1);
+        const auto win_next = static_cast<std::uint16_t>(d + 1);
         if (u.offers_win) {
-            if (store_min(q.win, next)) push(u.predecessor, next);
+            if (store_min(q.win, win_next)) next.push_back(u.predecessor);
             return;
         }
-        store_max(q.loss, next);
+        store_max(q.loss, win_next);
         if (q.pending.fetch_sub(1) == 1 && !(q.status.load() & draw_exit_bit) &&
-            q.win.load() == no_distance)
-            push(u.predecessor, q.loss.load());
+            q.win.load() == no_distance) {
+            if (q.loss.load() == win_next)
+                next.push_back(u.predecessor);
+            else
+                push(u.predecessor, q.loss.load());
+        }
     }
 
     // The slice's values into the pair's result arrays (unresolved positions are draws).

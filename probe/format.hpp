@@ -136,10 +136,11 @@ inline constexpr std::size_t max_block_bytes = 1 << 20;
 inline constexpr std::uint64_t max_positions = std::uint64_t{1} << 56;
 // zstd levels (fixed; single-threaded compression, so the bytes are deterministic). Compression
 // was a third of the generator's time at wdl 15 / dtw 12; wdl level 12 is about 10% larger than
-// level 19 at 26 M positions/s per thread, dtw level 9 about 20% larger at 9 M/s
-// (bench_probe_file).
+// level 19 at 26 M positions/s per thread. dtw level 9 still took a fifth of the generator's
+// time (brazilian 2-5); on brazilian 1112 level 4 is 8% larger than level 9 and about 9 times
+// faster (16 KiB blocks, zstd -b): x10.7 at 120 MB/s against x11.7 at 14 MB/s.
 inline constexpr int wdl_zstd_level = 12;
-inline constexpr int dtw_zstd_level = 9;
+inline constexpr int dtw_zstd_level = 4;
 
 constexpr std::uint32_t bits_per_value(Metric m) {
     return m == Metric::wdl ? 2 : 16;
