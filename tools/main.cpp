@@ -26,8 +26,10 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? 0 : 2;
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --help-all
+        // Bad input: one line on stderr, as for every other error.
+        std::fprintf(stderr, "damas: error: %s (see --help)\n", e.what());
+        return 2;
     } catch (const damas::cli::ExitCode& e) {
         return e.code;
     } catch (const damas::Error& e) {

@@ -8,7 +8,9 @@
 #include <regex>
 #include <sstream>
 
+#include "gen/rule_generate.hpp"
 #include "probe/probe.hpp"
+#include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "test_probe_fixtures.hpp"
 
@@ -106,11 +108,12 @@ TEST_F(ProbeCli, ProbePrintsValueAndDtw) {
         expected += '\n';
         EXPECT_EQ(r.out, expected) << fen;
     }
+    // This database has no rule tables: the JSON says so (rules_missing, the gen-rules hint).
     const CliRun j = study("probe", "W:WK18,K19:BK1", {"--json"});
     EXPECT_TRUE(std::regex_search(
         j.out,
         std::regex(
-            R"(^\{"variant":"english","fen":"W:WK18,K19:BK1","value":"win","dtw":\d+\}\n$)")))
+            R"(^\{"variant":"english","fen":"W:WK18,K19:BK1","value":"win","dtw":\d+,"rules_missing":"no rule table 0201\.dtr [^"]*damas gen-rules -v english -p 3 [^"]*"\}\n$)")))
         << j.out;
 }
 
@@ -242,6 +245,211 @@ TEST_F(ProbeCli, Errors) {
     const ScratchDir empty("cli-empty");
     expect_error(damas({"info", "--dir", empty.path.string()}), "no table file");
     EXPECT_EQ(damas({"probe", "--variant", "english", "--dir", dir}).exit_code, 2);
+}
+
+// ---- the move-limit draw rules: probe's counts, its answer under the rules, stats
+
+const Variant international{BaseVariant::international, false};
+
+// An international database of K+M v K and what it needs (2K v K among them), with the rule
+// tables of the seed's edition only.
+class RulesCli : public ProbeCli {
+  protected:
+    static void SetUpTestSuite() {
+        ProbeCli::SetUpTestSuite();
+        rules_dir_ = new ScratchDir("cli-rules");
+        GenerateOptions g;
+        g.variant = international;
+        g.dir = rules_dir_->path;
+        g.only = Material::parse("1101");
+        Progress quiet(Progress::Mode::quiet);
+        generate(g, quiet);
+        RuleGenerateOptions r;
+        r.variant = international;
+        r.dir = rules_dir_->path;
+        r.only = g.only;
+        generate_rules(r, quiet);
+    }
+    static void TearDownTestSuite() {
+        delete rules_dir_;
+        rules_dir_ = nullptr;
+        ProbeCli::TearDownTestSuite();
+    }
+    static CliRun probe(const std::string& fen, std::vector<std::string> extra = {},
+                        const std::string& command = "probe") {
+        std::vector<std::string> args{
+            command, "--variant", "international", "--dir", rules_dir_->path.string(), fen};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return damas(args);
+    }
+    // A quiet 2K v K position, White to move, whose pure win takes `plies` plies.
+    static std::string two_kings_win(int plies) {
+        const auto tb = Tablebase::open(rules_dir_->path);
+        const ClassIndex index(international.info().board, *Material::parse("0201"));
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const Position p = index.unindex(i);
+            if (MoveGenerator<International>::has_capture(p)) continue;
+            const ProbeResult r = tb->probe_dtw(international, p);
+            if (r.value == Value::win && r.plies == plies) return to_fen(international, p);
+        }
+        return {};
+    }
+
+    static ScratchDir* rules_dir_;
+};
+ScratchDir* RulesCli::rules_dir_ = nullptr;
+
+// 2K v K is one row of S000 6.4 (5 moves): every capture ends the game or stays in the row, so
+// the rule text alone gives the answer: a win iff the game ends within the plies left.
+TEST_F(RulesCli, ProbePrintsThePureAndTheRuleValue) {
+    const std::string fen = two_kings_win(5);
+    ASSERT_FALSE(fen.empty());
+    CliRun r = probe(fen);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "win 5\nrules: win 5 under the 5-move rule, 10 plies left\n");
+    EXPECT_EQ(r.err, "");
+    // Six plies of the ending used: 4 are left, too few for a win in 5; with 5 used, enough.
+    r = probe(fen, {"--plies-in-ending", "6"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "win 5\nrules: draw under the 5-move rule, 4 plies left\nwin, drawn by the 5-move "
+              "rule\n");
+    r = probe(fen, {"--plies-in-ending", "5"});
+    EXPECT_EQ(r.out, "win 5\nrules: win 5 under the 5-move rule, 5 plies left\n");
+    // probe-rules is the same command.
+    EXPECT_EQ(probe(fen, {"--plies-in-ending", "6"}, "probe-rules").out,
+              probe(fen, {"--plies-in-ending", "6"}).out);
+
+    const CliRun j = probe(fen, {"--plies-in-ending", "6", "--json"});
+    EXPECT_EQ(j.exit_code, 0) << j.err;
+    std::string expected = "{\"variant\":\"international\",\"fen\":\"";
+    expected += fen;
+    expected +=
+        "\",\"value\":\"win\",\"dtw\":5,\"rules\":{\"edition\":\"seed\",\"value\":\"draw\","
+        "\"dtr\":0,\"count\":\"the 5-move rule\",\"plies_left\":4,\"differs\":true,\"exact\":"
+        "true,\"summary\":\"win, drawn by the 5-move rule\"}}\n";
+    EXPECT_EQ(j.out, expected);
+
+    // Black to move in the same ending: the lone king loses within the plies left, or draws.
+    const CliRun b = probe("B:WK1,K2:BK46", {"--json"});
+    EXPECT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_NE(b.out.find("\"count\":\"the 5-move rule\""), std::string::npos) << b.out;
+}
+
+TEST_F(RulesCli, KingMoveCountOutsideTheEndings) {
+    // Man against king (1001) is in no row: the 25-move king rule, 50 plies, counts.
+    const CliRun r = probe("W:W28:BK5", {"--plies-since-capture", "10"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto rows = lines(r.out);
+    ASSERT_GE(rows.size(), 2u) << r.out;
+    EXPECT_TRUE(std::regex_match(
+        rows[1],
+        std::regex(
+            R"(^rules: (win \d+|draw|loss \d+) under the 25-move king rule, 40 plies left$)")))
+        << rows[1];
+}
+
+TEST_F(RulesCli, MissingRuleTables) {
+    // No counts given: the pure answer, exit 0, one line on stderr saying how to get the rules.
+    CliRun r = study("probe", "W:WK18,K19:BK1");
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_TRUE(std::regex_match(r.out, std::regex(R"(^win \d+\n$)"))) << r.out;
+    ASSERT_EQ(lines(r.err).size(), 1u) << r.err;
+    EXPECT_EQ(r.err.rfind("damas: note: no rule table 0201.dtr", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("damas gen-rules -v english -p 3 -d "), std::string::npos) << r.err;
+    // Counts given: the pure answer still, then an error and exit code 2.
+    r = study("probe", "W:WK18,K19:BK1", {"--plies-since-capture", "3"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(std::regex_match(r.out, std::regex(R"(^win \d+\n$)"))) << r.out;
+    ASSERT_EQ(lines(r.err).size(), 1u) << r.err;
+    EXPECT_EQ(r.err.rfind("damas: error: no rule table 0201.dtr", 0), 0u) << r.err;
+    // The edition asked for is not generated.
+    r = probe("W:WK1,K2:BK46", {"--edition", "fmjd"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("0201.dtr-fmjd"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--edition fmjd"), std::string::npos) << r.err;
+    // A variant without move-limit rules answers the pure value alone, silently.
+    const ScratchDir italian_dir("cli-italian");
+    test::make_database(italian_dir.path, Variant{BaseVariant::italian, false}, 2);
+    r = damas({"probe", "--variant", "italian", "--dir", italian_dir.path.string(), "W:WK5:BK32"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(lines(r.out).size(), 1u) << r.out;
+    EXPECT_EQ(r.err, "");
+}
+
+TEST_F(RulesCli, BadCounts) {
+    const std::string fen = "W:WK1,K2:BK46";
+    expect_error(probe(fen, {"--edition", "fide"}), "unknown edition 'fide'");
+    expect_error(probe(fen, {"--plies-in-ending", "-2"}), "must not be negative");
+    expect_error(probe(fen, {"--forcada-plies", "4"}), "portuguese");
+    expect_error(probe(fen, {"--plies-since-capture", "x"}), "plies-since-capture");
+    expect_error(study("probe", "W:WK18,K19:BK1", {"--edition", "fmjd"}), "international only");
+}
+
+TEST_F(RulesCli, StatsCountThePureWinsTheRulesDraw) {
+    const CliRun r = damas({"stats", "--variant", "international", "--dir",
+                            rules_dir_->path.string(), "--class", "0201", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // From the pure tables: 2K v K wins are drawn by the 5-move rule iff longer than 10 plies.
+    const auto tb = Tablebase::open(rules_dir_->path);
+    const ClassIndex index(international.info().board, *Material::parse("0201"));
+    std::uint64_t quiet = 0, wins = 0, drawn = 0;
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const Position p = index.unindex(i);
+        if (MoveGenerator<International>::has_capture(p)) continue;
+        ++quiet;
+        const ProbeResult pr = tb->probe_dtw(international, p);
+        if (pr.value != Value::win) continue;
+        ++wins;
+        drawn += pr.plies > 10;
+    }
+    std::string expected = "\"rules\":{\"edition\":\"seed\",\"quiet_positions\":";
+    expected += std::to_string(quiet);
+    expected += ",\"pure_wins\":";
+    expected += std::to_string(wins);
+    expected += ",\"wins_drawn\":";
+    expected += std::to_string(drawn);
+    expected += ",\"pure_losses\":0,\"losses_drawn\":0}";
+    EXPECT_NE(r.out.find(expected), std::string::npos) << r.out << "\n" << expected;
+
+    const CliRun t = damas({"stats", "--variant", "international", "--dir",
+                            rules_dir_->path.string(), "--class", "0201"});
+    ASSERT_EQ(t.exit_code, 0) << t.err;
+    const auto rows = lines(t.out);
+    ASSERT_GE(rows.size(), 2u);
+    EXPECT_EQ(rows[1], "  move-limit rules (seed edition), count starting at the position: " +
+                           std::to_string(drawn) + " of " + std::to_string(wins) +
+                           " quiet pure wins are draws, 0 of 0 quiet pure losses");
+    // Without rule tables (the english database) there is no rules line.
+    const CliRun e =
+        damas({"stats", "--variant", "english", "--dir", dir_->path.string(), "--class", "0201"});
+    EXPECT_EQ(e.out.find("move-limit"), std::string::npos) << e.out;
+}
+
+TEST_F(RulesCli, VerifyChecksTheRuleTables) {
+    const ScratchDir copy("cli-rules-copy");
+    std::filesystem::copy(rules_dir_->path, copy.path, std::filesystem::copy_options::recursive);
+    CliRun r = damas({"verify", "--dir", copy.path.string(), "-q"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    int files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(copy.path / "international"))
+        files += e.path().extension() != ".tmp";
+    EXPECT_NE(r.out.find("files " + std::to_string(files) + ", bad 0"), std::string::npos) << r.out;
+    // Damage one byte of a rule table's data.
+    const std::filesystem::path dtr = copy.path / "international" / "0201.dtr";
+    {
+        std::fstream f(dtr, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(-8, std::ios::end);
+        char c = 0;
+        f.read(&c, 1);
+        c = static_cast<char>(c ^ 0x5A);
+        f.seekp(-8, std::ios::end);
+        f.write(&c, 1);
+    }
+    r = damas({"verify", "--dir", copy.path.string(), "-q"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find("bad 1"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("0201.dtr"), std::string::npos) << r.err;
 }
 
 }  // namespace
