@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -64,15 +66,16 @@ struct CountCase {
     ArbiterState arbiter;
 };
 
-// Every `stride`-th position of class m (White to move), at every count case `cases(p)` gives.
+// The positions of class m (White to move) with the given indices, at every count case
+// `cases(p)` gives.
 template <class R, class Cases>
-void compare_class(const LimitsDb& db, Arbiter<R>& arbiter, Material m, std::uint64_t stride,
-                   Cases&& cases, bool fmjd = false) {
+void compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
+                     const std::vector<std::uint64_t>& indices, Cases&& cases, bool fmjd = false) {
     const DrawRules rules = draw_rules(db.variant, fmjd ? Edition::fmjd : Edition::seed);
     const RulesProbe probe(db.dir);
     const ClassIndex index(db.variant.info().board, m);
     std::uint64_t compared = 0, failures = 0, decided = 0;
-    for (std::uint64_t i = 0; i < index.size(); i += stride) {
+    for (const std::uint64_t i : indices) {
         const Position p = index.unindex(i);
         for (const CountCase& c : cases(p)) {
             const RulesAnswer a = probe.probe(rules, p, c.probe);
@@ -93,6 +96,29 @@ void compare_class(const LimitsDb& db, Arbiter<R>& arbiter, Material m, std::uin
                 db.variant.name().c_str(), m.name().c_str(),
                 static_cast<unsigned long long>(compared), static_cast<unsigned long long>(decided),
                 arbiter.states());
+}
+
+// Every `stride`-th position of class m (White to move), at every count case `cases(p)` gives.
+template <class R, class Cases>
+void compare_class(const LimitsDb& db, Arbiter<R>& arbiter, Material m, std::uint64_t stride,
+                   Cases&& cases, bool fmjd = false) {
+    std::vector<std::uint64_t> indices;
+    const std::uint64_t size = ClassIndex(db.variant.info().board, m).size();
+    for (std::uint64_t i = 0; i < size; i += stride) indices.push_back(i);
+    compare_indices(db, arbiter, m, indices, std::forward<Cases>(cases), fmjd);
+}
+
+// `count` indices of class m drawn at random, the same on every run and machine (mt19937_64
+// from a fixed seed, reduced modulo the class size), in increasing order.
+inline std::vector<std::uint64_t> sample_indices(const LimitsDb& db, Material m, std::size_t count,
+                                                 std::uint64_t seed) {
+    const std::uint64_t size = ClassIndex(db.variant.info().board, m).size();
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint64_t> out(count);
+    for (auto& i : out) i = rng() % size;
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
 // Counts for a class under one running count with limit `limit`: each k of `used`, as plies
