@@ -66,26 +66,30 @@ TableInfo table_info(const Variant& v, Material m) {
             generator_version()};
 }
 
+// Writes the WDL file, then the DTW file, each from its own copy of the values (the WDL copy
+// is freed first: at most 2 bytes per position on top of the results).
 std::uint64_t write_class(const GenerateOptions& o, const PairResult& r) {
     const std::size_t n = r.outcomes.size();
-    std::vector<std::uint8_t> wdl(n);
-    std::vector<std::uint16_t> dtw(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const Outcome out = unpack_outcome(r.outcomes[i]);
-        if (r.capture[i]) {
-            wdl[i] = wdl_unknown;
-            dtw[i] = dtw_unknown;
-        } else {
-            wdl[i] = static_cast<std::uint8_t>(out.value);
-            dtw[i] = out.value == Value::draw ? dtw_draw : out.plies;
-        }
-    }
     const TableInfo info = table_info(o.variant, r.material);
     WriteOptions wo;
     wo.threads = static_cast<unsigned>(std::max(1, o.threads));
     wo.durable = false;  // atomic renames now, one sync() at the end of the run
-    const auto a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl),
-                                   info, wdl, wo);
+    TableHeader a;
+    {
+        std::vector<std::uint8_t> wdl(n);
+        for (std::size_t i = 0; i < n; ++i)
+            wdl[i] = r.capture[i] ? wdl_unknown
+                                  : static_cast<std::uint8_t>(unpack_outcome(r.outcomes[i]).value);
+        a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl), info,
+                            wdl, wo);
+    }
+    std::vector<std::uint16_t> dtw(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Outcome out = unpack_outcome(r.outcomes[i]);
+        dtw[i] = r.capture[i]                ? dtw_unknown
+                 : out.value == Value::draw ? dtw_draw
+                                            : out.plies;
+    }
     wo.counts_from = &a;
     const auto b = write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw),
                                    info, dtw, wo);
@@ -195,12 +199,18 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     for (std::size_t i = 0; i < plan.pairs.size(); ++i) {
         const Material m = plan.pairs[i];
         if (m.pieces() < top) continue;
-        std::uint64_t pair = solver_bytes(board, m);
+        // Solving, then writing one class at a time (write_class).
+        const std::uint64_t largest_class =
+            std::max(ClassIndex(board, m).size(), ClassIndex(board, m.mirrored()).size());
+        std::uint64_t pair = std::max(solver_bytes(board, m),
+                                      solver_result_bytes(board, m) + 2 * largest_class);
         for (Material d : plan.needed_from(i))
             if (plan.solved_at.at(d) < i) pair += ClassIndex(board, d).size() * sizeof(std::uint16_t);
         largest_pair = std::max(largest_pair, pair);
     }
-    summary.peak_bytes_estimate = kept + largest_pair;
+    // Plus the writer's blocks, thread stacks and the program itself (measured: under 64 MiB).
+    constexpr std::uint64_t overhead = std::uint64_t{64} << 20;
+    summary.peak_bytes_estimate = kept + largest_pair + overhead;
     const std::uint64_t available = available_memory_bytes();
     progress.message("damas gen: " + o.variant.name() + ", " + std::to_string(classes.size()) +
                      " classes, needs about " +

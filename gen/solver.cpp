@@ -382,6 +382,11 @@ class PairSolver {
 
 }  // namespace
 
+std::uint64_t solver_result_bytes(const BoardSpec& board, Material m) {
+    const std::uint64_t n = ClassIndex(board, m).size();
+    return 3 * (m == m.mirrored() ? n : 2 * n);  // a class and its mirror have the same size
+}
+
 std::uint64_t solver_bytes(const BoardSpec& board, Material m) {
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool single = m == m.mirrored();

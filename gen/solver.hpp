@@ -44,6 +44,8 @@ struct PairResult {
 // The memory solve_pair needs for m and its mirror: 3 bytes per position of the pair (the
 // results) and 12 per position of the largest slice (state and bucket entries).
 std::uint64_t solver_bytes(const BoardSpec& board, Material m);
+// The part of it that solve_pair returns: the results alone.
+std::uint64_t solver_result_bytes(const BoardSpec& board, Material m);
 
 using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
