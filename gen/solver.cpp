@@ -111,6 +111,7 @@ class PairSolver {
         }
         for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
         store_results();
+        slice_finished();
     }
 
     // The class, global index and slice-local state of a White-to-move position of the pair.
@@ -343,8 +344,15 @@ class PairSolver {
         }
     }
 
+    // Progress: the positions of the slices solved, plus the bucket entries of this one so far
+    // (capped: an entry may be stale, and draws are never in a bucket).
     void report(std::uint64_t n) {
-        done_ += n;
+        done_ = std::min(done_ + n, slices_done_ + slice_size_);
+        if (progress_) progress_(std::min(done_, total_), total_);
+    }
+    void slice_finished() {
+        slices_done_ += slice_size_;
+        done_ = slices_done_;
         if (progress_) progress_(std::min(done_, total_), total_);
     }
 
@@ -357,7 +365,7 @@ class PairSolver {
     const Material materials_[2];
     const ClassIndex indices_[2];
     const FastDivisor kings_per_men_;  // the same for a class and its mirror
-    std::uint64_t total_ = 0, done_ = 0;
+    std::uint64_t total_ = 0, done_ = 0, slices_done_ = 0;
     std::vector<PairResult> results_;
     // Per class: the slice of each men configuration, its rank in the slice, and the men
     // configurations of each slice in ascending order.
