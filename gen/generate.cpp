@@ -39,31 +39,19 @@ std::string gib(double bytes) {
     return buf;
 }
 
-bool files_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
-    for (Metric metric : {Metric::wdl, Metric::dtw}) {
-        const auto path = table_path(o.dir, o.variant, m.name(), metric);
-        if (!std::filesystem::exists(path)) return false;
-        try {
-            const TableFile file(path);
-            const TableHeader& h = file.header();
-            const std::array<std::uint8_t, 4> counts{
-                static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
-                static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)};
-            if (!(h.variant == o.variant) || h.material != counts || h.positions != positions)
-                return false;
-            file.verify();
-        } catch (const Error&) {
-            return false;
-        }
-    }
-    return true;
-}
-
 TableInfo table_info(const Variant& v, Material m) {
     return {v,
             {static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
              static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)},
             generator_version()};
+}
+
+bool files_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
+    for (Metric metric : {Metric::wdl, Metric::dtw})
+        if (!table_complete(table_path(o.dir, o.variant, m.name(), metric),
+                            table_info(o.variant, m), metric, positions))
+            return false;
+    return true;
 }
 
 // Writes the WDL file, then the DTW file, each from its own copy of the values (the WDL copy
