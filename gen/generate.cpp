@@ -68,15 +68,13 @@ std::uint64_t write_class(const GenerateOptions& o, const PairResult& r) {
         for (std::size_t i = 0; i < n; ++i)
             wdl[i] = r.capture[i] ? wdl_unknown
                                   : static_cast<std::uint8_t>(unpack_outcome(r.outcomes[i]).value);
-        a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl), info,
-                            wdl, wo);
+        a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl), info, wdl,
+                            wo);
     }
     std::vector<std::uint16_t> dtw(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Outcome out = unpack_outcome(r.outcomes[i]);
-        dtw[i] = r.capture[i]                ? dtw_unknown
-                 : out.value == Value::draw ? dtw_draw
-                                            : out.plies;
+        dtw[i] = r.capture[i] ? dtw_unknown : out.value == Value::draw ? dtw_draw : out.plies;
     }
     wo.counts_from = &a;
     const auto b = write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw),
@@ -190,10 +188,11 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         // Solving, then writing one class at a time (write_class).
         const std::uint64_t largest_class =
             std::max(ClassIndex(board, m).size(), ClassIndex(board, m.mirrored()).size());
-        std::uint64_t pair = std::max(solver_bytes(board, m),
-                                      solver_result_bytes(board, m) + 2 * largest_class);
+        std::uint64_t pair =
+            std::max(solver_bytes(board, m), solver_result_bytes(board, m) + 2 * largest_class);
         for (Material d : plan.needed_from(i))
-            if (plan.solved_at.at(d) < i) pair += ClassIndex(board, d).size() * sizeof(std::uint16_t);
+            if (plan.solved_at.at(d) < i)
+                pair += ClassIndex(board, d).size() * sizeof(std::uint16_t);
         largest_pair = std::max(largest_pair, pair);
     }
     // Plus the writer's blocks, thread stacks and the program itself (measured: under 64 MiB).

@@ -35,15 +35,16 @@ void SolvedStore::load_below(Material m) {
 void SolvedStore::complete(SolvedClass& c) {
     dispatch(variant_.base, [&](auto rules) {
         using R = decltype(rules);
-        tbb::parallel_for(
-            tbb::blocked_range<std::uint64_t>(0, c.index->size(), 4096), [&](const auto& r) {
-                c.index->for_each_position(r.begin(), r.end(), [&](std::uint64_t i,
-                                                                    const Position& p) {
-                    if (MoveGenerator<R>::has_capture(p))
-                        c.outcomes[i] = pack_outcome(resolve_outcome<R>(
-                            p, variant_.giveaway, [this](const Position& q) { return stored(q); }));
-                });
-            });
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, c.index->size(), 4096),
+                          [&](const auto& r) {
+                              c.index->for_each_position(
+                                  r.begin(), r.end(), [&](std::uint64_t i, const Position& p) {
+                                      if (MoveGenerator<R>::has_capture(p))
+                                          c.outcomes[i] = pack_outcome(resolve_outcome<R>(
+                                              p, variant_.giveaway,
+                                              [this](const Position& q) { return stored(q); }));
+                                  });
+                          });
     });
     c.complete = true;
 }

@@ -98,16 +98,17 @@ class PairSolver {
         highest_ = 0;
         for (int c = 0; c < classes_; ++c) {
             const std::vector<std::uint64_t>& men = slice_men_[c][s];
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men.size(), 1), [&](const auto& r) {
-                for (std::size_t j = r.begin(); j != r.end(); ++j) {
-                    const std::uint64_t first = men[j] * kings_per_men();
-                    const std::uint64_t local = base_[c] + j * kings_per_men();
-                    indices_[c].for_each_position(
-                        first, first + kings_per_men(), [&](std::uint64_t i, const Position& p) {
-                            initialise(local + (i - first), p);
-                        });
-                }
-            });
+            tbb::parallel_for(
+                tbb::blocked_range<std::size_t>(0, men.size(), 1), [&](const auto& r) {
+                    for (std::size_t j = r.begin(); j != r.end(); ++j) {
+                        const std::uint64_t first = men[j] * kings_per_men();
+                        const std::uint64_t local = base_[c] + j * kings_per_men();
+                        indices_[c].for_each_position(first, first + kings_per_men(),
+                                                      [&](std::uint64_t i, const Position& p) {
+                                                          initialise(local + (i - first), p);
+                                                      });
+                    }
+                });
         }
         for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
         store_results();
@@ -321,26 +322,27 @@ class PairSolver {
     void store_results() {
         for (int c = 0; c < classes_; ++c) {
             const std::vector<std::uint64_t>& men = slice_men_[c][slice_];
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men.size(), 1), [&](const auto& r) {
-                for (std::size_t j = r.begin(); j != r.end(); ++j) {
-                    const std::uint64_t first = men[j] * kings_per_men();
-                    const std::uint64_t local = base_[c] + j * kings_per_men();
-                    for (std::uint64_t k = 0; k < kings_per_men(); ++k) {
-                        const State& state = states_[local + k];
-                        const std::uint8_t st = state.status.load(std::memory_order_relaxed);
-                        Outcome o{Value::draw, 0};
-                        if (st & resolved_bit) {
-                            o.value = static_cast<Value>((st >> value_shift) & 3);
-                            if (o.value == Value::win)
-                                o.plies = state.win.load(std::memory_order_relaxed);
-                            if (o.value == Value::loss)
-                                o.plies = state.loss.load(std::memory_order_relaxed);
+            tbb::parallel_for(
+                tbb::blocked_range<std::size_t>(0, men.size(), 1), [&](const auto& r) {
+                    for (std::size_t j = r.begin(); j != r.end(); ++j) {
+                        const std::uint64_t first = men[j] * kings_per_men();
+                        const std::uint64_t local = base_[c] + j * kings_per_men();
+                        for (std::uint64_t k = 0; k < kings_per_men(); ++k) {
+                            const State& state = states_[local + k];
+                            const std::uint8_t st = state.status.load(std::memory_order_relaxed);
+                            Outcome o{Value::draw, 0};
+                            if (st & resolved_bit) {
+                                o.value = static_cast<Value>((st >> value_shift) & 3);
+                                if (o.value == Value::win)
+                                    o.plies = state.win.load(std::memory_order_relaxed);
+                                if (o.value == Value::loss)
+                                    o.plies = state.loss.load(std::memory_order_relaxed);
+                            }
+                            results_[c].outcomes[first + k] = pack_outcome(o);
+                            results_[c].capture[first + k] = (st & capture_bit) ? 1 : 0;
                         }
-                        results_[c].outcomes[first + k] = pack_outcome(o);
-                        results_[c].capture[first + k] = (st & capture_bit) ? 1 : 0;
                     }
-                }
-            });
+                });
         }
     }
 
@@ -400,8 +402,8 @@ std::uint64_t solver_bytes(const BoardSpec& board, Material m) {
     const bool single = m == m.mirrored();
     std::uint64_t pair = index.size() + (single ? 0 : mirror.size()), largest = 0;
     for (int s = 0; s < index.slice_count(); ++s)
-        largest = std::max(largest, index.positions_in_slice(s) +
-                                        (single ? 0 : mirror.positions_in_slice(s)));
+        largest = std::max(
+            largest, index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s)));
     return 3 * pair + 12 * largest;
 }
 

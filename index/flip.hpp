@@ -53,6 +53,8 @@ class Flipper {
     int shift_;
 };
 
-constexpr Position flip(const BoardSpec& board, const Position& p) { return Flipper(board)(p); }
+constexpr Position flip(const BoardSpec& board, const Position& p) {
+    return Flipper(board)(p);
+}
 
 }  // namespace damas
