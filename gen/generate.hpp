@@ -5,7 +5,10 @@
 // class together with its mirror (gen/solver.hpp). Each class gives two files, WDL and DTW
 // (probe/format.hpp), written atomically; a rerun verifies the files of a class and skips it,
 // so a killed run loses at most the pair in progress. Before starting, the memory the run needs
-// is estimated and the run refused if the machine lacks it.
+// is estimated and the run refused if the machine lacks it. Memory: every solved class below the
+// largest size stays in memory (2 bytes per position) for the lookups of later classes; a class
+// of the largest size stays only until the last pair that crowns into it is solved, so none is
+// read twice.
 #pragma once
 
 #include <cstdint>
