@@ -96,20 +96,11 @@ class PairSolver {
         }
         buckets_.assign(static_cast<std::size_t>(max_plies) + 2, {});
         highest_ = 0;
-        for (int c = 0; c < classes_; ++c) {
-            const std::vector<std::uint64_t>& men = slice_men_[c][s];
-            tbb::parallel_for(
-                tbb::blocked_range<std::size_t>(0, men.size(), 1), [&](const auto& r) {
-                    for (std::size_t j = r.begin(); j != r.end(); ++j) {
-                        const std::uint64_t first = men[j] * kings_per_men();
-                        const std::uint64_t local = base_[c] + j * kings_per_men();
-                        indices_[c].for_each_position(first, first + kings_per_men(),
-                                                      [&](std::uint64_t i, const Position& p) {
-                                                          initialise(local + (i - first), p);
-                                                      });
-                    }
-                });
-        }
+        for_each_men_block([&](int c, std::uint64_t first, std::uint64_t local) {
+            indices_[c].for_each_position(
+                first, first + kings_per_men(),
+                [&](std::uint64_t i, const Position& p) { initialise(local + (i - first), p); });
+        });
         for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
         store_results();
         slice_finished();
@@ -318,32 +309,37 @@ class PairSolver {
         }
     }
 
-    // The slice's values into the pair's result arrays (unresolved positions are draws).
-    void store_results() {
+    // Calls f(class, first global index, first slice-local state) for every men configuration
+    // of the slice being solved, in parallel: each is kings_per_men() consecutive positions.
+    template <class F>
+    void for_each_men_block(F&& f) const {
         for (int c = 0; c < classes_; ++c) {
             const std::vector<std::uint64_t>& men = slice_men_[c][slice_];
             tbb::parallel_for(
                 tbb::blocked_range<std::size_t>(0, men.size(), 1), [&](const auto& r) {
-                    for (std::size_t j = r.begin(); j != r.end(); ++j) {
-                        const std::uint64_t first = men[j] * kings_per_men();
-                        const std::uint64_t local = base_[c] + j * kings_per_men();
-                        for (std::uint64_t k = 0; k < kings_per_men(); ++k) {
-                            const State& state = states_[local + k];
-                            const std::uint8_t st = state.status.load(std::memory_order_relaxed);
-                            Outcome o{Value::draw, 0};
-                            if (st & resolved_bit) {
-                                o.value = static_cast<Value>((st >> value_shift) & 3);
-                                if (o.value == Value::win)
-                                    o.plies = state.win.load(std::memory_order_relaxed);
-                                if (o.value == Value::loss)
-                                    o.plies = state.loss.load(std::memory_order_relaxed);
-                            }
-                            results_[c].outcomes[first + k] = pack_outcome(o);
-                            results_[c].capture[first + k] = (st & capture_bit) ? 1 : 0;
-                        }
-                    }
+                    for (std::size_t j = r.begin(); j != r.end(); ++j)
+                        f(c, men[j] * kings_per_men(), base_[c] + j * kings_per_men());
                 });
         }
+    }
+
+    // The slice's values into the pair's result arrays (unresolved positions are draws).
+    void store_results() {
+        for_each_men_block([&](int c, std::uint64_t first, std::uint64_t local) {
+            for (std::uint64_t k = 0; k < kings_per_men(); ++k) {
+                const State& state = states_[local + k];
+                const std::uint8_t st = state.status.load(std::memory_order_relaxed);
+                Outcome o{Value::draw, 0};
+                if (st & resolved_bit) {
+                    o.value = static_cast<Value>((st >> value_shift) & 3);
+                    if (o.value == Value::win) o.plies = state.win.load(std::memory_order_relaxed);
+                    if (o.value == Value::loss)
+                        o.plies = state.loss.load(std::memory_order_relaxed);
+                }
+                results_[c].outcomes[first + k] = pack_outcome(o);
+                results_[c].capture[first + k] = (st & capture_bit) ? 1 : 0;
+            }
+        });
     }
 
     // Progress: the positions of the slices solved, plus the bucket entries of this one so far
