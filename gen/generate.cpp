@@ -54,9 +54,39 @@ bool files_complete(const GenerateOptions& o, Material m, std::uint64_t position
     return true;
 }
 
+// Whether the wdl file of a complete class holds its values (format.hpp's layouts).
+bool wdl_holds_values(const GenerateOptions& o, Material m) {
+    return TableFile(table_path(o.dir, o.variant, m.name(), Metric::wdl)).holds_values();
+}
+
+// Whether one wdl file of the pair of m may have the mirror layout. Not where a rule ends the
+// game on the spot (turkish's king against a lone man): readers take the values of such a class
+// from the parity of its dtw, which those positions do not follow.
+bool mirror_layout_allowed(const GenerateOptions& o, Material m) {
+    if (!o.mirror_wdl || m == m.mirrored()) return false;
+    const bool lone_man_rule =
+        dispatch(o.variant.base, [](auto rules) { return decltype(rules)::king_beats_lone_man; });
+    const auto lone_man = [](int men, int kings) { return men == 1 && kings == 0; };
+    return o.variant.giveaway || !lone_man_rule ||
+           !(lone_man(m.white_men, m.white_kings) || lone_man(m.black_men, m.black_kings));
+}
+
+// The pair's files are complete and in the layout a run with these options writes.
+bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
+    const Material mirror = m.mirrored();
+    if (!files_complete(o, m, positions)) return false;
+    if (m == mirror) return wdl_holds_values(o, m);
+    if (!files_complete(o, mirror, positions)) return false;  // a mirror has the same size
+    const int stored = (wdl_holds_values(o, m) ? 1 : 0) + (wdl_holds_values(o, mirror) ? 1 : 0);
+    return stored == (mirror_layout_allowed(o, m) ? 1 : 2);
+}
+
 // Writes the WDL file, then the DTW file, each from its own copy of the values (the WDL copy
 // is freed first: at most 2 bytes per position on top of the results).
-std::uint64_t write_class(const GenerateOptions& o, const PairResult& r) {
+struct WrittenClass {
+    TableHeader wdl, dtw;
+};
+WrittenClass write_class(const GenerateOptions& o, const PairResult& r) {
     const std::size_t n = r.outcomes.size();
     const TableInfo info = table_info(o.variant, r.material);
     WriteOptions wo;
@@ -79,7 +109,20 @@ std::uint64_t write_class(const GenerateOptions& o, const PairResult& r) {
     wo.counts_from = &a;
     const auto b = write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw),
                                    info, dtw, wo);
-    return a.file_size + b.file_size;
+    return {a, b};
+}
+
+// Replaces the larger wdl file of a pair (the second on a tie, so the bytes are the same on
+// every run) by one in the mirror layout. Written after both full files, so a run killed
+// before leaves a pair that pair_complete() rejects. Returns the bytes saved.
+std::uint64_t apply_mirror_layout(const GenerateOptions& o, const std::vector<PairResult>& pair,
+                                  const std::vector<WrittenClass>& written) {
+    const std::size_t drop = written[0].wdl.file_size < written[1].wdl.file_size ? 1 : 0;
+    const Material m = pair[drop].material;
+    const TableHeader h =
+        write_wdl_mirror_table(table_path(o.dir, o.variant, m.name(), Metric::wdl),
+                               table_info(o.variant, m), written[drop].wdl, false);
+    return written[drop].wdl.file_size - h.file_size;
 }
 
 // "0201+0102": a class and its mirror, solved together.
@@ -222,8 +265,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         const ClassIndex index(board, m);
         const ClassIndex mirror_index(board, m.mirrored());
         const bool single = m == m.mirrored();
-        if (files_complete(o, m, index.size()) &&
-            (single || files_complete(o, m.mirrored(), mirror_index.size()))) {
+        if (pair_complete(o, m, index.size())) {
             summary.classes_skipped += single ? 1 : 2;
             progress.message(pair_label(m) + " complete, skipped");
             continue;
@@ -237,8 +279,14 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         progress.start(label, positions);
         std::vector<PairResult> results = solve_pair(
             o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); });
+        std::vector<WrittenClass> written;
+        for (const PairResult& r : results) {
+            written.push_back(write_class(o, r));
+            summary.bytes_written += written.back().wdl.file_size + written.back().dtw.file_size;
+        }
+        if (results.size() == 2 && mirror_layout_allowed(o, m))
+            summary.bytes_written -= apply_mirror_layout(o, results, written);
         for (PairResult& r : results) {
-            summary.bytes_written += write_class(o, r);
             summary.positions += r.outcomes.size();
             ++summary.classes_built;
             store.add(r.material, std::move(r.outcomes), true);

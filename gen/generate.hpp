@@ -3,7 +3,8 @@
 //
 // Owns: the batch over classes. Classes are solved in dependency order (index/material.hpp), a
 // class together with its mirror (gen/solver.hpp). Each class gives two files, WDL and DTW
-// (probe/format.hpp), written atomically; a rerun verifies the files of a class and skips it,
+// (probe/format.hpp), written atomically; of a pair, one wdl file may get the mirror layout
+// (mirror_wdl below), written last. A rerun verifies the files of a pair and skips it,
 // so a killed run loses at most the pair in progress. Before starting, the memory the run needs
 // is estimated and the run refused if the machine lacks it. Memory: every solved class below the
 // largest size stays in memory (2 bytes per position) for the lookups of later classes; a class
@@ -28,6 +29,10 @@ struct GenerateOptions {
     int threads = 0;               // 0: all cores
     int max_per_side = 0;          // 0: no limit
     std::optional<Material> only;  // build this class (and its mirror) and what it needs
+    // Of each pair of classes (a class and its mirror), write the wdl values of one only, the
+    // one that compresses smaller; the other's wdl file gets the mirror layout
+    // (probe/format.hpp): a probe there searches one ply. About halves the wdl bytes.
+    bool mirror_wdl = true;
 };
 
 struct GenerateSummary {

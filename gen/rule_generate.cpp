@@ -91,10 +91,10 @@ ClassReport write_class(const RuleGenerateOptions& o, const DrawRules& rules, co
     std::vector<std::uint8_t> pure;
     if (o.check_pure) {
         const TableFile wdl(table_path(o.dir, o.variant, c.material.name(), Metric::wdl));
+        const TableFile dtw(table_path(o.dir, o.variant, c.material.name(), Metric::dtw));
         if (wdl.size() != index.size())
             throw Error("wdl file of " + c.material.name() + " has the wrong size");
-        pure.resize(wdl.size());
-        wdl.read_all(pure);
+        pure = read_wdl_values(wdl, dtw);
     }
     ClassReport report;
     const TableInfo info = table_info(o.variant, c.material);

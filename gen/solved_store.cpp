@@ -76,9 +76,8 @@ void SolvedStore::load(Material m) {
     ClassIndex index(variant_.info().board, m);
     if (wdl.size() != index.size() || dtw.size() != index.size())
         throw Error("table files of class " + m.name() + " do not match its index size");
-    std::vector<std::uint8_t> values(wdl.size());
+    const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw);
     std::vector<std::uint16_t> plies(dtw.size());
-    wdl.read_all(values);
     dtw.read_all(plies);
     std::vector<std::uint16_t> outcomes(values.size());
     for (std::size_t i = 0; i < outcomes.size(); ++i) {

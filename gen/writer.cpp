@@ -305,6 +305,33 @@ TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& 
     return write_table(path, info, values, options, Metric::wdl);
 }
 
+TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
+                                   const TableHeader& counts, bool durable) {
+    TableHeader h;
+    h.variant = info.variant;
+    h.material = info.material;
+    h.metric = Metric::wdl;
+    h.generator = info.generator;
+    h.layout = Layout::mirror;
+    h.positions_per_block = format::wdl_positions_per_block;
+    h.positions = counts.positions;
+    h.blocks = 0;
+    h.wins = counts.wins, h.draws = counts.draws;
+    h.losses = counts.losses, h.unknown = counts.unknown;
+    h.table_offset = format::header_size;
+    h.blocks_offset = h.table_offset + format::table_bytes(0);
+    h.file_size = h.blocks_offset;
+    std::vector<std::byte> table(format::table_bytes(0));
+    le::store<std::uint64_t>(table.data(), h.file_size);  // off[0] = off[B] = the file's end
+    h.table_checksum = xxh64(table);
+    h.blocks_checksum = Xxh64Stream().digest();
+    TmpFile file(path);
+    file.write_at(h.table_offset, table);
+    file.write_at(0, encode_header(h));
+    file.commit(durable);
+    return h;
+}
+
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint16_t> values, const WriteOptions& options) {
     return write_table(path, info, values, options, Metric::dtw);

@@ -59,6 +59,10 @@ bool table_complete(const std::filesystem::path& path, const TableInfo& info, Me
 // Throws Error on an invalid value or an I/O failure (the temporary file is removed).
 TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint8_t> values, const WriteOptions& options = {});
+// A wdl table in the mirror layout (format.hpp): the header alone, with the positions and the
+// win/draw/loss/unknown counts of `counts` (the class's full table, as written or computed).
+TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
+                                   const TableHeader& counts, bool durable = true);
 // values[i]: plies to the end, dtw_draw or dtw_unknown (format.hpp).
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint16_t> values,

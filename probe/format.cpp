@@ -21,6 +21,7 @@ enum Off : std::size_t {
     o_bits = 19,
     o_material = 20,
     o_ppb = 24,
+    o_layout = 28,
     o_positions = 32,
     o_blocks = 40,
     o_wins = 48,
@@ -58,11 +59,16 @@ std::string get_text(const std::byte* p, std::size_t size) {
 
 const char* metric_name(Metric m) {
     switch (m) {
-        case Metric::wdl: return "wdl";
-        case Metric::dtw: return "dtw";
-        case Metric::dtr: return "dtr";
-        case Metric::dtr_fmjd: return "dtr-fmjd";
-        case Metric::dtr_forcada: return "dtr-forcada";
+        case Metric::wdl:
+            return "wdl";
+        case Metric::dtw:
+            return "dtw";
+        case Metric::dtr:
+            return "dtr";
+        case Metric::dtr_fmjd:
+            return "dtr-fmjd";
+        case Metric::dtr_forcada:
+            return "dtr-forcada";
     }
     return "?";
 }
@@ -79,6 +85,7 @@ HeaderBytes encode_header(const TableHeader& h) {
     p[o_bits] = static_cast<std::byte>(format::bits_per_value(h.metric));
     for (std::size_t i = 0; i < 4; ++i) p[o_material + i] = static_cast<std::byte>(h.material[i]);
     le::store<std::uint32_t>(p + o_ppb, h.positions_per_block);
+    le::store<std::uint32_t>(p + o_layout, static_cast<std::uint32_t>(h.layout));
     le::store<std::uint64_t>(p + o_positions, h.positions);
     le::store<std::uint64_t>(p + o_blocks, h.blocks);
     le::store<std::uint64_t>(p + o_wins, h.wins);
@@ -103,8 +110,9 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
     if (std::memcmp(p + o_magic, format::magic.data(), format::magic.size()) != 0)
         fail(what, "not a damas table file (wrong magic)");
     const auto version = le::load<std::uint32_t>(p + o_version);
-    if (version != format::version)
+    if (version < format::oldest_version || version > format::version)
         fail(what, "format version " + std::to_string(version) + " is not supported (expected " +
+                       std::to_string(format::oldest_version) + " to " +
                        std::to_string(format::version) + ")");
     const std::uint64_t sum = xxh64(b.first(o_header_checksum));
     if (sum != le::load<std::uint64_t>(p + o_header_checksum))
@@ -126,6 +134,12 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
     for (std::size_t i = 0; i < 4; ++i)
         h.material[i] = static_cast<std::uint8_t>(p[o_material + i]);
     h.positions_per_block = le::load<std::uint32_t>(p + o_ppb);
+    const auto layout = le::load<std::uint32_t>(p + o_layout);
+    if (layout > static_cast<std::uint32_t>(Layout::mirror) || (version < 2 && layout != 0))
+        fail(what, "unknown layout in header");
+    h.layout = static_cast<Layout>(layout);
+    if (h.layout == Layout::mirror && h.metric != Metric::wdl)
+        fail(what, "only wdl tables may have the mirror layout");
     h.positions = le::load<std::uint64_t>(p + o_positions);
     h.blocks = le::load<std::uint64_t>(p + o_blocks);
     h.wins = le::load<std::uint64_t>(p + o_wins);
@@ -143,7 +157,8 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
     if (h.positions >= format::max_positions) fail(what, "index size too large");
     if (ppb == 0 || ppb % 4 != 0 || format::block_bytes(h.metric, ppb) > format::max_block_bytes)
         fail(what, "invalid positions per block " + std::to_string(ppb));
-    if (h.blocks != (h.positions + ppb - 1) / ppb) fail(what, "block count does not match size");
+    const std::uint64_t blocks = h.layout == Layout::mirror ? 0 : (h.positions + ppb - 1) / ppb;
+    if (h.blocks != blocks) fail(what, "block count does not match size");
     if (h.wins + h.draws + h.losses + h.unknown != h.positions)
         fail(what, "value counts do not add up to the index size");
     if (h.table_offset != format::header_size ||

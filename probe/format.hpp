@@ -19,7 +19,8 @@
 //    19    1 u8  bits per value (2 for wdl, 16 for the others)
 //    20    4 u8  x4 material: white men, white kings, black men, black kings
 //    24    4 u32 positions per block P (> 0, a multiple of 4)
-//    28    4 u32 reserved, 0
+//    28    4 u32 layout (version 2; 0 in version 1): 0 = stored (the values are in the blocks),
+//              1 = mirror (wdl only: no blocks, B = 0; see "Mirror layout" below)
 //    32    8 u64 index size N (positions)
 //    40    8 u64 block count B = ceil(N / P)
 //    48    8 u64 wins      (side to move wins; unknown positions excluded)
@@ -46,6 +47,16 @@
 //   wdl: 2 bits per position, 4 per byte, position p in bits 2*(p%4)..2*(p%4)+1 of byte p/4
 //        (within the block); ceil(n/4) bytes, unused high bits of the last byte are 0.
 //   dtw, dtr*: u16 little-endian per position; 2n bytes.
+//
+// Mirror layout (version 2): a class C and its mirror M (format.hpp's flip: the same positions
+// with the other side to move) hold the same information twice, since every value of C is the
+// best over its moves of values in M, captures and crowning moves aside. For a pair whose wdl
+// files are large, the generator stores one of the two in full and the other as a header alone
+// (layout 1: counts filled in, no blocks, file = header + an 8-byte offset table). A probe of a
+// quiet position of a mirror-layout class searches its moves one ply deep into the stored class
+// (captures after the move resolved as always). The dtw files always store both classes, so
+// rule tables, statistics and the generator read distances (and values by their parity) from
+// them. Readers must not assume a wdl file has values: check the layout.
 //
 // Values, from the side to move's point of view:
 //   wdl: loss 0, draw 1, win 2; unknown 3 = "the probe never reads this position" (the side to
@@ -121,7 +132,9 @@ constexpr int dtr_distance(std::uint16_t dtr) {
 
 namespace format {
 inline constexpr std::array<char, 8> magic{'D', 'A', 'M', 'A', 'S', 'T', 'B', '1'};
-inline constexpr std::uint32_t version = 1;
+// 2: the layout field (mirror layout). Readers accept 1 (whose layout is always 0) and 2.
+inline constexpr std::uint32_t version = 2;
+inline constexpr std::uint32_t oldest_version = 1;
 inline constexpr std::size_t header_size = 256;
 inline constexpr std::size_t variant_name_size = 32;
 inline constexpr std::size_t generator_size = 64;
@@ -157,6 +170,11 @@ constexpr std::uint64_t table_bytes(std::uint64_t blocks) {
 }
 }  // namespace format
 
+enum class Layout : std::uint32_t {
+    stored = 0,  // the values are in the blocks
+    mirror = 1,  // wdl only: no values; they are one ply away in the mirror class (see above)
+};
+
 // Every field of the header. Counts of the four piece kinds in the order white men, white
 // kings, black men, black kings.
 struct TableHeader {
@@ -165,6 +183,7 @@ struct TableHeader {
     Metric metric = Metric::wdl;
     std::string generator;
     std::uint32_t positions_per_block = 0;
+    Layout layout = Layout::stored;
     std::uint64_t positions = 0;  // N
     std::uint64_t blocks = 0;
     std::uint64_t wins = 0, draws = 0, losses = 0, unknown = 0;

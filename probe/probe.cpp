@@ -213,6 +213,9 @@ struct Tablebase::Impl {
     template <class R, Mode mode>
     ProbeStatus read_stored(VariantTables& vt, const Position& q, Outcome& out) const noexcept;
     template <class R, Mode mode>
+    ProbeStatus search_mirror(VariantTables& vt, Material m, const Position& w,
+                              Outcome& out) const noexcept;
+    template <class R, Mode mode>
     ProbeResult probe(Variant v, const Position& p) const noexcept;
 };
 
@@ -315,7 +318,21 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q,
     ProbeStatus status = ProbeStatus::ok;
     const TableFile* wdl = table(vt, slot, m, Metric::wdl, cached_only, status);
     if (!wdl) return status;
+    if (!wdl->holds_values() && mode != Mode::dtw) return search_mirror<R, mode>(vt, m, w, out);
     const std::uint64_t index = slot.index->index(w);
+    if (!wdl->holds_values()) {  // dtw mode: the distance's parity gives the value
+        const TableFile* dtw = table(vt, slot, m, Metric::dtw, false, status);
+        if (!dtw) return status;
+        const ReadResult plies = dtw->value(index, cache);
+        if (!plies.ok()) return read_failed(slot, *dtw, plies.status);
+        if (plies.value == dtw_draw) {
+            out = {Value::draw, 0};
+            return ProbeStatus::ok;
+        }
+        if (plies.value > dtw_max) return ProbeStatus::error_corrupt;
+        out = {static_cast<Value>(dtw_outcome(plies.value, vt.variant.giveaway)), plies.value};
+        return ProbeStatus::ok;
+    }
     const ReadResult value = cached_only ? wdl->try_value(index, cache) : wdl->value(index, cache);
     if (!value.ok()) return read_failed(slot, *wdl, value.status);
     if (value.value > wdl_win) return ProbeStatus::error_corrupt;
@@ -334,6 +351,45 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q,
     }
     out.plies = plies.value;
     return ProbeStatus::ok;
+}
+
+// The value of a quiet White-to-move position w of class m, whose wdl file has the mirror layout
+// (format.hpp): the best over its moves. A quiet move that does not crown leads to the mirror
+// class, which must hold its values (else the search would never end); captures and crowning
+// moves lead to classes with fewer men, searched in turn if they have the mirror layout too.
+template <class R, Mode mode>
+ProbeStatus Tablebase::Impl::search_mirror(VariantTables& vt, Material m, const Position& w,
+                                           Outcome& out) const noexcept {
+    const Material mirror = m.mirrored();
+    const int mirror_slot =
+        material_slot(mirror.white_men, mirror.white_kings, mirror.black_men, mirror.black_kings);
+    ProbeStatus status = ProbeStatus::ok;
+    const TableFile* stored_side =
+        table(vt, vt.slots[mirror_slot], mirror, Metric::wdl, mode == Mode::wdl_cached, status);
+    if (!stored_side) return status;
+    if (!stored_side->holds_values()) return ProbeStatus::error_corrupt;  // both mirror layout
+    MoveList moves;
+    MoveGenerator<R>::generate(w, moves);
+    if (moves.empty()) {
+        out = no_move_outcome(vt.variant.giveaway);
+        return ProbeStatus::ok;
+    }
+    ProbeStatus failure = ProbeStatus::ok;
+    const auto stored = [&](const Position& q, Outcome& o) {
+        failure = read_stored<R, mode>(vt, q, o);
+        return failure == ProbeStatus::ok;
+    };
+    BestOutcome best;
+    for (const Move& move : moves) {
+        Outcome after;
+        if (!try_resolve_outcome<R>(make_move(w, move), vt.variant.giveaway, stored, after))
+            return failure;
+        best.add(after);
+        if (after.value == Value::loss) break;  // a win: no need to look further for wdl
+    }
+    out = best.result();
+    out.plies = 0;
+    return out.value == Value::unknown ? ProbeStatus::error_corrupt : ProbeStatus::ok;
 }
 
 template <class R, Mode mode>

@@ -129,9 +129,11 @@ struct RuleSearch {
         const bool giveaway = rules.variant.giveaway;
         return resolve_outcome<R>(p, giveaway, [&](const Position& q) {
             const Position w = q.side == Color::white ? q : flip(rules.variant.info().board, q);
-            const auto wdl = static_cast<Value>(read(w, Metric::wdl));
-            if (wdl == Value::draw) return Outcome{Value::draw, 0};
-            return Outcome{wdl, read(w, Metric::dtw)};
+            // The dtw alone: its parity gives the value (the positions a rule ends on the spot
+            // never get here), and wdl files may have the mirror layout (format.hpp).
+            const std::uint16_t plies = read(w, Metric::dtw);
+            if (plies == dtw_draw) return Outcome{Value::draw, 0};
+            return Outcome{static_cast<Value>(dtw_outcome(plies, giveaway)), plies};
         });
     }
 
@@ -195,6 +197,7 @@ RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRule
                                 Material m) {
     const Variant v = rules.variant;
     const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl));
+    const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw));
     const std::vector<Regime> regimes = regimes_of(rules, m);
     std::vector<std::vector<std::uint16_t>> dtr;
     for (const Regime r : regimes) {
@@ -205,8 +208,7 @@ RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRule
         dtr.emplace_back(f.size());
         f.read_all(dtr.back());
     }
-    std::vector<std::uint8_t> pure(wdl.size());
-    wdl.read_all(pure);
+    const std::vector<std::uint8_t> pure = read_wdl_values(wdl, dtw);
     const ClassIndex index(v.info().board, m);
     RuleClassStats s;
     // The files hold a filler where the side to move must capture: those are skipped.

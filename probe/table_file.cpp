@@ -158,7 +158,7 @@ std::uint16_t TableFile::extract(std::span<const std::byte> bytes, std::uint64_t
 
 ReadResult TableFile::probe(std::uint64_t index, BlockCache& cache,
                             bool cache_only) const noexcept {
-    if (index >= header_.positions) return {ReadStatus::out_of_range, 0};
+    if (index >= header_.positions || !holds_values()) return {ReadStatus::out_of_range, 0};
     const std::uint64_t block = index / header_.positions_per_block;
     const std::uint64_t within = index % header_.positions_per_block;
     const bool wdl = header_.metric == Metric::wdl;
@@ -196,6 +196,9 @@ void TableFile::read_all_blocks(void* out, std::size_t value_size) const {
     if (value_size != expected)
         throw Error(path_.string() + ": read_all with the wrong value type for a " +
                     metric_name(header_.metric) + " table");
+    if (!holds_values())
+        throw Error(path_.string() +
+                    ": holds no values (mirror layout: they are one ply away in the mirror class)");
     std::vector<std::byte> plain;
     const std::uint64_t ppb = header_.positions_per_block;
     for (std::uint64_t b = 0; b < header_.blocks; ++b) {
@@ -245,6 +248,26 @@ void TableFile::verify() const {
         throw Error(path_.string() + ": corrupt offset table (checksum mismatch)");
     if (hash_range(header_.blocks_offset, header_.file_size) != header_.blocks_checksum)
         throw Error(path_.string() + ": corrupt data (checksum mismatch)");
+}
+
+std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile& dtw) {
+    const TableHeader &w = wdl.header(), &d = dtw.header();
+    if (w.metric != Metric::wdl || d.metric != Metric::dtw || !(w.variant == d.variant) ||
+        w.material != d.material || w.positions != d.positions)
+        throw Error(wdl.path().string() + " and " + dtw.path().string() +
+                    " are not the wdl and dtw tables of one class");
+    std::vector<std::uint8_t> values(w.positions);
+    if (wdl.holds_values()) {
+        wdl.read_all(values);
+        return values;
+    }
+    std::vector<std::uint16_t> plies(d.positions);
+    dtw.read_all(plies);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const std::uint8_t v = dtw_outcome(plies[i], w.variant.giveaway);
+        values[i] = v == wdl_unknown ? wdl_draw : v;  // fill values may be anything
+    }
+    return values;
 }
 
 }  // namespace damas

@@ -50,6 +50,9 @@ class TableFile {
     const TableHeader& header() const { return header_; }
     std::uint32_t id() const { return id_; }  // unique in the process; the cache key
     std::uint64_t size() const { return header_.positions; }
+    // False for a wdl table in the mirror layout (format.hpp): value() then answers
+    // out_of_range and read_all() throws.
+    bool holds_values() const { return header_.layout == Layout::stored; }
 
     // The stored value of position index, through the cache (decompressing one block on a
     // miss).
@@ -83,5 +86,10 @@ class TableFile {
     std::vector<std::uint64_t> offsets_;       // blocks + 1
     std::vector<std::uint64_t> block_hashes_;  // blocks
 };
+
+// The wdl values (0..2) of a class, by index: read from its wdl file or, when that has the mirror
+// layout (format.hpp), from the parity of its dtw file. Positions where the side to move must
+// capture hold fill values either way. Throws Error if the files do not match or cannot be read.
+std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile& dtw);
 
 }  // namespace damas

@@ -18,6 +18,7 @@ struct GenOptions {
     int threads = 0;
     int max_per_side = 0;
     std::string only;
+    bool full_wdl = false;
     bool quiet = false;
     bool json = false;
 };
@@ -30,6 +31,7 @@ void run_gen(const GenOptions& o) {
     g.dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
     g.threads = o.threads;
     g.max_per_side = o.max_per_side;
+    g.mirror_wdl = !o.full_wdl;
     if (!o.only.empty()) {
         const auto m = Material::parse(o.only);
         if (!m || m->white() == 0 || m->black() == 0)
@@ -102,6 +104,10 @@ void add_gen_commands(CLI::App& app) {
     gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
     gen->add_option("--class,-c", g.only,
                     "Only this class (and its mirror) and what it needs, e.g. 0201");
+    gen->add_flag("--full-wdl", g.full_wdl,
+                  "Write the wdl values of both classes of each pair: probes never search, "
+                  "about twice the wdl bytes (default: one class per pair, the other's file in "
+                  "the mirror layout)");
     gen->add_flag("--quiet,-q", g.quiet, "No progress output");
     gen->add_flag("--json", g.json, "Machine-readable summary");
     gen->callback([] { run_gen(g); });

@@ -295,9 +295,8 @@ ClassStats class_stats(const Database& db, Material m) {
         e += " do not match its index size";
         throw Error(e);
     }
-    std::vector<std::uint8_t> values(index.size());
+    const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw);
     std::vector<std::uint16_t> plies(index.size());
-    wdl.read_all(values);
     dtw.read_all(plies);
     ClassStats s;
     s.material = m;
@@ -454,6 +453,7 @@ void run_info(const InfoOptions& o) {
                 row.num("positions", h.positions)
                     .num("bits_per_position", bits)
                     .num("blocks", h.blocks)
+                    .str("layout", h.layout == Layout::mirror ? "mirror" : "stored")
                     .num("wins", h.wins)
                     .num("draws", h.draws)
                     .num("losses", h.losses)
@@ -464,11 +464,13 @@ void run_info(const InfoOptions& o) {
                 row.str("error", t.error);
             rows.add(row);
         } else if (t.error.empty()) {
-            std::printf("%s %" PRIu64 " bytes, %" PRIu64
-                        " positions, %.3f bits/position, "
-                        "checksums %s %s\n",
-                        name.c_str(), t.file_bytes, h.positions, bits,
-                        hex64(h.table_checksum).c_str(), hex64(h.blocks_checksum).c_str());
+            std::printf(
+                "%s %" PRIu64 " bytes, %" PRIu64
+                " positions, %.3f bits/position, %s"
+                "checksums %s %s\n",
+                name.c_str(), t.file_bytes, h.positions, bits,
+                h.layout == Layout::mirror ? "mirror layout (values in the mirror class), " : "",
+                hex64(h.table_checksum).c_str(), hex64(h.blocks_checksum).c_str());
         } else {
             std::printf("%s %" PRIu64 " bytes, DAMAGED: %s\n", name.c_str(), t.file_bytes,
                         t.error.c_str());

@@ -51,7 +51,7 @@ inline GenerateSummary generate_quietly(const Variant& v, int pieces,
     return generate(o, progress);
 }
 
-// Both files of one class, read whole.
+// Both files of one class, read whole (wdl values as read_wdl_values gives them).
 struct ClassTables {
     Material material;
     std::vector<std::uint8_t> wdl;
@@ -62,9 +62,8 @@ inline ClassTables read_class(const std::filesystem::path& dir, const Variant& v
     ClassTables t{m, {}, {}};
     const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl));
     const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw));
-    t.wdl.resize(wdl.size());
+    t.wdl = read_wdl_values(wdl, dtw);  // from the dtw's parity in the mirror layout
     t.dtw.resize(dtw.size());
-    wdl.read_all(t.wdl);
     dtw.read_all(t.dtw);
     return t;
 }

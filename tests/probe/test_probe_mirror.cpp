@@ -1,0 +1,54 @@
+// The mirror layout against the full one (mirror_fixtures.hpp): small classes here, classes of 4
+// pieces in test_probe_mirror_slow. Also: a pair with both wdl files mirrored is reported corrupt.
+#include <gtest/gtest.h>
+
+#include "gen/writer.hpp"
+#include "mirror_fixtures.hpp"
+#include "rules/movegen.hpp"
+
+namespace damas {
+namespace {
+
+using test::Case;
+
+class MirrorLayout : public testing::TestWithParam<Case> {};
+
+TEST_P(MirrorLayout, AnswersLikeTheFullLayout) {
+    test::check_mirror_layout(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, MirrorLayout,
+                         testing::Values(Case{"english", 3}, Case{"brazilian", 3},
+                                         Case{"english-giveaway", 3}, Case{"turkish", 3},
+                                         Case{"international", 2}),
+                         test::case_name);
+
+// A pair whose two wdl files both have the mirror layout cannot be answered (the search would
+// never end): the probe says the database is corrupt instead.
+TEST(MirrorLayout, BothFilesMirroredIsCorrupt) {
+    const Variant v = *parse_variant("english");
+    test::ScratchDir dir("mirror-both");
+    test::generate_into(dir.path, v, 3, true);
+    const Material m = *Material::parse("0201");
+    const std::filesystem::path a = table_path(dir.path, v, m.name(), Metric::wdl);
+    const std::filesystem::path b = table_path(dir.path, v, m.mirrored().name(), Metric::wdl);
+    const std::filesystem::path stored = TableFile(a).holds_values() ? a : b;
+    ASSERT_TRUE(TableFile(a).holds_values() != TableFile(b).holds_values());
+    const TableHeader h = TableFile(stored).header();
+    write_wdl_mirror_table(stored, TableInfo{v, h.material, "test"}, h, false);
+
+    const auto tb = Tablebase::open(dir.path, 16);
+    const ClassIndex index(v.info().board, m);
+    int quiet = 0;
+    for (std::uint64_t i = 0; i < index.size() && quiet < 50; ++i) {
+        const Position p = index.unindex(i);
+        if (MoveGenerator<English>::has_capture(p) || MoveGenerator<English>::count(p) == 0)
+            continue;
+        ++quiet;
+        EXPECT_EQ(tb->probe_wdl(v, p).status, ProbeStatus::error_corrupt) << to_fen(v, p);
+    }
+    EXPECT_EQ(quiet, 50);
+}
+
+}  // namespace
+}  // namespace damas
