@@ -58,6 +58,7 @@ class SolvedStore {
     // Frees the classes of `pieces` pieces that `keep` does not hold.
     void evict(int pieces, const std::set<Material>& keep);
     std::size_t bytes() const;
+    const std::filesystem::path& dir() const { return dir_; }
 
     // The outcome stored for a position (after the colour flip), with no rule applied and no
     // capture resolved: what the files say. For capture positions it is a fill value.

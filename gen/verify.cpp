@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -43,18 +44,25 @@ std::vector<std::filesystem::path> variant_folders(const std::filesystem::path& 
     return folders;
 }
 
-// Recomputes every quiet position of class m from the outcomes after each move.
+// Recomputes every quiet position of class m from the outcomes after each move, and checks the
+// win/draw/loss counts of its wdl header (the only content of a mirror-layout file).
 template <class R>
 void deep_check(const Variant& v, Material m, const SolvedStore& store, Collector& out) {
     const ClassIndex index(v.info().board, m);
     std::atomic<std::uint64_t> checked{0}, bad{0};
+    std::array<std::atomic<std::uint64_t>, 3> counts{};  // by value: loss, draw, win
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096), [&](const auto& r) {
         for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
             const Position p = index.unindex(i);
-            if (MoveGenerator<R>::has_capture(p)) continue;  // not stored: the probe searches
+            // Not stored where the side to move must capture (the probe searches), unless a
+            // rule ends the game on the spot (turkish's king against a lone man).
+            const bool rule_ends = material_outcome<R>(p, v.giveaway).value != Value::unknown;
+            if (!rule_ends && MoveGenerator<R>::has_capture(p)) continue;
             // The file's own value: no rule applied on top (a wrong value for a position that a
             // rule ends would otherwise go unseen).
             const Outcome stored = store.stored(p);
+            if (stored.value != Value::unknown)
+                counts[static_cast<int>(stored.value)].fetch_add(1, std::memory_order_relaxed);
             Outcome expected = material_outcome<R>(p, v.giveaway);
             if (expected.value == Value::unknown) {
                 MoveList moves;
@@ -77,6 +85,15 @@ void deep_check(const Variant& v, Material m, const SolvedStore& store, Collecto
     });
     out.report.positions_checked += checked.load();
     out.report.inconsistencies += bad.load();
+    const TableHeader h = TableFile(table_path(store.dir(), v, m.name(), Metric::wdl)).header();
+    if (h.losses != counts[0].load() || h.draws != counts[1].load() || h.wins != counts[2].load()) {
+        ++out.report.inconsistencies;
+        out.problem(v.name() + " " + m.name() + ": the wdl header counts " +
+                    std::to_string(h.wins) + "/" + std::to_string(h.draws) + "/" +
+                    std::to_string(h.losses) + " wins/draws/losses, the values give " +
+                    std::to_string(counts[2].load()) + "/" + std::to_string(counts[1].load()) +
+                    "/" + std::to_string(counts[0].load()));
+    }
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 //  - after one class's WDL file is rewritten with one value changed (a valid file, checksums
 //    and all, so only the deep check can see it), deep verify reports that very position; the
 //    same for one DTW value changed by two plies (same parity, so the WDL it implies is
-//    unchanged) and for a draw turned into a win.
+//    unchanged) and for a draw turned into a win;
+//  - the counts of a mirror-layout wdl file (its only content) are checked.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -138,6 +139,31 @@ TEST(DeepVerify, DetectsAWrongDistance) {
     t.dtw[i] = static_cast<std::uint16_t>(t.dtw[i] + 2);  // same parity, same result
     t.write();
     t.expect_detected(i);
+}
+
+// A mirror-layout wdl file holds only its class's counts: deep verify checks them against the
+// values (here a valid file whose counts move one draw to the wins).
+TEST(DeepVerify, DetectsWrongCountsInAMirrorLayoutFile) {
+    const Variant v = *parse_variant("english");
+    ScratchDir dir("verify-mirror-counts");
+    test::generate_quietly(v, 3, dir.path);
+    const Material m = *Material::parse("0201");
+    const Material mirrored =
+        TableFile(table_path(dir.path, v, m.name(), Metric::wdl)).holds_values() ? m.mirrored() : m;
+    const std::filesystem::path path = table_path(dir.path, v, mirrored.name(), Metric::wdl);
+    TableHeader h = TableFile(path).header();
+    ASSERT_EQ(h.layout, Layout::mirror);
+    ASSERT_GT(h.draws, 0u);
+    ++h.wins;
+    --h.draws;
+    write_wdl_mirror_table(path, {v, h.material, generator_version()}, h);
+    const VerifyReport r = verify_database(dir.path, true);
+    EXPECT_EQ(r.files_bad, 0);
+    EXPECT_EQ(r.inconsistencies, 1u);
+    ASSERT_FALSE(r.problems.empty());
+    EXPECT_NE(r.problems.front().find("english " + mirrored.name() + ": the wdl header counts"),
+              std::string::npos)
+        << r.problems.front();
 }
 
 }  // namespace
