@@ -517,18 +517,20 @@ std::vector<TableListing> Tablebase::identify() const {
         const std::filesystem::path folder = impl_->options.dir / v.name();
         std::error_code ec;
         if (!std::filesystem::is_directory(folder, ec)) continue;
-        std::vector<std::filesystem::path> paths;
+        std::vector<std::pair<std::filesystem::path, Metric>> paths;
         for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
+            if (!Material::parse(e.path().stem().string())) continue;
             const std::string ext = e.path().extension().string();
-            if ((ext == ".wdl" || ext == ".dtw") && Material::parse(e.path().stem().string()))
-                paths.push_back(e.path());
+            for (int m = 0; m < metric_count; ++m)  // wdl, dtw and the rule tables
+                if (ext.size() > 1 && ext.substr(1) == metric_name(static_cast<Metric>(m)))
+                    paths.emplace_back(e.path(), static_cast<Metric>(m));
         }
         std::sort(paths.begin(), paths.end());
-        for (const auto& path : paths) {
+        for (const auto& [path, metric] : paths) {
             TableListing t;
             t.variant = v;
             t.class_name = path.stem().string();
-            t.metric = path.extension() == ".wdl" ? Metric::wdl : Metric::dtw;
+            t.metric = metric;
             t.path = path;
             t.file_bytes = std::filesystem::file_size(path, ec);
             try {

@@ -129,8 +129,8 @@ class Tablebase {
     int max_pieces() const;
     int largest_class(Variant v) const;
 
-    // Every table file of the folder, read now (headers only), by variant then name. Does not
-    // touch the probe's tables. Thread-safe.
+    // Every table file of the folder (wdl, dtw and the rule tables), read now (headers only), by
+    // variant then name. Does not touch the probe's tables. Thread-safe.
     std::vector<TableListing> identify() const;
     // Checks the checksums of every table file (reads them whole). Thread-safe.
     std::vector<TableCheck> verify() const;
