@@ -1,5 +1,6 @@
-// The mirror layout against the full one (mirror_fixtures.hpp) on every class of 4 pieces (3 on
-// 10x10). Label slow.
+// The mirror layout against the full one (mirror_fixtures.hpp) on every class of 4 pieces of five
+// 8x8 variants and 3 pieces on 10x10 (turkish: 3 pieces in test_probe_mirror; its 4-piece set
+// takes most of an hour here). Label slow.
 #include <gtest/gtest.h>
 
 #include "mirror_fixtures.hpp"
@@ -18,7 +19,7 @@ TEST_P(MirrorLayoutSlow, AnswersLikeTheFullLayout) {
 INSTANTIATE_TEST_SUITE_P(Variants, MirrorLayoutSlow,
                          testing::Values(Case{"english", 4}, Case{"brazilian", 4},
                                          Case{"italian", 4}, Case{"english-giveaway", 4},
-                                         Case{"turkish", 4}, Case{"international", 3}),
+                                         Case{"russian", 4}, Case{"international", 3}),
                          test::case_name);
 
 }  // namespace
