@@ -96,40 +96,38 @@ class PairSolver {
         }
         buckets_.assign(static_cast<std::size_t>(max_plies) + 2, {});
         highest_ = 0;
-        for_each_men_block([&](int c, std::uint64_t first, std::uint64_t local) {
-            indices_[c].for_each_position(
-                first, first + kings_per_men(),
-                [&](std::uint64_t i, const Position& p) { initialise(local + (i - first), p); });
+        blocks_.resize(slice_size_ / kings_per_men());
+        for_each_men_block([&](int c, std::uint64_t men, std::uint64_t local) {
+            Block& block = blocks_[local / kings_per_men()];
+            block.c = c;
+            block.men = indices_[c].men(men);
+            // Predecessors are the flip's (in the mirror class, the same slice), and a king
+            // un-move keeps the men.
+            const int c_after = mirror(c);
+            const std::uint64_t men_after = indices_[c_after].men_index(
+                flip_.rotate(block.men.black), flip_.rotate(block.men.white));
+            block.king_predecessors =
+                base_[c_after] + local_men_[c_after][men_after] * kings_per_men();
+            const ManMoves moves = man_moves(c, men);
+            const std::uint64_t first = men * kings_per_men();
+            indices_[c].for_each_position(first, first + kings_per_men(),
+                                          [&](std::uint64_t i, const Position& p) {
+                                              initialise(local + (i - first), p, moves);
+                                          });
         });
         for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
         store_results();
         slice_finished();
     }
 
-    // The class, global index and slice-local state of a White-to-move position of the pair.
-    struct Place {
-        int c;
-        std::uint64_t global;
-        std::uint64_t men;
-        std::uint64_t kings;
-    };
-    int class_of(const Position& p) const {
-        return classes_ == 1 || Material::of(p) == materials_[0] ? 0 : 1;
-    }
-    Place place(const Position& white_to_move) const {
-        const int c = class_of(white_to_move);
-        Place at{c, indices_[c].index(white_to_move), 0, 0};
-        kings_per_men_.divide(at.global, at.men, at.kings);
-        return at;
-    }
-    std::uint64_t local(const Place& at) const {
-        return base_[at.c] + local_men_[at.c][at.men] * kings_per_men() + at.kings;
-    }
-    Position position(std::uint64_t local) const {
-        const int c = local < base_[1] || classes_ == 1 ? 0 : 1;
+    // The class of a position's colour flip: a move keeps the material, so a successor (after
+    // the flip) or a predecessor (before it) of a position of class c is in the mirror class.
+    int mirror(int c) const { return classes_ == 1 ? 0 : 1 - c; }
+    // The slice-local state of a White-to-move position of class c in the slice.
+    std::uint64_t local(int c, const Position& white_to_move) const {
         std::uint64_t men = 0, kings = 0;
-        kings_per_men_.divide(local - base_[c], men, kings);
-        return indices_[c].unindex(slice_men_[c][slice_][men] * kings_per_men() + kings);
+        kings_per_men_.divide(indices_[c].index(white_to_move), men, kings);
+        return base_[c] + local_men_[c][men] * kings_per_men() + kings;
     }
 
     void push(std::uint64_t s, int d) {
@@ -138,7 +136,48 @@ class PairSolver {
         store_max(highest_, d);
     }
 
-    void initialise(std::uint64_t s, const Position& p) {
+    // White's quiet man moves in one men configuration and where they lead: the same for every
+    // placement of the kings, except that a king on the arrival square blocks the move.
+    struct ManMove {
+        Bitboard to;         // the arrival square
+        Move move;           // for a crowning move, looked up in the store
+        Bitboard men_after;  // the successor's men (White to move again, after the flip)
+        // The results of the successor's men configuration (solved before), or null when it is
+        // in this slice (turkish sideways moves) or the move crowns.
+        const std::uint16_t* results;
+        int c_after;  // the successor's class
+    };
+    struct ManMoves {
+        // At most 8 pieces, at most 3 directions per man (turkish: forward and sideways).
+        std::array<ManMove, 24> items;
+        int size = 0;
+    };
+    ManMoves man_moves(int c, std::uint64_t men) const {
+        const MenPlacement placement = indices_[c].men(men);
+        Position only_men;
+        only_men.pieces = {placement.white, placement.black};
+        MoveList list;
+        MoveGenerator<R>::generate_man_moves(only_men, list);
+        if (list.size() > static_cast<int>(ManMoves{}.items.size()))
+            throw Error("too many man moves in one position");
+        ManMoves out;
+        const int c_after = mirror(c);
+        for (const Move& m : list) {
+            ManMove& mm = out.items[out.size++];
+            mm = {bit(m.to), m, 0, nullptr, c_after};
+            if (m.promotes) continue;
+            const Bitboard white_after = (placement.white & ~bit(m.from)) | bit(m.to);
+            const Bitboard new_white = flip_.rotate(placement.black);
+            const Bitboard new_black = flip_.rotate(white_after);
+            mm.men_after = new_white | new_black;
+            const std::uint64_t men_after = indices_[c_after].men_index(new_white, new_black);
+            if (slice_of_men_[c_after][men_after] != slice_)
+                mm.results = results_[c_after].outcomes.data() + men_after * kings_per_men();
+        }
+        return out;
+    }
+
+    void initialise(std::uint64_t s, const Position& p, const ManMoves& man_moves) {
         State& state = states_[s];
         state.win.store(no_distance, std::memory_order_relaxed);
         state.loss.store(0, std::memory_order_relaxed);
@@ -184,18 +223,21 @@ class PairSolver {
                 push(s, 0);
                 return;
             }
-            MoveGenerator<R>::generate_man_moves(p, moves);
-            for (const Move& m : moves) {
-                const Position after = make_move(p, m);
-                if (m.promotes) {
-                    exit(store_.lookup<R>(after));
+            // The kings after the flip: a man move does not move them.
+            const Bitboard white_kings_after = flip_.rotate(p.kings_of(Color::black));
+            const Bitboard black_kings_after = flip_.rotate(p.kings_of(Color::white));
+            for (int j = 0; j < man_moves.size; ++j) {
+                const ManMove& m = man_moves.items[j];
+                if (p.kings & m.to) continue;
+                if (m.move.promotes) {
+                    exit(store_.lookup<R>(make_move(p, m.move)));
                     --pending;
                     continue;
                 }
                 // A man move to a more advanced slice, solved before this one.
-                const Place at = place(flip_(after));
-                if (slice_of_men_[at.c][at.men] == slice_) continue;
-                exit(unpack_outcome(results_[at.c].outcomes[at.global]));
+                if (!m.results) continue;
+                exit(unpack_outcome(m.results[indices_[m.c_after].kings_index(
+                    m.men_after, white_kings_after, black_kings_after)]));
                 --pending;
             }
         }
@@ -225,7 +267,8 @@ class PairSolver {
                                   const std::size_t end = std::min(r.end(), begin + chunk);
                                   updates.clear();
                                   for (std::size_t i = begin; i != end; ++i) {
-                                      if (i + 8 < end) __builtin_prefetch(&states_[bucket[i + 8]]);
+                                      if (i + 8 < r.end())
+                                          __builtin_prefetch(&states_[bucket[i + 8]]);
                                       resolve(bucket[i], d, updates);
                                   }
                                   for (const Update& u : updates) apply(u, d, next);
@@ -271,19 +314,22 @@ class PairSolver {
         // s's position after White's move, seen with Black to move, is flip(s). Predecessors in
         // a less advanced slice (man un-moves, but turkish sideways ones) are solved later and
         // read this one's value then.
-        const Position after = flip_(position(s));
-        UnmoveList unmoves;
-        UnmoveGenerator<R>::template generate<false, true>(after, unmoves);
-        // A king un-move keeps the men, so its predecessor's men configuration is after's.
-        const int c = class_of(after);
-        const std::uint64_t men_base =
-            base_[c] +
-            local_men_[c][indices_[c].men_index(after.men(Color::white), after.men(Color::black))] *
-                kings_per_men();
-        unmoves.for_each([&](const Unmove& u) {
-            const std::uint64_t q = (u.before.kings & bit(u.move.from))
-                                        ? men_base + indices_[c].kings_index(u.before)
-                                        : local(place(u.before));
+        std::uint64_t j = 0, kings_index = 0;
+        kings_per_men_.divide(s, j, kings_index);
+        const Block& block = blocks_[j];
+        Bitboard white_kings = 0, black_kings = 0;
+        indices_[block.c].unindex_kings(kings_index, block.men.white | block.men.black, white_kings,
+                                        black_kings);
+        Position p;
+        p.pieces = {block.men.white | white_kings, block.men.black | black_kings};
+        p.kings = white_kings | black_kings;
+        const Position after = flip_(p);
+        const int c = mirror(block.c);
+        UnmoveGenerator<R>::template for_each<false, true>(after, [&](const Unmove& u) {
+            const std::uint64_t q =
+                (u.before.kings & bit(u.move.from))
+                    ? block.king_predecessors + indices_[c].kings_index(u.before)
+                    : local(c, u.before);
             __builtin_prefetch(&states_[q], 1);
             updates.push_back({static_cast<std::uint32_t>(q), value == Value::loss});
         });
@@ -309,23 +355,24 @@ class PairSolver {
         }
     }
 
-    // Calls f(class, first global index, first slice-local state) for every men configuration
-    // of the slice being solved, in parallel: each is kings_per_men() consecutive positions.
+    // Calls f(class, men index, first slice-local state) for every men configuration of the
+    // slice being solved, in parallel: each is kings_per_men() consecutive positions.
     template <class F>
     void for_each_men_block(F&& f) const {
         for (int c = 0; c < classes_; ++c) {
             const std::vector<std::uint64_t>& men = slice_men_[c][slice_];
-            tbb::parallel_for(
-                tbb::blocked_range<std::size_t>(0, men.size(), 1), [&](const auto& r) {
-                    for (std::size_t j = r.begin(); j != r.end(); ++j)
-                        f(c, men[j] * kings_per_men(), base_[c] + j * kings_per_men());
-                });
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men.size(), 1),
+                              [&](const auto& r) {
+                                  for (std::size_t j = r.begin(); j != r.end(); ++j)
+                                      f(c, men[j], base_[c] + j * kings_per_men());
+                              });
         }
     }
 
     // The slice's values into the pair's result arrays (unresolved positions are draws).
     void store_results() {
-        for_each_men_block([&](int c, std::uint64_t first, std::uint64_t local) {
+        for_each_men_block([&](int c, std::uint64_t men, std::uint64_t local) {
+            const std::uint64_t first = men * kings_per_men();
             for (std::uint64_t k = 0; k < kings_per_men(); ++k) {
                 const State& state = states_[local + k];
                 const std::uint8_t st = state.status.load(std::memory_order_relaxed);
@@ -373,6 +420,15 @@ class PairSolver {
     // The slice being solved: its states are the class's configurations, then the mirror's.
     int slice_ = 0;
     std::uint64_t base_[2] = {0, 0}, slice_size_ = 0;
+    // Its men configurations in state order (kings_per_men() states each), so that resolving a
+    // state needs neither unindexing its men nor indexing its predecessors' men.
+    struct Block {
+        MenPlacement men;
+        std::uint64_t king_predecessors;  // the first state of the men of the flip (the
+                                          // predecessors by a king un-move)
+        int c;
+    };
+    std::vector<Block> blocks_;
     // All the state of one position in 8 bytes, so that an update touches one cache line: the
     // predecessors of a position are scattered over the whole slice.
     struct alignas(8) State {

@@ -9,13 +9,18 @@
 //     crowning moves (looked up in the store) and man moves (looked up in the pair's results).
 //     Only those are generated; the moves that stay are counted (`pending`). The best exit win
 //     gives a tentative win distance; exit losses give the longest loss so far; an exit draw
-//     rules out a loss.
+//     rules out a loss. The man moves and their successors' men configurations are found once
+//     per men configuration, for all its kings_per_men() positions: a position only needs the
+//     kings index of each successor (and skips the moves a king blocks).
 //  2. Resolve by increasing distance d with one bucket per distance. A position popped at d is
 //     a win in d if its best win distance is d, or a loss in d when every move is known to lose
 //     (pending == 0) and the longest is d. Each resolved position walks its un-moves
 //     (rules/unmove.hpp) inside the slice: a loss in d offers its predecessors a win in d + 1; a
 //     win in d takes one from their pending count and may complete a loss. Predecessors that
-//     must capture are skipped (the quiet move is illegal there).
+//     must capture are skipped (the quiet move is illegal there). The slice keeps, per men
+//     configuration, its men and the first state of its flip's men, so a resolved position is
+//     rebuilt from its kings index alone, and a king un-move's predecessor is one kings index
+//     away from that first state.
 //  3. Positions never resolved are draws; the slice's values go to the pair's result arrays.
 // Distances only grow from one bucket to the next, so each bucket is processed in parallel and
 // the result does not depend on the order or the thread count.

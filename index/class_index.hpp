@@ -76,7 +76,13 @@ class ClassIndex {
     std::uint64_t men_index(Bitboard white_men, Bitboard black_men) const;
     // The placement of the kings among the squares the men leave: index(p) % kings_per_men().
     std::uint64_t kings_index(const Position& p) const;
+    // The same from the squares of all the men and each side's kings.
+    std::uint64_t kings_index(Bitboard men, Bitboard white_kings, Bitboard black_kings) const;
     MenPlacement men(std::uint64_t men_index) const;
+    // The kings of placement kings_index (< kings_per_men()) among the squares `men` leaves:
+    // unindex() for a men configuration already known.
+    void unindex_kings(std::uint64_t kings_index, Bitboard men, Bitboard& white_kings,
+                       Bitboard& black_kings) const;
 
     // Calls f(i, position) for i = begin..end-1 in order, stepping from one placement of the
     // kings to the next instead of unindexing each.
@@ -161,16 +167,19 @@ inline std::uint64_t ClassIndex::index(const Position& p) const {
 }
 
 inline std::uint64_t ClassIndex::kings_index(const Position& p) const {
-    const Bitboard white_men = p.men(Color::white), black_men = p.men(Color::black);
-    const Bitboard white_kings = p.kings_of(Color::white);
-    const Bitboard men_taken = white_men | black_men;
-    const Bitboard kings_taken = men_taken | white_kings;
+    return kings_index(p.men(Color::white) | p.men(Color::black), p.kings_of(Color::white),
+                       p.kings_of(Color::black));
+}
+
+inline std::uint64_t ClassIndex::kings_index(Bitboard men, Bitboard white_kings,
+                                             Bitboard black_kings) const {
+    const Bitboard kings_taken = men | white_kings;
     std::uint64_t white_rank = 0, black_rank = 0;
     int k = 0;
     for_each_bit(white_kings,
-                 [&](int b) { white_rank += choose(dense(b) - count_below(men_taken, b), ++k); });
+                 [&](int b) { white_rank += choose(dense(b) - count_below(men, b), ++k); });
     k = 0;
-    for_each_bit(p.kings_of(Color::black),
+    for_each_bit(black_kings,
                  [&](int b) { black_rank += choose(dense(b) - count_below(kings_taken, b), ++k); });
     return white_rank * black_kings_radix_.divisor() + black_rank;
 }
@@ -211,6 +220,21 @@ inline Bitboard ClassIndex::place_kings(std::uint64_t rank, int count, int domai
         dense_out |= bit(d);
     });
     return kings;
+}
+
+inline void ClassIndex::unindex_kings(std::uint64_t kings_index, Bitboard men,
+                                      Bitboard& white_kings, Bitboard& black_kings) const {
+    std::uint64_t white_rank = 0, black_rank = 0;
+    black_kings_radix_.divide(kings_index, white_rank, black_rank);
+    Bitboard dense_men = 0;
+    for_each_bit(men, [&](int b) { dense_men |= bit(dense(b)); });
+    Bitboard dense_taken = dense_men;
+    const int white_free = squares_ - material_.men();
+    white_kings =
+        place_kings(white_rank, material_.white_kings, white_free, dense_men, dense_taken);
+    Bitboard unused = 0;
+    black_kings = place_kings(black_rank, material_.black_kings, white_free - material_.white_kings,
+                              dense_taken, unused);
 }
 
 inline Position ClassIndex::unindex(std::uint64_t i) const {

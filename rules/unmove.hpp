@@ -60,6 +60,13 @@ class UnmoveGenerator {
     // men's advancement (index/class_index.hpp slices).
     template <bool legal_only = true, bool same_row_men = false>
     static void generate(const Position& after, UnmoveList& out) {
+        for_each<legal_only, same_row_men>(after, [&](const Unmove& u) { out.push(u); });
+    }
+
+    // As generate, calling f(unmove) for each instead of filling a list (the hot loop of the
+    // generator keeps nothing but an index per predecessor).
+    template <bool legal_only = true, bool same_row_men = false, class F>
+    static void for_each(const Position& after, F&& f) {
         const Color mover = ~after.side;
         const Bitboard empty = B::mask & ~after.occupied();
         const Bitboard men = after.men(mover);
@@ -68,13 +75,14 @@ class UnmoveGenerator {
             // A man now on `to` came from `to` one step back along d.
             for_each_bit(men & ~MoveGenerator<R>::promotion_row(mover), [&](int to) {
                 const Bitboard from = B::step(bit(to), opposite(d)) & empty & man_squares(mover);
-                if (from) add<legal_only>(after, lowest_bit(from), to, false, out);
+                if (from) add<legal_only>(after, lowest_bit(from), to, false, f);
             });
         }
         for_each_bit(after.kings_of(mover), [&](int to) {
             for (int d = 0; d < 4; ++d)
-                for (Bitboard f = B::step(bit(to), d) & empty; f; f = B::step(f, d) & empty) {
-                    add<legal_only>(after, lowest_bit(f), to, true, out);
+                for (Bitboard from = B::step(bit(to), d) & empty; from;
+                     from = B::step(from, d) & empty) {
+                    add<legal_only>(after, lowest_bit(from), to, true, f);
                     if (!R::flying_kings) break;
                 }
         });
@@ -87,16 +95,16 @@ class UnmoveGenerator {
         return c == Color::white ? dy > 0 : dy < 0;
     }
 
-    template <bool legal_only>
-    static void add(const Position& after, int from, int to, bool king, UnmoveList& out) {
+    template <bool legal_only, class F>
+    static void add(const Position& after, int from, int to, bool king, F& f) {
         Position before = after;
         const int mover = index_of(~after.side);
         before.pieces[mover] = (before.pieces[mover] & ~bit(to)) | bit(from);
         if (king) before.kings = (before.kings & ~bit(to)) | bit(from);
         before.side = ~after.side;
         if (legal_only && MoveGenerator<R>::has_capture(before)) return;
-        out.push(Unmove{before, Move{0, static_cast<std::uint8_t>(from),
-                                     static_cast<std::uint8_t>(to), false}});
+        f(Unmove{before,
+                 Move{0, static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to), false}});
     }
 };
 
