@@ -4,7 +4,12 @@
 #include <tbb/concurrent_vector.h>
 #include <tbb/parallel_for.h>
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "rules/error.hpp"
@@ -20,6 +25,53 @@ constexpr std::uint8_t resolved_bit = 1;
 constexpr std::uint8_t draw_exit_bit = 2;
 constexpr std::uint8_t capture_bit = 4;
 constexpr int value_shift = 3;
+
+// The state and the results are read and written at random over hundreds of MiB: with 4 KiB
+// pages nearly every access also misses the TLB. Asks the kernel for 2 MiB pages (Linux, when
+// transparent huge pages are in madvise mode; harmless elsewhere) for the whole 2 MiB-aligned
+// part of [p, p + bytes), before the memory is first touched.
+constexpr std::size_t huge_page = std::size_t{2} << 20;
+void advise_huge_pages(void* p, std::size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + huge_page - 1) & ~(huge_page - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(huge_page - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+// A zero-filled vector of n values, its memory advised as above before the fill touches it.
+template <class T>
+std::vector<T> huge_vector(std::size_t n) {
+    std::vector<T> v;
+    v.reserve(n);
+    advise_huge_pages(v.data(), n * sizeof(T));
+    v.resize(n);
+    return v;
+}
+
+// An array of n default-constructed T (which need not be movable), aligned to huge pages.
+template <class T>
+struct HugeArrayDeleter {
+    std::size_t n;
+    void operator()(T* p) const {
+        std::destroy_n(p, n);
+        std::free(p);
+    }
+};
+template <class T>
+using HugeArray = std::unique_ptr<T[], HugeArrayDeleter<T>>;
+template <class T>
+HugeArray<T> make_huge_array(std::size_t n) {
+    const std::size_t bytes = (n * sizeof(T) + huge_page - 1) & ~(huge_page - 1);
+    void* p = std::aligned_alloc(huge_page, std::max(bytes, huge_page));
+    if (!p) throw std::bad_alloc();
+    advise_huge_pages(p, bytes);
+    return HugeArray<T>(std::uninitialized_value_construct_n(static_cast<T*>(p), n) - n,
+                        HugeArrayDeleter<T>{n});
+}
 
 template <class T>
 bool store_min(std::atomic<T>& a, T v) {
@@ -49,7 +101,7 @@ class PairSolver {
           kings_per_men_(indices_[0].kings_per_men()) {
         for (int c = 0; c < classes_; ++c) {
             total_ += indices_[c].size();
-            results_.push_back({materials_[c], std::vector<std::uint16_t>(indices_[c].size()),
+            results_.push_back({materials_[c], huge_vector<std::uint16_t>(indices_[c].size()),
                                 std::vector<std::uint8_t>(indices_[c].size())});
             index_men(c);
         }
@@ -61,7 +113,7 @@ class PairSolver {
         }
         if (largest >= (std::uint64_t{1} << 32))
             throw Error("class " + m.name() + " has a slice too large for the solver (2^32)");
-        states_ = std::vector<State>(largest);
+        states_ = make_huge_array<State>(largest);
     }
 
     std::vector<PairResult> run() {
@@ -437,7 +489,7 @@ class PairSolver {
         std::atomic<std::uint16_t> win{0};   // shortest known win, no_distance if none
         std::atomic<std::uint16_t> loss{0};  // longest known loss
     };
-    std::vector<State> states_;
+    HugeArray<State> states_;
     std::vector<tbb::concurrent_vector<std::uint32_t>> buckets_;
     std::atomic<int> highest_{0};
 };
