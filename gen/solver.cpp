@@ -114,6 +114,8 @@ class PairSolver {
         if (largest >= (std::uint64_t{1} << 32))
             throw Error("class " + m.name() + " has a slice too large for the solver (2^32)");
         states_ = make_huge_array<State>(largest);
+        level_ = make_huge_array<std::atomic<std::uint64_t>>((largest + 63) / 64);
+        next_level_ = make_huge_array<std::atomic<std::uint64_t>>((largest + 63) / 64);
     }
 
     std::vector<PairResult> run() {
@@ -308,35 +310,57 @@ class PairSolver {
         state.status.store(flags, std::memory_order_relaxed);
     }
 
+    // One level: this level's positions are the bits of level_ (set by the level before) and
+    // the entries of the bucket. Walking a bitmap visits them once each, in state order: the
+    // states are then read in order and the predecessors of consecutive positions share men
+    // configurations (state blocks), which keeps the random accesses mostly in the cache.
     void resolve_level(int d) {
         auto& bucket = buckets_[d];
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 256),
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 4096),
                           [&](const auto& r) {
-                              std::vector<Update> updates;
-                              updates.reserve(chunk * 32);
-                              std::vector<std::uint32_t> next;  // pushed to d + 1 at the end
-                              for (std::size_t begin = r.begin(); begin < r.end(); begin += chunk) {
-                                  const std::size_t end = std::min(r.end(), begin + chunk);
-                                  updates.clear();
-                                  for (std::size_t i = begin; i != end; ++i) {
-                                      if (i + 8 < r.end())
-                                          __builtin_prefetch(&states_[bucket[i + 8]]);
-                                      resolve(bucket[i], d, updates);
-                                  }
-                                  for (const Update& u : updates) apply(u, d, next);
-                              }
-                              push_all(next, d + 1);
+                              for (std::size_t i = r.begin(); i != r.end(); ++i)
+                                  mark(level_, bucket[i]);
                           });
-        report(bucket.size());
         tbb::concurrent_vector<std::uint32_t>().swap(bucket);
+        std::atomic<std::uint64_t> entries{0};
+        std::atomic<bool> any_next{false};
+        tbb::parallel_for(
+            tbb::blocked_range<std::size_t>(0, (slice_size_ + 63) / 64, 64), [&](const auto& r) {
+                std::vector<Update> updates;
+                updates.reserve(chunk * 32);
+                std::uint32_t batch[chunk];
+                std::size_t size = 0;
+                std::uint64_t seen = 0;
+                bool next = false;
+                const auto resolve_batch = [&] {
+                    updates.clear();
+                    for (std::size_t i = 0; i != size; ++i) resolve(batch[i], d, updates);
+                    for (const Update& u : updates) next |= apply(u, d);
+                    size = 0;
+                };
+                for (std::size_t w = r.begin(); w != r.end(); ++w) {
+                    const std::uint64_t bits = level_[w].load(std::memory_order_relaxed);
+                    if (!bits) continue;
+                    level_[w].store(0, std::memory_order_relaxed);  // ready for level d + 2
+                    seen += static_cast<std::uint64_t>(popcount(bits));
+                    for_each_bit(bits, [&](int b) {
+                        const auto s = static_cast<std::uint32_t>(w * 64 + b);
+                        __builtin_prefetch(&states_[s]);
+                        batch[size++] = s;
+                        if (size == chunk) resolve_batch();
+                    });
+                }
+                resolve_batch();
+                entries += seen;
+                if (next) any_next = true;
+            });
+        report(entries);
+        if (any_next) store_max(highest_, d + 1);
+        std::swap(level_, next_level_);
     }
 
-    // Many pushes at once: one atomic growth of the bucket instead of one per entry.
-    void push_all(const std::vector<std::uint32_t>& states, int d) {
-        if (states.empty()) return;
-        if (d > max_plies) throw Error("distance beyond " + std::to_string(max_plies) + " plies");
-        std::copy(states.begin(), states.end(), buckets_[d].grow_by(states.size()));
-        store_max(highest_, d);
+    static void mark(const HugeArray<std::atomic<std::uint64_t>>& bitmap, std::uint32_t s) {
+        bitmap[s / 64].fetch_or(std::uint64_t{1} << (s % 64), std::memory_order_relaxed);
     }
 
     // What a resolved position tells one predecessor.
@@ -360,9 +384,10 @@ class PairSolver {
             value = Value::loss;
         else
             return;
-        const auto done =
-            static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift));
-        if (!state.status.compare_exchange_strong(st, done)) return;
+        // A position is in a level once (a bitmap), so no other thread resolves it now.
+        state.status.store(
+            static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift)),
+            std::memory_order_relaxed);
         // s's position after White's move, seen with Black to move, is flip(s). Predecessors in
         // a less advanced slice (man un-moves, but turkish sideways ones) are solved later and
         // read this one's value then.
@@ -387,24 +412,28 @@ class PairSolver {
         });
     }
 
-    void apply(const Update& u, int d, std::vector<std::uint32_t>& next) {
+    // Returns whether the predecessor goes to level d + 1.
+    bool apply(const Update& u, int d) {
         State& q = states_[u.predecessor];
         // A predecessor that must capture cannot have made the quiet move: its values come from
         // its captures alone.
-        if (q.status.load(std::memory_order_relaxed) & (resolved_bit | capture_bit)) return;
+        if (q.status.load(std::memory_order_relaxed) & (resolved_bit | capture_bit)) return false;
         const auto win_next = static_cast<std::uint16_t>(d + 1);
         if (u.offers_win) {
-            if (store_min(q.win, win_next)) next.push_back(u.predecessor);
-            return;
+            if (!store_min(q.win, win_next)) return false;
+            mark(next_level_, u.predecessor);
+            return true;
         }
         store_max(q.loss, win_next);
         if (q.pending.fetch_sub(1) == 1 && !(q.status.load() & draw_exit_bit) &&
             q.win.load() == no_distance) {
-            if (q.loss.load() == win_next)
-                next.push_back(u.predecessor);
-            else
-                push(u.predecessor, q.loss.load());
+            if (q.loss.load() == win_next) {
+                mark(next_level_, u.predecessor);
+                return true;
+            }
+            push(u.predecessor, q.loss.load());
         }
+        return false;
     }
 
     // Calls f(class, men index, first slice-local state) for every men configuration of the
@@ -491,6 +520,9 @@ class PairSolver {
     };
     HugeArray<State> states_;
     std::vector<tbb::concurrent_vector<std::uint32_t>> buckets_;
+    // The positions of the level being resolved and of the next one, a bit per state (all
+    // zero between levels but for the next one's).
+    HugeArray<std::atomic<std::uint64_t>> level_, next_level_;
     std::atomic<int> highest_{0};
 };
 
@@ -508,7 +540,7 @@ std::uint64_t solver_bytes(const BoardSpec& board, Material m) {
     for (int s = 0; s < index.slice_count(); ++s)
         largest = std::max(
             largest, index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s)));
-    return 3 * pair + 12 * largest;
+    return 3 * pair + 12 * largest + largest / 4;
 }
 
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,

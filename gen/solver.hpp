@@ -12,7 +12,11 @@
 //     rules out a loss. The man moves and their successors' men configurations are found once
 //     per men configuration, for all its kings_per_men() positions: a position only needs the
 //     kings index of each successor (and skips the moves a king blocks).
-//  2. Resolve by increasing distance d with one bucket per distance. A position popped at d is
+//  2. Resolve by increasing distance d, one level per distance: the positions pushed to d
+//     (initialisation and longest losses: a bucket per distance; predecessors that may resolve
+//     at d: a bitmap filled while resolving d - 1). The level is walked as a bitmap, so each
+//     position is visited once and in state order, which keeps the predecessors of consecutive
+//     positions in the same few men configurations (cache lines). A position visited at d is
 //     a win in d if its best win distance is d, or a loss in d when every move is known to lose
 //     (pending == 0) and the longest is d. Each resolved position walks its un-moves
 //     (rules/unmove.hpp) inside the slice: a loss in d offers its predecessors a win in d + 1; a
@@ -22,12 +26,13 @@
 //     rebuilt from its kings index alone, and a king un-move's predecessor is one kings index
 //     away from that first state.
 //  3. Positions never resolved are draws; the slice's values go to the pair's result arrays.
-// Distances only grow from one bucket to the next, so each bucket is processed in parallel and
+// Distances only grow from one level to the next, so each level is processed in parallel and
 // the result does not depend on the order or the thread count.
 //
 // Memory: the results (2 bytes of outcome and 1 of capture flag per position of the pair), plus
-// 8 bytes of state and about 4 of bucket entries per position of the largest slice
-// (solver_bytes).
+// 8 bytes of state, 2 bits of level bitmaps and at most 4 of bucket entries per position of the
+// largest slice (solver_bytes). The state, the bitmaps and the results are accessed at random and
+// asked for 2 MiB pages.
 #pragma once
 
 #include <atomic>
@@ -47,7 +52,8 @@ struct PairResult {
 };
 
 // The memory solve_pair needs for m and its mirror: 3 bytes per position of the pair (the
-// results) and 12 per position of the largest slice (state and bucket entries).
+// results), 12 per position of the largest slice (state and bucket entries) and 2 bits (level
+// bitmaps).
 std::uint64_t solver_bytes(const BoardSpec& board, Material m);
 // The part of it that solve_pair returns: the results alone.
 std::uint64_t solver_result_bytes(const BoardSpec& board, Material m);
