@@ -316,6 +316,7 @@ class PairSolver {
     // configurations (state blocks), which keeps the random accesses mostly in the cache.
     void resolve_level(int d) {
         auto& bucket = buckets_[d];
+        if (bucket.empty() && !level_marked_) return;  // no scan of an empty level
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 4096),
                           [&](const auto& r) {
                               for (std::size_t i = r.begin(); i != r.end(); ++i)
@@ -357,6 +358,7 @@ class PairSolver {
         report(entries);
         if (any_next) store_max(highest_, d + 1);
         std::swap(level_, next_level_);
+        level_marked_ = any_next;
     }
 
     static void mark(const HugeArray<std::atomic<std::uint64_t>>& bitmap, std::uint32_t s) {
@@ -523,6 +525,7 @@ class PairSolver {
     // The positions of the level being resolved and of the next one, a bit per state (all
     // zero between levels but for the next one's).
     HugeArray<std::atomic<std::uint64_t>> level_, next_level_;
+    bool level_marked_ = false;  // whether level_ has a bit set
     std::atomic<int> highest_{0};
 };
 
