@@ -86,7 +86,36 @@ bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions
 struct WrittenClass {
     TableHeader wdl, dtw;
 };
-WrittenClass write_class(const GenerateOptions& o, const PairResult& r) {
+
+// Where a pair that gets the mirror layout writes its full wdl files until one is chosen: no
+// file at a table's own path ever holds anything but its final bytes.
+std::filesystem::path candidate_path(const GenerateOptions& o, Material m) {
+    std::filesystem::path p = table_path(o.dir, o.variant, m.name(), Metric::wdl);
+    p += ".full.tmp";
+    return p;
+}
+
+void remove_candidates(const GenerateOptions& o, Material m) {
+    std::error_code ec;
+    std::filesystem::remove(candidate_path(o, m), ec);
+    std::filesystem::remove(candidate_path(o, m.mirrored()), ec);
+}
+
+// After a pair is written: the temporary files a killed run may have left for its classes.
+void remove_leftovers(const GenerateOptions& o, Material m) {
+    remove_candidates(o, m);
+    for (const Material c : {m, m.mirrored()})
+        for (const Metric metric : {Metric::wdl, Metric::dtw}) {
+            std::filesystem::path tmp = table_path(o.dir, o.variant, c.name(), metric);
+            tmp += ".tmp";
+            std::error_code ec;
+            std::filesystem::remove(tmp, ec);
+        }
+}
+
+// Writes the class's DTW file and its full WDL file, at `wdl_path`.
+WrittenClass write_class(const GenerateOptions& o, const PairResult& r,
+                         const std::filesystem::path& wdl_path) {
     const std::size_t n = r.outcomes.size();
     const TableInfo info = table_info(o.variant, r.material);
     WriteOptions wo;
@@ -98,8 +127,7 @@ WrittenClass write_class(const GenerateOptions& o, const PairResult& r) {
         for (std::size_t i = 0; i < n; ++i)
             wdl[i] = r.capture[i] ? wdl_unknown
                                   : static_cast<std::uint8_t>(unpack_outcome(r.outcomes[i]).value);
-        a = write_wdl_table(table_path(o.dir, o.variant, r.material.name(), Metric::wdl), info, wdl,
-                            wo);
+        a = write_wdl_table(wdl_path, info, wdl, wo);
     }
     std::vector<std::uint16_t> dtw(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -112,16 +140,19 @@ WrittenClass write_class(const GenerateOptions& o, const PairResult& r) {
     return {a, b};
 }
 
-// Replaces the larger wdl file of a pair (the second on a tie, so the bytes are the same on
-// every run) by one in the mirror layout. Written after both full files, so a run killed
-// before leaves a pair that pair_complete() rejects. Returns the bytes saved.
+// Of a pair's two full wdl files (at their candidate paths), moves the smaller to its table
+// path and writes the other class's file in the mirror layout (the second class on a tie, so the
+// bytes are the same on every run). A run killed in between leaves a pair that pair_complete()
+// rejects. Returns the bytes saved.
 std::uint64_t apply_mirror_layout(const GenerateOptions& o, const std::vector<PairResult>& pair,
                                   const std::vector<WrittenClass>& written) {
     const std::size_t drop = written[0].wdl.file_size < written[1].wdl.file_size ? 1 : 0;
-    const Material m = pair[drop].material;
+    const Material kept = pair[1 - drop].material, mirrored = pair[drop].material;
+    std::filesystem::rename(candidate_path(o, kept),
+                            table_path(o.dir, o.variant, kept.name(), Metric::wdl));
     const TableHeader h =
-        write_wdl_mirror_table(table_path(o.dir, o.variant, m.name(), Metric::wdl),
-                               table_info(o.variant, m), written[drop].wdl, false);
+        write_wdl_mirror_table(table_path(o.dir, o.variant, mirrored.name(), Metric::wdl),
+                               table_info(o.variant, mirrored), written[drop].wdl, false);
     return written[drop].wdl.file_size - h.file_size;
 }
 
@@ -266,6 +297,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         const ClassIndex mirror_index(board, m.mirrored());
         const bool single = m == m.mirrored();
         if (pair_complete(o, m, index.size())) {
+            remove_candidates(o, m);  // left by a run killed after its last step
             summary.classes_skipped += single ? 1 : 2;
             progress.message(pair_label(m) + " complete, skipped");
             continue;
@@ -279,13 +311,17 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         progress.start(label, positions);
         std::vector<PairResult> results = solve_pair(
             o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); });
+        const bool mirror_layout = results.size() == 2 && mirror_layout_allowed(o, m);
         std::vector<WrittenClass> written;
         for (const PairResult& r : results) {
-            written.push_back(write_class(o, r));
+            written.push_back(write_class(
+                o, r,
+                mirror_layout ? candidate_path(o, r.material)
+                              : table_path(o.dir, o.variant, r.material.name(), Metric::wdl)));
             summary.bytes_written += written.back().wdl.file_size + written.back().dtw.file_size;
         }
-        if (results.size() == 2 && mirror_layout_allowed(o, m))
-            summary.bytes_written -= apply_mirror_layout(o, results, written);
+        if (mirror_layout) summary.bytes_written -= apply_mirror_layout(o, results, written);
+        remove_leftovers(o, m);
         for (PairResult& r : results) {
             summary.positions += r.outcomes.size();
             ++summary.classes_built;
