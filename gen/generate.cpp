@@ -81,8 +81,6 @@ bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions
     return stored == (mirror_layout_allowed(o, m) ? 1 : 2);
 }
 
-// Writes the WDL file, then the DTW file, each from its own copy of the values (the WDL copy
-// is freed first: at most 2 bytes per position on top of the results).
 struct WrittenClass {
     TableHeader wdl, dtw;
 };
@@ -113,7 +111,8 @@ void remove_leftovers(const GenerateOptions& o, Material m) {
         }
 }
 
-// Writes the class's DTW file and its full WDL file, at `wdl_path`.
+// Writes the class's full WDL file (at `wdl_path`), then its DTW file, each from its own copy of
+// the values (the WDL copy is freed first: at most 2 bytes per position on top of the results).
 WrittenClass write_class(const GenerateOptions& o, const PairResult& r,
                          const std::filesystem::path& wdl_path) {
     const std::size_t n = r.outcomes.size();

@@ -76,9 +76,9 @@ void SolvedStore::load(Material m) {
     ClassIndex index(variant_.info().board, m);
     if (wdl.size() != index.size() || dtw.size() != index.size())
         throw Error("table files of class " + m.name() + " do not match its index size");
-    const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw);
     std::vector<std::uint16_t> plies(dtw.size());
     dtw.read_all(plies);
+    const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw, plies);
     std::vector<std::uint16_t> outcomes(values.size());
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         // Capture positions hold fill values; lookups never read them (probe/outcome.hpp).

@@ -318,36 +318,35 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q,
     ProbeStatus status = ProbeStatus::ok;
     const TableFile* wdl = table(vt, slot, m, Metric::wdl, cached_only, status);
     if (!wdl) return status;
-    if (!wdl->holds_values() && mode != Mode::dtw) return search_mirror<R, mode>(vt, m, w, out);
+    const bool stored = wdl->holds_values();
+    if (!stored && mode != Mode::dtw) return search_mirror<R, mode>(vt, m, w, out);
     const std::uint64_t index = slot.index->index(w);
-    if (!wdl->holds_values()) {  // dtw mode: the distance's parity gives the value
-        const TableFile* dtw = table(vt, slot, m, Metric::dtw, false, status);
-        if (!dtw) return status;
-        const ReadResult plies = dtw->value(index, cache);
-        if (!plies.ok()) return read_failed(slot, *dtw, plies.status);
-        if (plies.value == dtw_draw) {
-            out = {Value::draw, 0};
-            return ProbeStatus::ok;
-        }
-        if (plies.value > dtw_max) return ProbeStatus::error_corrupt;
-        out = {static_cast<Value>(dtw_outcome(plies.value, vt.variant.giveaway)), plies.value};
-        return ProbeStatus::ok;
+    if (stored) {
+        const ReadResult value =
+            cached_only ? wdl->try_value(index, cache) : wdl->value(index, cache);
+        if (!value.ok()) return read_failed(slot, *wdl, value.status);
+        if (value.value > wdl_win) return ProbeStatus::error_corrupt;
+        out = {static_cast<Value>(value.value), 0};
+        if constexpr (mode != Mode::dtw) return ProbeStatus::ok;
+        if (out.value == Value::draw) return ProbeStatus::ok;
     }
-    const ReadResult value = cached_only ? wdl->try_value(index, cache) : wdl->value(index, cache);
-    if (!value.ok()) return read_failed(slot, *wdl, value.status);
-    if (value.value > wdl_win) return ProbeStatus::error_corrupt;
-    out = {static_cast<Value>(value.value), 0};
-    if constexpr (mode != Mode::dtw) return ProbeStatus::ok;
-    if (out.value == Value::draw) return ProbeStatus::ok;
     const TableFile* dtw = table(vt, slot, m, Metric::dtw, false, status);
     if (!dtw) return status;
     const ReadResult plies = dtw->value(index, cache);
     if (!plies.ok()) return read_failed(slot, *dtw, plies.status);
+    if (!stored && plies.value == dtw_draw) {  // mirror layout: the dtw alone gives the value
+        out = {Value::draw, 0};
+        return ProbeStatus::ok;
+    }
     if (plies.value > dtw_max) return ProbeStatus::error_corrupt;
-    // Without turkish's king-against-lone-man rule the parity of a distance gives the result.
-    if (!R::king_beats_lone_man || vt.variant.giveaway) {
-        const auto parity_value = dtw_outcome(plies.value, vt.variant.giveaway);
-        if (parity_value != static_cast<std::uint8_t>(out.value)) return ProbeStatus::error_corrupt;
+    const auto parity_value = dtw_outcome(plies.value, vt.variant.giveaway);
+    if (!stored) {
+        // No class in the mirror layout has positions a rule ends on the spot (generate.cpp).
+        out.value = static_cast<Value>(parity_value);
+    } else if ((!R::king_beats_lone_man || vt.variant.giveaway) &&
+               parity_value != static_cast<std::uint8_t>(out.value)) {
+        // Without turkish's king-against-lone-man rule the parity of a distance gives the result.
+        return ProbeStatus::error_corrupt;
     }
     out.plies = plies.value;
     return ProbeStatus::ok;

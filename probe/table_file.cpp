@@ -250,7 +250,8 @@ void TableFile::verify() const {
         throw Error(path_.string() + ": corrupt data (checksum mismatch)");
 }
 
-std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile& dtw) {
+std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile& dtw,
+                                          std::span<const std::uint16_t> dtw_values) {
     const TableHeader &w = wdl.header(), &d = dtw.header();
     if (w.metric != Metric::wdl || d.metric != Metric::dtw || !(w.variant == d.variant) ||
         w.material != d.material || w.positions != d.positions)
@@ -261,8 +262,15 @@ std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile&
         wdl.read_all(values);
         return values;
     }
-    std::vector<std::uint16_t> plies(d.positions);
-    dtw.read_all(plies);
+    std::vector<std::uint16_t> read;
+    std::span<const std::uint16_t> plies = dtw_values;
+    if (plies.empty()) {
+        read.resize(d.positions);
+        dtw.read_all(read);
+        plies = read;
+    }
+    if (plies.size() != values.size())
+        throw Error(dtw.path().string() + ": read_wdl_values: wrong number of dtw values");
     for (std::size_t i = 0; i < values.size(); ++i) {
         const std::uint8_t v = dtw_outcome(plies[i], w.variant.giveaway);
         values[i] = v == wdl_unknown ? wdl_draw : v;  // fill values may be anything

@@ -89,7 +89,10 @@ class TableFile {
 
 // The wdl values (0..2) of a class, by index: read from its wdl file or, when that has the mirror
 // layout (format.hpp), from the parity of its dtw file. Positions where the side to move must
-// capture hold fill values either way. Throws Error if the files do not match or cannot be read.
-std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile& dtw);
+// capture hold fill values either way. `dtw_values`: the dtw file's values, when the caller has
+// read them already (else they are read here if needed). Throws Error if the files do not match
+// or cannot be read.
+std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile& dtw,
+                                          std::span<const std::uint16_t> dtw_values = {});
 
 }  // namespace damas

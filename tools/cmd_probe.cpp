@@ -295,9 +295,9 @@ ClassStats class_stats(const Database& db, Material m) {
         e += " do not match its index size";
         throw Error(e);
     }
-    const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw);
     std::vector<std::uint16_t> plies(index.size());
     dtw.read_all(plies);
+    const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw, plies);
     ClassStats s;
     s.material = m;
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
