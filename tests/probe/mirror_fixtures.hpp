@@ -8,33 +8,14 @@
 
 #include <string>
 
-#include "gen/generate.hpp"
-#include "gen/progress.hpp"
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
 #include "probe/probe.hpp"
 #include "probe/table_file.hpp"
 #include "rules/notation.hpp"
-#include "table_fixtures.hpp"
+#include "test_probe_fixtures.hpp"
 
 namespace damas::test {
-
-struct Case {
-    const char* variant;
-    int pieces;
-};
-
-inline void generate_into(const std::filesystem::path& dir, Variant v, int pieces,
-                          bool mirror_wdl) {
-    GenerateOptions o;
-    o.variant = v;
-    o.max_pieces = pieces;
-    o.dir = dir;
-    o.threads = 2;
-    o.mirror_wdl = mirror_wdl;
-    Progress quiet(Progress::Mode::quiet);
-    generate(o, quiet);
-}
 
 inline std::uint64_t wdl_bytes(const std::filesystem::path& folder, int& mirror_files) {
     std::uint64_t bytes = 0;
@@ -51,8 +32,8 @@ inline void check_mirror_layout(const Case& c) {
     const Variant v = *parse_variant(c.variant);
     const int pieces = c.pieces;
     ScratchDir mirror_dir("mirror"), full_dir("full");
-    generate_into(mirror_dir.path, v, pieces, true);
-    generate_into(full_dir.path, v, pieces, false);
+    make_database(mirror_dir.path, v, pieces, 2, true);
+    make_database(full_dir.path, v, pieces, 2, false);
 
     int mirror_files = 0, full_mirror_files = 0;
     const std::uint64_t mirror_bytes = wdl_bytes(mirror_dir.path / v.name(), mirror_files);
@@ -88,13 +69,6 @@ inline void check_mirror_layout(const Case& c) {
         }
     }
     EXPECT_GT(probed, 0u);
-}
-
-inline std::string case_name(const testing::TestParamInfo<Case>& param_info) {
-    std::string name = param_info.param.variant;
-    for (char& ch : name)
-        if (ch == '-') ch = '_';
-    return name + "_" + std::to_string(param_info.param.pieces);
 }
 
 }  // namespace damas::test

@@ -23,12 +23,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, ProbeAgainstReference,
                                          Case{"portuguese", 3}, Case{"english-giveaway", 3},
                                          Case{"turkish", 2}, Case{"turkish-giveaway", 2},
                                          Case{"international", 2}),
-                         [](const testing::TestParamInfo<Case>& param_info) {
-                             std::string name = param_info.param.variant;
-                             for (char& ch : name)
-                                 if (ch == '-') ch = '_';
-                             return name + "_" + std::to_string(param_info.param.pieces);
-                         });
+                         test::case_name);
 
 }  // namespace
 }  // namespace damas

@@ -31,13 +31,15 @@
 namespace damas::test {
 
 // Generates every class of the variant with 2..pieces pieces into dir.
-inline void make_database(const std::filesystem::path& dir, Variant v, int pieces,
-                          int threads = 0) {
+// mirror_wdl: as GenerateOptions (false: --full-wdl).
+inline void make_database(const std::filesystem::path& dir, Variant v, int pieces, int threads = 0,
+                          bool mirror_wdl = true) {
     GenerateOptions o;
     o.variant = v;
     o.max_pieces = pieces;
     o.dir = dir;
     o.threads = threads;
+    o.mirror_wdl = mirror_wdl;
     Progress quiet(Progress::Mode::quiet);
     generate(o, quiet);
 }
@@ -159,6 +161,14 @@ struct Case {
     const char* variant;
     int pieces;
 };
+
+// A test name for a Case: "english_giveaway_3".
+inline std::string case_name(const testing::TestParamInfo<Case>& param_info) {
+    std::string name = param_info.param.variant;
+    for (char& ch : name)
+        if (ch == '-') ch = '_';
+    return name + "_" + std::to_string(param_info.param.pieces);
+}
 
 // Probes every position the reference solved and compares WDL and DTW.
 template <class R>

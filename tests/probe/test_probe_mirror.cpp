@@ -28,7 +28,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, MirrorLayout,
 TEST(MirrorLayout, BothFilesMirroredIsCorrupt) {
     const Variant v = *parse_variant("english");
     test::ScratchDir dir("mirror-both");
-    test::generate_into(dir.path, v, 3, true);
+    test::make_database(dir.path, v, 3, 2);
     const Material m = *Material::parse("0201");
     const std::filesystem::path a = table_path(dir.path, v, m.name(), Metric::wdl);
     const std::filesystem::path b = table_path(dir.path, v, m.mirrored().name(), Metric::wdl);

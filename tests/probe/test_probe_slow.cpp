@@ -18,12 +18,7 @@ TEST_P(ProbeAgainstReference, EveryPositionOfSmallClasses) {
 INSTANTIATE_TEST_SUITE_P(Variants, ProbeAgainstReference,
                          testing::Values(Case{"turkish", 3}, Case{"turkish-giveaway", 3},
                                          Case{"international", 3}),
-                         [](const testing::TestParamInfo<Case>& param_info) {
-                             std::string name = param_info.param.variant;
-                             for (char& ch : name)
-                                 if (ch == '-') ch = '_';
-                             return name + "_" + std::to_string(param_info.param.pieces);
-                         });
+                         test::case_name);
 
 }  // namespace
 }  // namespace damas
