@@ -1,7 +1,7 @@
 #include "gen/solver.hpp"
 
 #include <tbb/blocked_range.h>
-#include <tbb/concurrent_vector.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <sys/mman.h>
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -169,6 +170,7 @@ class PairSolver {
                                               initialise(local + (i - first), p, moves);
                                           });
         });
+        flush_staged();
         for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
         store_results();
         slice_finished();
@@ -184,10 +186,32 @@ class PairSolver {
         return base_[c] + local_men_[c][men] * kings_per_men() + kings;
     }
 
+    struct Pushed {
+        std::uint32_t state;
+        std::uint16_t level;
+    };
+    static constexpr std::size_t staged_batch = 4096;
+    // Bucket entries are staged per thread and moved to the buckets in batches: a shared
+    // concurrent vector made both threads fight for its size counter on every entry.
     void push(std::uint64_t s, int d) {
         if (d > max_plies) throw Error("distance beyond " + std::to_string(max_plies) + " plies");
-        buckets_[d].push_back(static_cast<std::uint32_t>(s));
-        store_max(highest_, d);
+        std::vector<Pushed>& staged = staged_.local();
+        staged.push_back({static_cast<std::uint32_t>(s), static_cast<std::uint16_t>(d)});
+        if (staged.size() == staged_batch) move_to_buckets(staged);
+    }
+    void move_to_buckets(std::vector<Pushed>& staged) {
+        std::lock_guard lock(buckets_mutex_);
+        int highest = highest_.load(std::memory_order_relaxed);
+        for (const Pushed& e : staged) {
+            buckets_[e.level].push_back(e.state);
+            highest = std::max(highest, static_cast<int>(e.level));
+        }
+        highest_.store(highest, std::memory_order_relaxed);
+        staged.clear();
+    }
+    // After a parallel phase: every staged entry into the buckets.
+    void flush_staged() {
+        for (std::vector<Pushed>& staged : staged_) move_to_buckets(staged);
     }
 
     // White's quiet man moves in one men configuration and where they lead: the same for every
@@ -322,7 +346,7 @@ class PairSolver {
                               for (std::size_t i = r.begin(); i != r.end(); ++i)
                                   mark(level_, bucket[i]);
                           });
-        tbb::concurrent_vector<std::uint32_t>().swap(bucket);
+        std::vector<std::uint32_t>().swap(bucket);
         std::atomic<std::uint64_t> entries{0};
         std::atomic<bool> any_next{false};
         tbb::parallel_for(
@@ -355,6 +379,7 @@ class PairSolver {
                 entries += seen;
                 if (next) any_next = true;
             });
+        flush_staged();  // longer losses, for later levels
         report(entries);
         if (any_next) store_max(highest_, d + 1);
         std::swap(level_, next_level_);
@@ -521,7 +546,9 @@ class PairSolver {
         std::atomic<std::uint16_t> loss{0};  // longest known loss
     };
     HugeArray<State> states_;
-    std::vector<tbb::concurrent_vector<std::uint32_t>> buckets_;
+    std::vector<std::vector<std::uint32_t>> buckets_;
+    std::mutex buckets_mutex_;
+    tbb::enumerable_thread_specific<std::vector<Pushed>> staged_;
     // The positions of the level being resolved and of the next one, a bit per state (all
     // zero between levels but for the next one's).
     HugeArray<std::atomic<std::uint64_t>> level_, next_level_;
