@@ -18,6 +18,7 @@
 #include "gen/writer.hpp"
 #include "index/class_index.hpp"
 #include "probe/table_file.hpp"
+#include "probe/wdl_context.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
@@ -62,13 +63,17 @@ bool wdl_holds_values(const GenerateOptions& o, Material m) {
 // Whether one wdl file of the pair of m may have the mirror layout. Not where a rule ends the
 // game on the spot (turkish's king against a lone man): readers take the values of such a class
 // from the parity of its dtw, which those positions do not follow.
-bool mirror_layout_allowed(const GenerateOptions& o, Material m) {
-    if (!o.mirror_wdl || m == m.mirrored()) return false;
+// The same for the half layout: readers take the values of the odd positions from the dtw.
+bool mirror_layout_allowed_for_rules(const GenerateOptions& o, Material m) {
     const bool lone_man_rule =
         dispatch(o.variant.base, [](auto rules) { return decltype(rules)::king_beats_lone_man; });
     const auto lone_man = [](int men, int kings) { return men == 1 && kings == 0; };
     return o.variant.giveaway || !lone_man_rule ||
            !(lone_man(m.white_men, m.white_kings) || lone_man(m.black_men, m.black_kings));
+}
+
+bool mirror_layout_allowed(const GenerateOptions& o, Material m) {
+    return o.mirror_wdl && m != m.mirrored() && mirror_layout_allowed_for_rules(o, m);
 }
 
 // The pair's files are complete and in the layout a run with these options writes.
@@ -93,10 +98,30 @@ std::filesystem::path candidate_path(const GenerateOptions& o, Material m) {
     return p;
 }
 
+// Where a class's wdl file is written with each codec before the smaller one is renamed to its
+// path (for a pair in the mirror layout, to its candidate path).
+std::filesystem::path codec_path(const std::filesystem::path& wdl_path, const char* codec) {
+    std::filesystem::path p = wdl_path;
+    p += '.';
+    p += codec;
+    p += ".tmp";
+    return p;
+}
+
 void remove_candidates(const GenerateOptions& o, Material m) {
     std::error_code ec;
-    std::filesystem::remove(candidate_path(o, m), ec);
-    std::filesystem::remove(candidate_path(o, m.mirrored()), ec);
+    for (const Material c : {m, m.mirrored()}) {
+        const std::filesystem::path wdl = table_path(o.dir, o.variant, c.name(), Metric::wdl);
+        for (const std::filesystem::path& p : {wdl, candidate_path(o, c)}) {
+            if (p != wdl) std::filesystem::remove(p, ec);
+            for (const char* codec : {"zstd", "context"}) {
+                std::filesystem::remove(codec_path(p, codec), ec);
+                std::filesystem::path tmp = codec_path(p, codec);
+                tmp += ".tmp";  // a killed writer's own temporary file
+                std::filesystem::remove(tmp, ec);
+            }
+        }
+    }
 }
 
 // After a pair is written: the temporary files a killed run may have left for its classes.
@@ -111,8 +136,43 @@ void remove_leftovers(const GenerateOptions& o, Material m) {
         }
 }
 
-// Writes the class's full WDL file (at `wdl_path`), then its DTW file, each from its own copy of
-// the values (the WDL copy is freed first: at most 2 bytes per position on top of the results).
+bool try_context_codec(const GenerateOptions& o, std::uint64_t positions) {
+    return o.wdl_codec == WdlCodec::context ||
+           (o.wdl_codec == WdlCodec::automatic && positions >= context_min_positions);
+}
+
+// The class's wdl file at wdl_path: zstd, or with the context codec (in the half layout where
+// the class allows it) when that is smaller or asked for. Each is written whole to its own
+// temporary path first, so wdl_path only ever holds the chosen file.
+TableHeader write_class_wdl(const GenerateOptions& o, const PairResult& r,
+                            const std::filesystem::path& wdl_path, const WriteOptions& wo) {
+    const std::size_t n = r.outcomes.size();
+    const TableInfo info = table_info(o.variant, r.material);
+    std::vector<std::uint8_t> wdl(n);
+    for (std::size_t i = 0; i < n; ++i)
+        wdl[i] = r.capture[i] ? wdl_unknown
+                              : static_cast<std::uint8_t>(unpack_outcome(r.outcomes[i]).value);
+    if (!try_context_codec(o, n)) return write_wdl_table(wdl_path, info, wdl, wo);
+    const bool half = o.mirror_wdl && mirror_layout_allowed_for_rules(o, r.material) &&
+                      wdl_context::odd_half_allowed(o.variant, r.material);
+    const std::filesystem::path context_path = codec_path(wdl_path, "context");
+    const std::optional<TableHeader> context =
+        write_wdl_context_table(context_path, info, wdl, half, wo);
+    if (context && o.wdl_codec == WdlCodec::context) {
+        std::filesystem::rename(context_path, wdl_path);
+        return *context;
+    }
+    const std::filesystem::path zstd_path = codec_path(wdl_path, "zstd");
+    const TableHeader plain = write_wdl_table(zstd_path, info, wdl, wo);
+    const bool use_context = context && context->file_size < plain.file_size;
+    std::filesystem::rename(use_context ? context_path : zstd_path, wdl_path);
+    std::error_code ec;
+    std::filesystem::remove(use_context ? zstd_path : context_path, ec);
+    return use_context ? *context : plain;
+}
+
+// Writes the class's WDL file (at `wdl_path`), then its DTW file, each from its own copy of the
+// values (the WDL copy is freed first: at most 2 bytes per position on top of the results).
 WrittenClass write_class(const GenerateOptions& o, const PairResult& r,
                          const std::filesystem::path& wdl_path) {
     const std::size_t n = r.outcomes.size();
@@ -120,14 +180,7 @@ WrittenClass write_class(const GenerateOptions& o, const PairResult& r,
     WriteOptions wo;
     wo.threads = static_cast<unsigned>(std::max(1, o.threads));
     wo.durable = false;  // atomic renames now, one sync() at the end of the run
-    TableHeader a;
-    {
-        std::vector<std::uint8_t> wdl(n);
-        for (std::size_t i = 0; i < n; ++i)
-            wdl[i] = r.capture[i] ? wdl_unknown
-                                  : static_cast<std::uint8_t>(unpack_outcome(r.outcomes[i]).value);
-        a = write_wdl_table(wdl_path, info, wdl, wo);
-    }
+    const TableHeader a = write_class_wdl(o, r, wdl_path, wo);
     std::vector<std::uint16_t> dtw(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Outcome out = unpack_outcome(r.outcomes[i]);

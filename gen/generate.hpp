@@ -22,6 +22,11 @@
 
 namespace damas {
 
+enum class WdlCodec { automatic, zstd, context };
+// Smaller classes keep zstd, whose blocks decode in tens of microseconds (a context block takes
+// about a millisecond): english 5-piece classes have at most 9.3 M positions.
+inline constexpr std::uint64_t context_min_positions = std::uint64_t{1} << 24;
+
 struct GenerateOptions {
     Variant variant;
     int max_pieces = 4;
@@ -33,6 +38,10 @@ struct GenerateOptions {
     // one that compresses smaller; the other's wdl file gets the mirror layout
     // (probe/format.hpp): a probe there searches one ply. About halves the wdl bytes.
     bool mirror_wdl = true;
+    // The wdl files' codec (probe/format.hpp): automatic tries the context codec for classes of
+    // at least context_min_positions positions and keeps the smaller file; context uses it
+    // wherever it can (for tests: small classes too); zstd never.
+    WdlCodec wdl_codec = WdlCodec::automatic;
 };
 
 struct GenerateSummary {

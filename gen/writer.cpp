@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -16,6 +17,7 @@
 #include "probe/bytes.hpp"
 #include "probe/hash.hpp"
 #include "probe/table_file.hpp"
+#include "probe/wdl_context.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
@@ -167,23 +169,17 @@ class TmpFile {
     bool committed_ = false;
 };
 
-// Encodes blocks [first, first + out.size()) with `threads` workers, block b by worker
-// (b - first) % threads, each worker with its own compressor.
-template <class T>
-void encode_batch(std::span<const T> values, std::uint64_t first, std::uint32_t ppb, FillRule rule,
-                  std::vector<std::unique_ptr<Compressor>>& comps, std::span<EncodedBlock> out) {
-    const std::size_t workers = std::min(comps.size(), out.size());
+// Calls encode(worker, block, out[i]) for blocks [first, first + out.size()) with `workers`
+// threads, block first + i by worker i % workers.
+template <class Encode>
+void encode_batch(std::size_t workers, std::uint64_t first, std::span<EncodedBlock> out,
+                  const Encode& encode) {
+    workers = std::min(workers, out.size());
     std::exception_ptr error;
     std::mutex error_mutex;
     const auto work = [&](std::size_t w) {
         try {
-            for (std::size_t i = w; i < out.size(); i += workers) {
-                const std::uint64_t lo = (first + i) * ppb;
-                const std::uint64_t n = std::min<std::uint64_t>(ppb, values.size() - lo);
-                encode_plain(values.subspan(lo, n), rule, out[i].plain);
-                out[i].hash = xxh64(out[i].plain);
-                comps[w]->compress(out[i].plain, out[i].compressed);
-            }
+            for (std::size_t i = w; i < out.size(); i += workers) encode(w, first + i, out[i]);
         } catch (...) {
             std::lock_guard lock(error_mutex);
             error = std::current_exception();
@@ -194,6 +190,34 @@ void encode_batch(std::span<const T> values, std::uint64_t first, std::uint32_t 
     work(0);
     for (auto& t : threads) t.join();
     if (error) std::rethrow_exception(error);
+}
+
+// Encodes every block of h (encode as for encode_batch) and writes them after h.blocks_offset,
+// then the offset table; fills in h's offsets and checksums.
+template <class Encode>
+void write_blocks(TmpFile& file, TableHeader& h, unsigned threads, const Encode& encode) {
+    std::vector<std::byte> table(format::table_bytes(h.blocks));
+    Xxh64Stream blocks_hash;
+    std::uint64_t pos = h.blocks_offset;
+    std::vector<EncodedBlock> batch(std::size_t{threads} * blocks_per_thread_per_batch);
+    for (std::uint64_t b0 = 0; b0 < h.blocks; b0 += batch.size()) {
+        const auto n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(batch.size(), h.blocks - b0));
+        const std::span<EncodedBlock> part = std::span(batch).first(n);
+        encode_batch(threads, b0, part, encode);
+        for (std::size_t i = 0; i < n; ++i) {
+            le::store<std::uint64_t>(&table[8 * (b0 + i)], pos);
+            le::store<std::uint64_t>(&table[8 * (h.blocks + 1 + b0 + i)], part[i].hash);
+            file.write_at(pos, part[i].compressed);
+            blocks_hash.update(part[i].compressed);
+            pos += part[i].compressed.size();
+        }
+    }
+    le::store<std::uint64_t>(&table[8 * h.blocks], pos);
+    h.file_size = pos;
+    h.table_checksum = xxh64(table);
+    h.blocks_checksum = blocks_hash.digest();
+    file.write_at(h.table_offset, table);
 }
 
 void count_values(std::span<const std::uint8_t> v, TableHeader& h) {
@@ -252,28 +276,14 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
     for (unsigned t = 0; t < threads; ++t) comps.push_back(std::make_unique<Compressor>(level));
 
     TmpFile file(path);
-    std::vector<std::byte> table(format::table_bytes(h.blocks));
-    Xxh64Stream blocks_hash;
-    std::uint64_t pos = h.blocks_offset;
-    std::vector<EncodedBlock> batch(std::size_t{threads} * blocks_per_thread_per_batch);
-    for (std::uint64_t b0 = 0; b0 < h.blocks; b0 += batch.size()) {
-        const auto n =
-            static_cast<std::size_t>(std::min<std::uint64_t>(batch.size(), h.blocks - b0));
-        const std::span<EncodedBlock> part = std::span(batch).first(n);
-        encode_batch(values, b0, h.positions_per_block, fill, comps, part);
-        for (std::size_t i = 0; i < n; ++i) {
-            le::store<std::uint64_t>(&table[8 * (b0 + i)], pos);
-            le::store<std::uint64_t>(&table[8 * (h.blocks + 1 + b0 + i)], part[i].hash);
-            file.write_at(pos, part[i].compressed);
-            blocks_hash.update(part[i].compressed);
-            pos += part[i].compressed.size();
-        }
-    }
-    le::store<std::uint64_t>(&table[8 * h.blocks], pos);
-    h.file_size = pos;
-    h.table_checksum = xxh64(table);
-    h.blocks_checksum = blocks_hash.digest();
-    file.write_at(h.table_offset, table);
+    const std::uint32_t ppb = h.positions_per_block;
+    write_blocks(file, h, threads, [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
+        const std::uint64_t lo = b * ppb;
+        const std::uint64_t n = std::min<std::uint64_t>(ppb, values.size() - lo);
+        encode_plain(values.subspan(lo, n), fill, out.plain);
+        out.hash = xxh64(out.plain);
+        comps[w]->compress(out.plain, out.compressed);
+    });
     file.write_at(0, encode_header(h));
     file.commit(opt.durable);
     return h;
@@ -300,6 +310,86 @@ bool table_complete(const std::filesystem::path& path, const TableInfo& info, Me
 TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint8_t> values, const WriteOptions& options) {
     return write_table(path, info, values, options, Metric::wdl);
+}
+
+std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& path,
+                                                   const TableInfo& info,
+                                                   std::span<const std::uint8_t> values, bool half,
+                                                   const WriteOptions& opt) {
+    const Material m{info.material[0], info.material[1], info.material[2], info.material[3]};
+    if (half && !wdl_context::odd_half_allowed(info.variant, m))
+        throw Error("write_wdl_context_table: the half layout is not valid for " + m.name());
+    TableHeader h;
+    h.variant = info.variant;
+    h.material = info.material;
+    h.metric = Metric::wdl;
+    h.generator = info.generator;
+    h.codec = Codec::context;
+    h.half = half;
+    h.positions_per_block = wdl_context::positions_per_block;
+    if (values.size() >= format::max_positions) throw Error("table too large");
+    h.positions = values.size();
+    h.blocks = (h.positions + h.positions_per_block - 1) / h.positions_per_block;
+    if (opt.counts_from) {
+        h.wins = opt.counts_from->wins, h.draws = opt.counts_from->draws;
+        h.losses = opt.counts_from->losses, h.unknown = opt.counts_from->unknown;
+    } else {
+        count_values(values, h);
+    }
+
+    // The flags of every position, and the model's counts, block by block in parallel.
+    const unsigned threads = std::max(1u, opt.threads);
+    const std::uint32_t ppb = h.positions_per_block;
+    const auto flagger = wdl_context::make_position_flags(info.variant, m, half);
+    std::vector<std::uint8_t> flags(values.size());
+    wdl_context::Model model = wdl_context::model_shape(info.variant.info().board, m);
+    std::vector<wdl_context::Counts> counts(threads, wdl_context::Counts(model.contexts()));
+    std::atomic<bool> uncodable{false};
+    {
+        std::vector<EncodedBlock> unused(h.blocks);
+        encode_batch(
+            threads, 0, std::span(unused), [&](std::size_t w, std::uint64_t b, EncodedBlock&) {
+                const std::uint64_t lo = b * ppb;
+                const std::size_t n =
+                    static_cast<std::size_t>(std::min<std::uint64_t>(ppb, values.size() - lo));
+                const std::span<std::uint8_t> f(flags.data() + lo, n);
+                flagger->compute(lo, f);
+                const auto v = values.subspan(lo, n);
+                for (std::size_t i = 0; i < n; ++i)
+                    if (!(f[i] & wdl_context::skipped) && v[i] > wdl_win) uncodable = true;
+                if (!uncodable) wdl_context::count_block(model, v, f, counts[w]);
+            });
+    }
+    // A position the probe reads has no value (a rule ended the game there): zstd only.
+    if (uncodable) return std::nullopt;
+    for (unsigned t = 1; t < threads; ++t) counts[0].add(counts[t]);
+    wdl_context::set_probabilities(model, counts[0]);
+    const std::vector<std::byte> model_bytes = wdl_context::serialize(model);
+    h.model_size = static_cast<std::uint32_t>(model_bytes.size());
+    h.model_checksum = xxh64(model_bytes);
+    h.table_offset = format::header_size;
+    h.blocks_offset = h.table_offset + format::table_bytes(h.blocks) + h.model_size;
+    encode_header(h);  // checks the text fields before any file is created
+
+    TmpFile file(path);
+    file.write_at(h.table_offset + format::table_bytes(h.blocks), model_bytes);
+    write_blocks(file, h, threads, [&](std::size_t, std::uint64_t b, EncodedBlock& out) {
+        const std::uint64_t lo = b * ppb;
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(ppb, values.size() - lo));
+        const auto v = values.subspan(lo, n);
+        const std::span<const std::uint8_t> f(flags.data() + lo, n);
+        out.plain.assign((n + 3) / 4, std::byte{0});
+        for (std::size_t i = 0; i < n; ++i) {
+            const unsigned x = (f[i] & wdl_context::skipped) ? wdl_unknown : v[i];
+            out.plain[i / 4] |= static_cast<std::byte>(x << (2 * (i % 4)));
+        }
+        out.hash = xxh64(out.plain);
+        wdl_context::encode_block(model, v, f, out.compressed);
+    });
+    file.write_at(0, encode_header(h));
+    file.commit(opt.durable);
+    return h;
 }
 
 TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -59,6 +60,15 @@ bool table_complete(const std::filesystem::path& path, const TableInfo& info, Me
 // Throws Error on an invalid value or an I/O failure (the temporary file is removed).
 TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint8_t> values, const WriteOptions& options = {});
+// A wdl table with the context codec (format.hpp, probe/wdl_context.hpp), in the half layout if
+// `half` (the class must allow it: wdl_context::odd_half_allowed). Values as for
+// write_wdl_table; the positions the probe never reads are found from the positions themselves,
+// so their values are ignored. Returns nothing (and writes nothing) if a position the probe
+// reads has no value (3). positions_per_block and zstd_level are ignored.
+std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& path,
+                                                   const TableInfo& info,
+                                                   std::span<const std::uint8_t> values, bool half,
+                                                   const WriteOptions& options = {});
 // A wdl table in the mirror layout (format.hpp): the header alone, with the positions and the
 // win/draw/loss/unknown counts of `counts` (the class's full table, as written or computed).
 TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,

@@ -35,6 +35,10 @@ enum Off : std::size_t {
     o_blocks_checksum = 112,
     o_variant_name = 120,
     o_generator = 152,
+    o_codec = 216,
+    o_half = 217,
+    o_model_size = 220,
+    o_model_checksum = 224,
     o_header_checksum = 248,
 };
 
@@ -77,7 +81,8 @@ HeaderBytes encode_header(const TableHeader& h) {
     HeaderBytes b{};
     std::byte* p = b.data();
     std::memcpy(p + o_magic, format::magic.data(), format::magic.size());
-    le::store<std::uint32_t>(p + o_version, format::version);
+    const bool new_fields = h.codec != Codec::zstd || h.half || h.model_size != 0;
+    le::store<std::uint32_t>(p + o_version, new_fields ? format::version : 2);
     le::store<std::uint32_t>(p + o_header_size, static_cast<std::uint32_t>(format::header_size));
     p[o_base] = static_cast<std::byte>(h.variant.base);
     p[o_giveaway] = static_cast<std::byte>(h.variant.giveaway ? 1 : 0);
@@ -97,6 +102,10 @@ HeaderBytes encode_header(const TableHeader& h) {
     le::store<std::uint64_t>(p + o_file_size, h.file_size);
     le::store<std::uint64_t>(p + o_table_checksum, h.table_checksum);
     le::store<std::uint64_t>(p + o_blocks_checksum, h.blocks_checksum);
+    p[o_codec] = static_cast<std::byte>(h.codec);
+    p[o_half] = static_cast<std::byte>(h.half ? 1 : 0);
+    le::store<std::uint32_t>(p + o_model_size, h.model_size);
+    le::store<std::uint64_t>(p + o_model_checksum, h.model_checksum);
     put_text(p + o_variant_name, h.variant.name(), format::variant_name_size, "variant name");
     put_text(p + o_generator, h.generator, format::generator_size, "generator version");
     const std::uint64_t sum = xxh64(std::span(b).first(o_header_checksum));
@@ -152,6 +161,21 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
     h.table_checksum = le::load<std::uint64_t>(p + o_table_checksum);
     h.blocks_checksum = le::load<std::uint64_t>(p + o_blocks_checksum);
     h.generator = get_text(p + o_generator, format::generator_size);
+    const auto codec = static_cast<unsigned>(p[o_codec]);
+    const auto half = static_cast<unsigned>(p[o_half]);
+    h.model_size = le::load<std::uint32_t>(p + o_model_size);
+    h.model_checksum = le::load<std::uint64_t>(p + o_model_checksum);
+    if (version < 3 && (codec != 0 || half != 0 || h.model_size != 0 || h.model_checksum != 0))
+        fail(what, "codec fields set in a version " + std::to_string(version) + " header");
+    if (codec > static_cast<unsigned>(Codec::context) || half > 1)
+        fail(what, "unknown codec in header");
+    h.codec = static_cast<Codec>(codec);
+    h.half = half == 1;
+    if (h.codec == Codec::context &&
+        (h.metric != Metric::wdl || h.layout != Layout::stored || h.model_size == 0))
+        fail(what, "the context codec is for stored wdl tables with a model");
+    if (h.codec == Codec::zstd && (h.half || h.model_size != 0))
+        fail(what, "half layout or model without the context codec");
 
     const std::uint32_t ppb = h.positions_per_block;
     if (h.positions >= format::max_positions) fail(what, "index size too large");
@@ -162,7 +186,7 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
     if (h.wins + h.draws + h.losses + h.unknown != h.positions)
         fail(what, "value counts do not add up to the index size");
     if (h.table_offset != format::header_size ||
-        h.blocks_offset != h.table_offset + format::table_bytes(h.blocks) ||
+        h.blocks_offset != h.table_offset + format::table_bytes(h.blocks) + h.model_size ||
         h.file_size < h.blocks_offset)
         fail(what, "inconsistent offsets in header");
     return h;

@@ -6,7 +6,7 @@
 //
 // All integers are little-endian and serialised field by field (never a struct memcpy).
 //
-// File = header (256 bytes) | offset table | blocks
+// File = header (256 bytes) | offset table | model (context codec only: M bytes) | blocks
 //
 // Header
 //   off size field
@@ -34,7 +34,14 @@
 //   112    8 u64 xxh64 of the block bytes (first block offset .. file size)
 //   120   32 variant name, ASCII, NUL padded (for humans; the numbers above are authoritative)
 //   152   64 generator version, ASCII, NUL padded
-//   216   32 reserved, 0
+//   216    1 u8  codec (version 3; 0 before): 0 = zstd, 1 = context (wdl only;
+//   probe/wdl_context.hpp) 217    1 u8  half (version 3; 0 before): 1 = the positions whose rows
+//   add up to an odd number
+//              are not stored (context codec only; see "Half layout" below)
+//   218    2 u16 reserved, 0
+//   220    4 u32 model size M (context codec; else 0)
+//   224    8 u64 xxh64 of the model bytes
+//   232   16 reserved, 0
 //   248    8 u64 xxh64 of header bytes 0..247
 //   (all xxh64 use seed 0)
 //
@@ -42,8 +49,9 @@
 //   B + 1 u64 absolute file offsets: block i is the bytes [off[i], off[i+1]); off[B] = file size
 //   B     u64 xxh64 of each block's decompressed bytes (checked on every decompression)
 //
-// Blocks: each one zstd frame, independently decompressible, holding positions
-//   [i*P, min(N, (i+1)*P)). Decompressed:
+// Blocks: each one independently decodable, holding positions [i*P, min(N, (i+1)*P)): a zstd
+//   frame, or with the context codec the range coder's bytes (probe/wdl_context.hpp; the model
+//   is shared by the file's blocks). Decompressed:
 //   wdl: 2 bits per position, 4 per byte, position p in bits 2*(p%4)..2*(p%4)+1 of byte p/4
 //        (within the block); ceil(n/4) bytes, unused high bits of the last byte are 0.
 //   dtw, dtr*: u16 little-endian per position; 2n bytes.
@@ -57,6 +65,19 @@
 // (captures after the move resolved as always). The dtw files always store both classes, so
 // rule tables, statistics and the generator read distances (and values by their parity) from
 // them. Readers must not assume a wdl file has values: check the layout.
+//
+// Context codec (version 3): only worth it for large classes, where it is about a third smaller
+// than zstd, at some hundreds of microseconds to decode a block; the generator keeps whichever
+// of the two is smaller. It codes no value for the positions the probe never reads (they decode
+// as unknown, 3).
+//
+// Half layout (version 3, context codec): for a class that is its own mirror (so the mirror
+// layout cannot halve it) in a variant whose every quiet move changes by one the sum of the rows
+// of all pieces (short kings, men moving forward), a quiet move always leads from a position
+// whose sum is odd to one whose sum is even (the colour flip keeps the parity of an even number
+// of pieces). The file stores the even positions only; an odd one decodes as 3 and a probe
+// searches its moves one ply deep, as for the mirror layout. The dtw files are whole, and the
+// header's counts are exact.
 //
 // Values, from the side to move's point of view:
 //   wdl: loss 0, draw 1, win 2; unknown 3 = "the probe never reads this position" (the side to
@@ -132,8 +153,10 @@ constexpr int dtr_distance(std::uint16_t dtr) {
 
 namespace format {
 inline constexpr std::array<char, 8> magic{'D', 'A', 'M', 'A', 'S', 'T', 'B', '1'};
-// 2: the layout field (mirror layout). Readers accept 1 (whose layout is always 0) and 2.
-inline constexpr std::uint32_t version = 2;
+// 2: the layout field (mirror layout). 3: the codec, half and model fields. Readers accept 1
+// to 3; the writer writes 3 only for a file that uses the new fields, so older readers still
+// read the others.
+inline constexpr std::uint32_t version = 3;
 inline constexpr std::uint32_t oldest_version = 1;
 inline constexpr std::size_t header_size = 256;
 inline constexpr std::size_t variant_name_size = 32;
@@ -175,6 +198,8 @@ enum class Layout : std::uint32_t {
     mirror = 1,  // wdl only: no values; they are one ply away in the mirror class (see above)
 };
 
+enum class Codec : std::uint8_t { zstd = 0, context = 1 };
+
 // Every field of the header. Counts of the four piece kinds in the order white men, white
 // kings, black men, black kings.
 struct TableHeader {
@@ -184,6 +209,10 @@ struct TableHeader {
     std::string generator;
     std::uint32_t positions_per_block = 0;
     Layout layout = Layout::stored;
+    Codec codec = Codec::zstd;
+    bool half = false;  // the odd positions are not stored (half layout)
+    std::uint32_t model_size = 0;
+    std::uint64_t model_checksum = 0;
     std::uint64_t positions = 0;  // N
     std::uint64_t blocks = 0;
     std::uint64_t wins = 0, draws = 0, losses = 0, unknown = 0;

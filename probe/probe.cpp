@@ -210,8 +210,10 @@ struct Tablebase::Impl {
                            bool cached_only, ProbeStatus& status) const noexcept;
     ProbeStatus read_failed(ClassSlot& slot, const TableFile& file, ReadStatus s) const noexcept;
 
+    // `searching`: the class whose search (search_mirror) asks, which must not search again.
     template <class R, Mode mode>
-    ProbeStatus read_stored(VariantTables& vt, const Position& q, Outcome& out) const noexcept;
+    ProbeStatus read_stored(VariantTables& vt, const Position& q, Outcome& out,
+                            const Material* searching = nullptr) const noexcept;
     template <class R, Mode mode>
     ProbeStatus search_mirror(VariantTables& vt, Material m, const Position& w,
                               Outcome& out) const noexcept;
@@ -306,8 +308,8 @@ ProbeStatus Tablebase::Impl::read_failed(ClassSlot& slot, const TableFile& file,
 // The stored outcome of a position without capture: colour flip to White to move, find the
 // class's slot, index, read.
 template <class R, Mode mode>
-ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q,
-                                         Outcome& out) const noexcept {
+ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q, Outcome& out,
+                                         const Material* searching) const noexcept {
     const Position w = q.side == Color::white ? q : flip(R::Board::spec, q);
     const Material m{popcount(w.men(Color::white)), popcount(w.kings_of(Color::white)),
                      popcount(w.men(Color::black)), popcount(w.kings_of(Color::black))};
@@ -318,30 +320,41 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q,
     ProbeStatus status = ProbeStatus::ok;
     const TableFile* wdl = table(vt, slot, m, Metric::wdl, cached_only, status);
     if (!wdl) return status;
-    const bool stored = wdl->holds_values();
-    if (!stored && mode != Mode::dtw) return search_mirror<R, mode>(vt, m, w, out);
+    bool stored = wdl->holds_values();
+    const bool searched_already = searching && *searching == m;
+    if (!stored && mode != Mode::dtw) {
+        if (searched_already) return ProbeStatus::error_corrupt;
+        return search_mirror<R, mode>(vt, m, w, out);
+    }
     const std::uint64_t index = slot.index->index(w);
     if (stored) {
         const ReadResult value =
             cached_only ? wdl->try_value(index, cache) : wdl->value(index, cache);
         if (!value.ok()) return read_failed(slot, *wdl, value.status);
-        if (value.value > wdl_win) return ProbeStatus::error_corrupt;
-        out = {static_cast<Value>(value.value), 0};
-        if constexpr (mode != Mode::dtw) return ProbeStatus::ok;
-        if (out.value == Value::draw) return ProbeStatus::ok;
+        if (value.value == wdl_unknown && wdl->half() && !searched_already) {
+            // Half layout (format.hpp): an odd position; its moves lead to stored ones.
+            if constexpr (mode != Mode::dtw) return search_mirror<R, mode>(vt, m, w, out);
+            stored = false;  // the dtw alone gives the value
+        } else {
+            if (value.value > wdl_win) return ProbeStatus::error_corrupt;
+            out = {static_cast<Value>(value.value), 0};
+            if constexpr (mode != Mode::dtw) return ProbeStatus::ok;
+            if (out.value == Value::draw) return ProbeStatus::ok;
+        }
     }
     const TableFile* dtw = table(vt, slot, m, Metric::dtw, false, status);
     if (!dtw) return status;
     const ReadResult plies = dtw->value(index, cache);
     if (!plies.ok()) return read_failed(slot, *dtw, plies.status);
-    if (!stored && plies.value == dtw_draw) {  // mirror layout: the dtw alone gives the value
+    if (!stored && plies.value == dtw_draw) {  // mirror or half layout: the dtw gives the value
         out = {Value::draw, 0};
         return ProbeStatus::ok;
     }
     if (plies.value > dtw_max) return ProbeStatus::error_corrupt;
     const auto parity_value = dtw_outcome(plies.value, vt.variant.giveaway);
     if (!stored) {
-        // No class in the mirror layout has positions a rule ends on the spot (generate.cpp).
+        // No class in the mirror or half layout has positions a rule ends on the spot
+        // (generate.cpp).
         out.value = static_cast<Value>(parity_value);
     } else if ((!R::king_beats_lone_man || vt.variant.giveaway) &&
                parity_value != static_cast<std::uint8_t>(out.value)) {
@@ -353,9 +366,10 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q,
 }
 
 // The value of a quiet White-to-move position w of class m, whose wdl file has the mirror layout
-// (format.hpp): the best over its moves. A quiet move that does not crown leads to the mirror
-// class, which must hold its values (else the search would never end); captures and crowning
-// moves lead to classes with fewer men, searched in turn if they have the mirror layout too.
+// or is an odd position of the half layout (format.hpp): the best over its moves. A quiet move
+// that does not crown leads to the mirror class (m itself for the half layout), which must hold
+// the value (else the search would never end: a second search of m is reported corrupt);
+// captures and crowning moves lead to classes with fewer men, searched in turn if need be.
 template <class R, Mode mode>
 ProbeStatus Tablebase::Impl::search_mirror(VariantTables& vt, Material m, const Position& w,
                                            Outcome& out) const noexcept {
@@ -375,7 +389,7 @@ ProbeStatus Tablebase::Impl::search_mirror(VariantTables& vt, Material m, const 
     }
     ProbeStatus failure = ProbeStatus::ok;
     const auto stored = [&](const Position& q, Outcome& o) {
-        failure = read_stored<R, mode>(vt, q, o);
+        failure = read_stored<R, mode>(vt, q, o, &m);
         return failure == ProbeStatus::ok;
     };
     BestOutcome best;

@@ -23,6 +23,7 @@ struct Scratch {
     ZSTD_DCtx* dctx = ZSTD_createDCtx();
     std::vector<std::byte> compressed;
     std::vector<std::byte> plain;
+    std::vector<std::uint8_t> flags;  // context codec
     Scratch() = default;
     Scratch(const Scratch&) = delete;
     Scratch& operator=(const Scratch&) = delete;
@@ -116,19 +117,39 @@ void TableFile::load_table() {
         block_hashes_[i] = le::load<std::uint64_t>(&raw[8 * (b + 1 + i)]);
     if (offsets_[0] != header_.blocks_offset || offsets_[b] != header_.file_size)
         throw Error(path_.string() + ": corrupt offset table (bounds)");
+    const bool context = header_.codec == Codec::context;
+    if (context) load_model();
     for (std::uint64_t i = 0; i < b; ++i) {
-        const std::uint64_t bound = ZSTD_compressBound(block_size(i));
+        const std::uint64_t bound = context ? wdl_context::max_encoded_bytes(positions_in(i))
+                                            : ZSTD_compressBound(block_size(i));
         if (offsets_[i + 1] <= offsets_[i] || offsets_[i + 1] - offsets_[i] > bound)
             throw Error(path_.string() + ": corrupt offset table (block " + std::to_string(i) +
                         ")");
     }
 }
 
-std::size_t TableFile::block_size(std::uint64_t block) const {
+void TableFile::load_model() {
+    if (header_.positions_per_block > wdl_context::max_positions_per_block)
+        throw Error(path_.string() + ": too many positions per block for the context codec");
+    std::vector<std::byte> raw(header_.model_size);
+    read_exact(header_.table_offset + format::table_bytes(header_.blocks), raw, "model");
+    if (xxh64(raw) != header_.model_checksum)
+        throw Error(path_.string() + ": corrupt context model (checksum mismatch)");
+    model_ = std::make_unique<const wdl_context::Model>(wdl_context::parse(raw, path_.string()));
+    const auto& m = header_.material;
+    const Material material{m[0], m[1], m[2], m[3]};
+    if (header_.half && !wdl_context::odd_half_allowed(header_.variant, material))
+        throw Error(path_.string() + ": the half layout is not valid for this class");
+    flags_ = wdl_context::make_position_flags(header_.variant, material, header_.half);
+}
+
+std::uint64_t TableFile::positions_in(std::uint64_t block) const {
     const std::uint64_t ppb = header_.positions_per_block;
-    const std::uint64_t first = block * ppb;
-    const std::uint64_t n = std::min(ppb, header_.positions - first);
-    return format::block_bytes(header_.metric, n);
+    return std::min(ppb, header_.positions - block * ppb);
+}
+
+std::size_t TableFile::block_size(std::uint64_t block) const {
+    return format::block_bytes(header_.metric, positions_in(block));
 }
 
 ReadStatus TableFile::read_block(std::uint64_t block, std::span<std::byte> out) const noexcept {
@@ -139,9 +160,18 @@ ReadStatus TableFile::read_block(std::uint64_t block, std::span<std::byte> out) 
         if (s.compressed.size() < csize) s.compressed.resize(csize);
         const std::span<std::byte> comp(s.compressed.data(), csize);
         if (!pread_all(fd_, offsets_[block], comp)) return ReadStatus::io_error;
-        const std::size_t r =
-            ZSTD_decompressDCtx(s.dctx, out.data(), out.size(), comp.data(), comp.size());
-        if (ZSTD_isError(r) || r != out.size()) return ReadStatus::corrupt_block;
+        if (model_) {
+            const std::size_t n = positions_in(block);
+            if (s.flags.size() < n) s.flags.resize(n);
+            const std::span<std::uint8_t> flags(s.flags.data(), n);
+            flags_->compute(block * header_.positions_per_block, flags);
+            if (!wdl_context::decode_block(*model_, comp, flags, out))
+                return ReadStatus::corrupt_block;
+        } else {
+            const std::size_t r =
+                ZSTD_decompressDCtx(s.dctx, out.data(), out.size(), comp.data(), comp.size());
+            if (ZSTD_isError(r) || r != out.size()) return ReadStatus::corrupt_block;
+        }
         if (xxh64(out) != block_hashes_[block]) return ReadStatus::corrupt_block;
         return ReadStatus::ok;
     } catch (...) {
@@ -244,8 +274,12 @@ void TableFile::verify() const {
         }
         return h.digest();
     };
-    if (hash_range(header_.table_offset, header_.blocks_offset) != header_.table_checksum)
+    const std::uint64_t model_offset = header_.table_offset + format::table_bytes(header_.blocks);
+    if (hash_range(header_.table_offset, model_offset) != header_.table_checksum)
         throw Error(path_.string() + ": corrupt offset table (checksum mismatch)");
+    if (header_.model_size != 0 &&
+        hash_range(model_offset, header_.blocks_offset) != header_.model_checksum)
+        throw Error(path_.string() + ": corrupt context model (checksum mismatch)");
     if (hash_range(header_.blocks_offset, header_.file_size) != header_.blocks_checksum)
         throw Error(path_.string() + ": corrupt data (checksum mismatch)");
 }
@@ -258,8 +292,10 @@ std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile&
         throw Error(wdl.path().string() + " and " + dtw.path().string() +
                     " are not the wdl and dtw tables of one class");
     std::vector<std::uint8_t> values(w.positions);
-    if (wdl.holds_values()) {
+    if (wdl.holds_values() && !wdl.half()) {
         wdl.read_all(values);
+        for (std::uint8_t& v : values)
+            if (v == wdl_unknown) v = wdl_draw;  // the context codec's skipped positions
         return values;
     }
     std::vector<std::uint16_t> read;

@@ -14,11 +14,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "probe/block_cache.hpp"
 #include "probe/format.hpp"
+#include "probe/wdl_context.hpp"
 
 namespace damas {
 
@@ -33,7 +35,9 @@ const char* read_status_name(ReadStatus s);
 
 struct ReadResult {
     ReadStatus status = ReadStatus::ok;
-    std::uint16_t value = 0;  // wdl: 0..2 (unknowns hold their fill value); dtw: u16
+    // wdl: 0..2; positions the probe never reads hold a fill value (zstd) or 3 (context codec);
+    // dtw: u16
+    std::uint16_t value = 0;
     bool ok() const { return status == ReadStatus::ok; }
 };
 
@@ -53,6 +57,8 @@ class TableFile {
     // False for a wdl table in the mirror layout (format.hpp): value() then answers
     // out_of_range and read_all() throws.
     bool holds_values() const { return header_.layout == Layout::stored; }
+    // A wdl table in the half layout (format.hpp): the odd positions read as 3 (unknown).
+    bool half() const { return header_.half; }
 
     // The stored value of position index, through the cache (decompressing one block on a
     // miss).
@@ -77,6 +83,8 @@ class TableFile {
     ReadResult probe(std::uint64_t index, BlockCache& cache, bool cache_only) const noexcept;
     void read_exact(std::uint64_t offset, std::span<std::byte> out, const char* what) const;
     void load_table();
+    void load_model();
+    std::uint64_t positions_in(std::uint64_t block) const;
     void read_all_blocks(void* out, std::size_t value_size) const;
 
     std::filesystem::path path_;
@@ -85,13 +93,16 @@ class TableFile {
     TableHeader header_;
     std::vector<std::uint64_t> offsets_;       // blocks + 1
     std::vector<std::uint64_t> block_hashes_;  // blocks
+    // Context codec only: the model, and the flags of the positions its blocks skip.
+    std::unique_ptr<const wdl_context::Model> model_;
+    std::unique_ptr<const wdl_context::PositionFlags> flags_;
 };
 
 // The wdl values (0..2) of a class, by index: read from its wdl file or, when that has the mirror
-// layout (format.hpp), from the parity of its dtw file. Positions where the side to move must
-// capture hold fill values either way. `dtw_values`: the dtw file's values, when the caller has
-// read them already (else they are read here if needed). Throws Error if the files do not match
-// or cannot be read.
+// or the half layout (format.hpp), from the parity of its dtw file. Positions where the side to
+// move must capture hold fill values either way. `dtw_values`: the dtw file's values, when the
+// caller has read them already (else they are read here if needed). Throws Error if the files do
+// not match or cannot be read.
 std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile& dtw,
                                           std::span<const std::uint16_t> dtw_values = {});
 

@@ -19,6 +19,7 @@ struct GenOptions {
     int max_per_side = 0;
     std::string only;
     bool full_wdl = false;
+    std::string wdl_codec = "auto";
     bool quiet = false;
     bool json = false;
 };
@@ -32,6 +33,14 @@ void run_gen(const GenOptions& o) {
     g.threads = o.threads;
     g.max_per_side = o.max_per_side;
     g.mirror_wdl = !o.full_wdl;
+    if (o.wdl_codec == "auto")
+        g.wdl_codec = WdlCodec::automatic;
+    else if (o.wdl_codec == "zstd")
+        g.wdl_codec = WdlCodec::zstd;
+    else if (o.wdl_codec == "context")
+        g.wdl_codec = WdlCodec::context;
+    else
+        throw Error("bad --wdl-codec '" + o.wdl_codec + "' (auto, zstd or context)");
     if (!o.only.empty()) {
         const auto m = Material::parse(o.only);
         if (!m || m->white() == 0 || m->black() == 0)
@@ -108,6 +117,9 @@ void add_gen_commands(CLI::App& app) {
                   "Write the wdl values of both classes of each pair: probes never search, "
                   "about twice the wdl bytes (default: one class per pair, the other's file in "
                   "the mirror layout)");
+    gen->add_option("--wdl-codec", g.wdl_codec,
+                    "wdl compression: auto (the context codec for classes of 16 M positions or "
+                    "more when smaller than zstd), zstd, or context (wherever it applies)");
     gen->add_flag("--quiet,-q", g.quiet, "No progress output");
     gen->add_flag("--json", g.json, "Machine-readable summary");
     gen->callback([] { run_gen(g); });

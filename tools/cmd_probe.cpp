@@ -453,7 +453,10 @@ void run_info(const InfoOptions& o) {
                 row.num("positions", h.positions)
                     .num("bits_per_position", bits)
                     .num("blocks", h.blocks)
-                    .str("layout", h.layout == Layout::mirror ? "mirror" : "stored")
+                    .str("layout", h.layout == Layout::mirror ? "mirror"
+                                   : h.half                   ? "half"
+                                                              : "stored")
+                    .str("codec", h.codec == Codec::context ? "context" : "zstd")
                     .num("wins", h.wins)
                     .num("draws", h.draws)
                     .num("losses", h.losses)
@@ -466,10 +469,13 @@ void run_info(const InfoOptions& o) {
         } else if (t.error.empty()) {
             std::printf(
                 "%s %" PRIu64 " bytes, %" PRIu64
-                " positions, %.3f bits/position, %s"
+                " positions, %.3f bits/position, %s%s"
                 "checksums %s %s\n",
                 name.c_str(), t.file_bytes, h.positions, bits,
                 h.layout == Layout::mirror ? "mirror layout (values in the mirror class), " : "",
+                h.codec != Codec::context ? ""
+                : h.half                  ? "context codec, half layout (odd positions searched), "
+                                          : "context codec, ",
                 hex64(h.table_checksum).c_str(), hex64(h.blocks_checksum).c_str());
         } else {
             std::printf("%s %" PRIu64 " bytes, DAMAGED: %s\n", name.c_str(), t.file_bytes,

@@ -17,42 +17,59 @@
 
 namespace damas::test {
 
-inline std::uint64_t wdl_bytes(const std::filesystem::path& folder, int& mirror_files) {
+struct WdlFiles {
     std::uint64_t bytes = 0;
+    int mirror = 0, context = 0, half = 0;
+};
+inline WdlFiles wdl_files(const std::filesystem::path& folder) {
+    WdlFiles f;
     for (const auto& e : std::filesystem::directory_iterator(folder)) {
         if (e.path().extension() != ".wdl") continue;
-        bytes += e.file_size();
-        if (!TableFile(e.path()).holds_values()) ++mirror_files;
+        f.bytes += e.file_size();
+        const TableFile t(e.path());
+        f.mirror += !t.holds_values();
+        f.context += t.header().codec == Codec::context;
+        f.half += t.half();
     }
-    return bytes;
+    return f;
 }
 
-// Generates both layouts and compares every probe.
-inline void check_mirror_layout(const Case& c) {
+// Generates both layouts and compares every probe. codec: the wdl codec of the database in the
+// mirror layout (the other is zstd); with WdlCodec::context, self_mirror_only probes the classes
+// that are their own mirror alone (the half layout's), to keep the test short.
+inline void check_mirror_layout(const Case& c, WdlCodec codec = WdlCodec::automatic,
+                                bool self_mirror_only = false) {
     const Variant v = *parse_variant(c.variant);
     const int pieces = c.pieces;
     ScratchDir mirror_dir("mirror"), full_dir("full");
-    make_database(mirror_dir.path, v, pieces, 2, true);
-    make_database(full_dir.path, v, pieces, 2, false);
+    make_database(mirror_dir.path, v, pieces, 2, true, codec);
+    make_database(full_dir.path, v, pieces, 2, false, WdlCodec::zstd);
 
-    int mirror_files = 0, full_mirror_files = 0;
-    const std::uint64_t mirror_bytes = wdl_bytes(mirror_dir.path / v.name(), mirror_files);
-    const std::uint64_t full_bytes = wdl_bytes(full_dir.path / v.name(), full_mirror_files);
-    EXPECT_EQ(full_mirror_files, 0);
-    EXPECT_GT(mirror_files, 0);
-    EXPECT_LT(mirror_bytes, full_bytes);
+    const WdlFiles layout = wdl_files(mirror_dir.path / v.name());
+    const WdlFiles full = wdl_files(full_dir.path / v.name());
+    EXPECT_EQ(full.mirror + full.context + full.half, 0);
+    EXPECT_GT(layout.mirror, 0);
+    if (codec == WdlCodec::context) {
+        EXPECT_GT(layout.context, 0);  // forced on tiny classes too, where its model costs more
+    } else {
+        EXPECT_LT(layout.bytes, full.bytes);
+    }
+    if (self_mirror_only) {
+        EXPECT_GT(layout.half, 0);
+    }
 
     const auto mirror = Tablebase::open(mirror_dir.path, 16);
-    const auto full = Tablebase::open(full_dir.path, 16);
+    const auto reference = Tablebase::open(full_dir.path, 16);
     const BoardSpec board = v.info().board;
     std::uint64_t probed = 0;
     for (const Material m : classes_up_to(pieces)) {
+        if (self_mirror_only && m != m.mirrored()) continue;
         const ClassIndex index(board, m);
         for (std::uint64_t i = 0; i < index.size(); ++i) {
             const Position white = index.unindex(i);
             for (const Position& p : {white, flip(board, white)}) {
-                const ProbeResult expected_wdl = full->probe_wdl(v, p);
-                const ProbeResult expected_dtw = full->probe_dtw(v, p);
+                const ProbeResult expected_wdl = reference->probe_wdl(v, p);
+                const ProbeResult expected_dtw = reference->probe_dtw(v, p);
                 ASSERT_TRUE(expected_wdl.ok() && expected_dtw.ok()) << to_fen(v, p);
                 const ProbeResult wdl = mirror->probe_wdl(v, p);
                 const ProbeResult cached = mirror->probe_wdl_cached(v, p);  // warm now

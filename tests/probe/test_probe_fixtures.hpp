@@ -31,15 +31,16 @@
 namespace damas::test {
 
 // Generates every class of the variant with 2..pieces pieces into dir.
-// mirror_wdl: as GenerateOptions (false: --full-wdl).
+// mirror_wdl and codec: as GenerateOptions (mirror_wdl false: --full-wdl).
 inline void make_database(const std::filesystem::path& dir, Variant v, int pieces, int threads = 0,
-                          bool mirror_wdl = true) {
+                          bool mirror_wdl = true, WdlCodec codec = WdlCodec::automatic) {
     GenerateOptions o;
     o.variant = v;
     o.max_pieces = pieces;
     o.dir = dir;
     o.threads = threads;
     o.mirror_wdl = mirror_wdl;
+    o.wdl_codec = codec;
     Progress quiet(Progress::Mode::quiet);
     generate(o, quiet);
 }

@@ -23,6 +23,23 @@ INSTANTIATE_TEST_SUITE_P(Variants, MirrorLayout,
                                          Case{"international", 2}),
                          test::case_name);
 
+// The context codec (probe/wdl_context.hpp) wherever it applies, on top of the mirror layout.
+class ContextCodec : public testing::TestWithParam<Case> {};
+
+TEST_P(ContextCodec, AnswersLikeZstd) {
+    test::check_mirror_layout(GetParam(), WdlCodec::context);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, ContextCodec,
+                         testing::Values(Case{"english", 3}, Case{"brazilian", 3},
+                                         Case{"english-giveaway", 3}, Case{"turkish", 3}),
+                         test::case_name);
+
+// The half layout (format.hpp) of the 4-piece classes that are their own mirror.
+TEST(HalfLayout, AnswersLikeZstd) {
+    test::check_mirror_layout(Case{"english", 4}, WdlCodec::context, true);
+}
+
 // A pair whose two wdl files both have the mirror layout cannot be answered (the search would
 // never end): the probe says the database is corrupt instead.
 TEST(MirrorLayout, BothFilesMirroredIsCorrupt) {

@@ -1,0 +1,294 @@
+#include "probe/wdl_context.hpp"
+
+#include <zstd.h>
+
+#include <algorithm>
+
+#include "index/class_index.hpp"
+#include "probe/bytes.hpp"
+#include "rules/error.hpp"
+#include "rules/movegen.hpp"
+#include "rules/variants.hpp"
+
+namespace damas::wdl_context {
+namespace {
+
+constexpr std::uint32_t one = 1u << probability_bits;
+constexpr std::uint32_t top = 1u << 24;
+
+std::uint64_t binomial(int n, int k) {
+    if (k < 0 || k > n) return 0;
+    std::uint64_t r = 1;
+    for (int i = 1; i <= k; ++i) r = r * static_cast<std::uint64_t>(n - k + i) / i;
+    return r;
+}
+
+// The symbol at distance d before position i of a block whose decoded symbols get(j) gives.
+template <class Get>
+std::size_t context(const Model& m, std::size_t i, std::uint8_t flags, Get&& get) {
+    std::size_t c = 0;
+    for (std::size_t k = m.distances.size(); k-- > 0;) {
+        const std::uint32_t d = m.distances[k];
+        c = c * 4 + (i >= d ? get(i - d) : 3u);
+    }
+    if (m.uses_threat) c = c * 2 + ((flags & threat) ? 1 : 0);
+    return c;
+}
+
+class Encoder {
+  public:
+    explicit Encoder(std::vector<std::byte>& out) : out_(out) {}
+    void encode(bool bit, std::uint16_t p1) {
+        const std::uint32_t bound = (range_ >> probability_bits) * p1;
+        if (bit) {
+            range_ = bound;
+        } else {
+            low_ += bound;
+            range_ -= bound;
+        }
+        while (range_ < top) {
+            range_ <<= 8;
+            shift_low();
+        }
+    }
+    void finish() {
+        for (int i = 0; i < 5; ++i) shift_low();
+    }
+
+  private:
+    void shift_low() {
+        if (static_cast<std::uint32_t>(low_) < 0xFF000000u || (low_ >> 32) != 0) {
+            const auto carry = static_cast<std::uint8_t>(low_ >> 32);
+            std::uint8_t b = cache_;
+            do {
+                out_.push_back(static_cast<std::byte>(static_cast<std::uint8_t>(b + carry)));
+                b = 0xFF;
+            } while (--pending_ != 0);
+            cache_ = static_cast<std::uint8_t>(low_ >> 24);
+        }
+        ++pending_;
+        low_ = (low_ & 0x00FFFFFFu) << 8;
+    }
+    std::vector<std::byte>& out_;
+    std::uint64_t low_ = 0;
+    std::uint32_t range_ = 0xFFFFFFFFu;
+    std::uint8_t cache_ = 0;
+    std::uint64_t pending_ = 1;
+};
+
+class Decoder {
+  public:
+    explicit Decoder(std::span<const std::byte> in) : in_(in) {
+        for (int i = 0; i < 5; ++i) code_ = (code_ << 8) | next();
+    }
+    bool decode(std::uint16_t p1) {
+        const std::uint32_t bound = (range_ >> probability_bits) * p1;
+        bool bit;
+        if (code_ < bound) {
+            range_ = bound;
+            bit = true;
+        } else {
+            code_ -= bound;
+            range_ -= bound;
+            bit = false;
+        }
+        while (range_ < top) {
+            range_ <<= 8;
+            code_ = (code_ << 8) | next();
+        }
+        return bit;
+    }
+    // Whether the input ran out before the coder's own flush bytes were read.
+    bool overran() const { return overrun_ > 0; }
+
+  private:
+    std::uint32_t next() {
+        if (pos_ < in_.size()) return static_cast<std::uint32_t>(in_[pos_++]);
+        ++overrun_;
+        return 0;
+    }
+    std::span<const std::byte> in_;
+    std::size_t pos_ = 0;
+    std::size_t overrun_ = 0;
+    std::uint32_t code_ = 0;
+    std::uint32_t range_ = 0xFFFFFFFFu;
+};
+
+template <class R>
+class FlagsOf final : public PositionFlags {
+  public:
+    FlagsOf(Material m, bool skip_odd) : index_(R::Board::spec, m), skip_odd_(skip_odd) {
+        for (int y = 1; y < R::Board::height; y += 2) odd_rows_ |= R::Board::row(y);
+    }
+    void compute(std::uint64_t first, std::span<std::uint8_t> out) const override {
+        index_.for_each_position(first, first + out.size(),
+                                 [&](std::uint64_t i, const Position& p) {
+                                     std::uint8_t f = 0;
+                                     if (MoveGenerator<R>::has_capture(p) ||
+                                         (skip_odd_ && (popcount(p.occupied() & odd_rows_) & 1))) {
+                                         f = skipped;
+                                     } else {
+                                         Position other = p;
+                                         other.side = ~p.side;
+                                         if (MoveGenerator<R>::has_capture(other)) f = threat;
+                                     }
+                                     out[i - first] = f;
+                                 });
+    }
+
+  private:
+    ClassIndex index_;
+    bool skip_odd_;
+    Bitboard odd_rows_ = 0;
+};
+
+}  // namespace
+
+Model model_shape(const BoardSpec& board, Material m) {
+    const ClassIndex index(board, m);
+    const int free = make_tables(board).squares - m.men();
+    const std::uint64_t s =
+        m.black_kings > 0 ? binomial(free - m.white_kings, m.black_kings) : index.kings_per_men();
+    Model model;
+    const std::uint64_t k = index.kings_per_men();
+    for (const std::uint64_t d :
+         {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{4}, s, 4 * s, k})
+        model.distances.push_back(static_cast<std::uint32_t>(std::min<std::uint64_t>(d, 1u << 30)));
+    return model;
+}
+
+void Counts::add(const Counts& o) {
+    for (std::size_t c = 0; c < by_context.size(); ++c)
+        for (int v = 0; v < 3; ++v) by_context[c][v] += o.by_context[c][v];
+}
+
+void count_block(const Model& shape, std::span<const std::uint8_t> values,
+                 std::span<const std::uint8_t> flags, Counts& out) {
+    const auto symbol = [&](std::size_t j) -> std::uint32_t {
+        return (flags[j] & skipped) ? 3u : values[j];
+    };
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (flags[i] & skipped) continue;
+        out.by_context[context(shape, i, flags[i], symbol)][values[i]]++;
+    }
+}
+
+void set_probabilities(Model& m, const Counts& counts) {
+    const auto p1 = [](std::uint64_t ones, std::uint64_t n) {
+        const double p = (static_cast<double>(ones) + 0.5) / (static_cast<double>(n) + 1.0);
+        const auto q = static_cast<long>(p * one + 0.5);
+        return static_cast<std::uint16_t>(std::clamp<long>(q, 1, one - 1));
+    };
+    const std::size_t n = m.contexts();
+    m.first.assign(n, 0);
+    m.second.assign(n, 0);
+    for (std::size_t c = 0; c < n; ++c) {
+        const auto& k = counts.by_context[c];
+        m.first[c] = p1(k[0] + k[2], k[0] + k[1] + k[2]);
+        m.second[c] = p1(k[2], k[0] + k[2]);
+    }
+}
+
+std::vector<std::byte> serialize(const Model& m) {
+    std::vector<std::byte> out(4 + 4 * m.distances.size());
+    out[0] = static_cast<std::byte>(m.distances.size());
+    out[1] = static_cast<std::byte>(m.uses_threat ? 1 : 0);
+    for (std::size_t k = 0; k < m.distances.size(); ++k)
+        le::store<std::uint32_t>(&out[4 + 4 * k], m.distances[k]);
+    const std::size_t n = m.contexts();
+    std::vector<std::byte> table(4 * n);
+    for (std::size_t c = 0; c < n; ++c) {
+        le::store<std::uint16_t>(&table[2 * c], m.first[c]);
+        le::store<std::uint16_t>(&table[2 * (n + c)], m.second[c]);
+    }
+    std::vector<std::byte> packed(ZSTD_compressBound(table.size()));
+    const std::size_t r =
+        ZSTD_compress(packed.data(), packed.size(), table.data(), table.size(), 19);
+    if (ZSTD_isError(r)) throw Error("zstd: cannot compress a context model");
+    out.insert(out.end(), packed.begin(), packed.begin() + static_cast<std::ptrdiff_t>(r));
+    return out;
+}
+
+Model parse(std::span<const std::byte> bytes, const std::string& what) {
+    const auto bad = [&](const char* why) {
+        return Error(what + ": corrupt context model (" + why + ")");
+    };
+    if (bytes.size() < 4) throw bad("too short");
+    const auto k = static_cast<std::size_t>(bytes[0]);
+    const auto uses_threat = static_cast<unsigned>(bytes[1]);
+    if (k < 1 || k > max_distances || uses_threat > 1 || bytes.size() < 4 + 4 * k)
+        throw bad("shape");
+    Model m;
+    m.uses_threat = uses_threat == 1;
+    for (std::size_t j = 0; j < k; ++j) {
+        const auto d = le::load<std::uint32_t>(&bytes[4 + 4 * j]);
+        if (d == 0 || d > (1u << 30)) throw bad("distance");
+        m.distances.push_back(d);
+    }
+    const std::size_t n = m.contexts();
+    std::vector<std::byte> table(4 * n);
+    const auto packed = bytes.subspan(4 + 4 * k);
+    const std::size_t r = ZSTD_decompress(table.data(), table.size(), packed.data(), packed.size());
+    if (ZSTD_isError(r) || r != table.size()) throw bad("probabilities");
+    m.first.resize(n);
+    m.second.resize(n);
+    for (std::size_t c = 0; c < n; ++c) {
+        m.first[c] = le::load<std::uint16_t>(&table[2 * c]);
+        m.second[c] = le::load<std::uint16_t>(&table[2 * (n + c)]);
+        if (m.first[c] == 0 || m.first[c] >= one || m.second[c] == 0 || m.second[c] >= one)
+            throw bad("probability out of range");
+    }
+    return m;
+}
+
+void encode_block(const Model& m, std::span<const std::uint8_t> values,
+                  std::span<const std::uint8_t> flags, std::vector<std::byte>& out) {
+    out.clear();
+    Encoder e(out);
+    const auto symbol = [&](std::size_t j) -> std::uint32_t {
+        return (flags[j] & skipped) ? 3u : values[j];
+    };
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (flags[i] & skipped) continue;
+        const std::size_t c = context(m, i, flags[i], symbol);
+        const std::uint8_t v = values[i];
+        if (v > 2) throw Error("context codec: a coded position has no value");
+        e.encode(v != 1, m.first[c]);
+        if (v != 1) e.encode(v == 2, m.second[c]);
+    }
+    e.finish();
+}
+
+bool decode_block(const Model& m, std::span<const std::byte> in,
+                  std::span<const std::uint8_t> flags, std::span<std::byte> out) {
+    if (out.size() != (flags.size() + 3) / 4) return false;
+    std::fill(out.begin(), out.end(), std::byte{0});
+    Decoder d(in);
+    const auto symbol = [&](std::size_t j) -> std::uint32_t {
+        return (static_cast<unsigned>(out[j / 4]) >> (2 * (j % 4))) & 3u;
+    };
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+        std::uint32_t v = 3;
+        if (!(flags[i] & skipped)) {
+            const std::size_t c = context(m, i, flags[i], symbol);
+            v = d.decode(m.first[c]) ? (d.decode(m.second[c]) ? 2u : 0u) : 1u;
+        }
+        out[i / 4] |= static_cast<std::byte>(v << (2 * (i % 4)));
+    }
+    return !d.overran();
+}
+
+std::unique_ptr<PositionFlags> make_position_flags(Variant v, Material m, bool skip_odd) {
+    return dispatch(v.base, [&](auto rules) -> std::unique_ptr<PositionFlags> {
+        return std::make_unique<FlagsOf<decltype(rules)>>(m, skip_odd);
+    });
+}
+
+bool odd_half_allowed(Variant v, Material m) {
+    return m == m.mirrored() && m.pieces() % 2 == 0 && dispatch(v.base, [](auto rules) {
+               using R = decltype(rules);
+               return !R::flying_kings && !R::men_move_sideways && !R::Board::orthogonal;
+           });
+}
+
+}  // namespace damas::wdl_context

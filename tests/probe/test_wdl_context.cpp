@@ -1,0 +1,219 @@
+// The context codec (probe/wdl_context.hpp) and the half layout (probe/format.hpp) at the file
+// level: round trips on real classes (the decoder finds the skipped positions from the
+// positions themselves), damaged models and blocks, header rules, and the writer's refusals.
+// Whole databases against zstd ones: test_probe_mirror (ContextCodec, HalfLayout).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gen/writer.hpp"
+#include "index/class_index.hpp"
+#include "probe/table_file.hpp"
+#include "probe/wdl_context.hpp"
+#include "rules/error.hpp"
+#include "rules/movegen.hpp"
+#include "rules/variants.hpp"
+#include "table_fixtures.hpp"
+
+namespace damas {
+namespace {
+
+using test::ScratchDir;
+using Moves = MoveGenerator<English>;
+
+const Variant english{BaseVariant::english, false};
+
+TableInfo info_of(Material m) {
+    return TableInfo{
+        english,
+        {static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
+         static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)},
+        "damas-test 0.1"};
+}
+
+// Values with some structure (runs, as real tables have) and wdl_unknown where the side to move
+// must capture, as the generator passes them.
+std::vector<std::uint8_t> class_values(const ClassIndex& index, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint8_t> v(index.size());
+    std::uint8_t run = 1;
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        if (rng() % 16 == 0) run = static_cast<std::uint8_t>(rng() % 3);
+        v[i] = Moves::has_capture(p) ? wdl_unknown : run;
+    });
+    return v;
+}
+
+int row_sum(const Position& p) {
+    int sum = 0;
+    for (int y = 0; y < 8; ++y) sum += popcount(p.occupied() & English::Board::row(y)) * y;
+    return sum;
+}
+
+// Every position reads back: its value, or 3 where the codec skips it.
+void expect_round_trip(const std::filesystem::path& path, const ClassIndex& index,
+                       const std::vector<std::uint8_t>& values, bool half) {
+    const TableFile t(path);
+    EXPECT_EQ(t.header().codec, Codec::context);
+    EXPECT_EQ(t.half(), half);
+    std::vector<std::uint8_t> all(values.size());
+    t.read_all(all);
+    BlockCache cache(1 << 20);
+    std::uint64_t skipped = 0;
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        const bool skip = values[i] == wdl_unknown || (half && row_sum(p) % 2 == 1);
+        skipped += skip;
+        ASSERT_EQ(all[i], skip ? wdl_unknown : values[i]) << i;
+        const ReadResult r = t.value(i, cache);
+        ASSERT_TRUE(r.ok()) << i;
+        ASSERT_EQ(r.value, all[i]) << i;
+    });
+    EXPECT_GT(skipped, 0u);
+    EXPECT_LT(skipped, values.size());
+    t.verify();
+}
+
+TEST(ContextCodec, RoundTripsEveryPositionOfAClass) {
+    ScratchDir dir("context");
+    const Material m = *Material::parse("1201");
+    const ClassIndex index(English::Board::spec, m);
+    const auto values = class_values(index, 7);
+    const auto path = dir.path / "1201.wdl";
+    const auto h = write_wdl_context_table(path, info_of(m), values, false);
+    ASSERT_TRUE(h.has_value());
+    EXPECT_GT(h->blocks, 1u);  // several blocks, the last one partial
+    expect_round_trip(path, index, values, false);
+}
+
+TEST(ContextCodec, HalfLayoutSkipsTheOddPositions) {
+    ScratchDir dir("context-half");
+    const Material m = *Material::parse("1111");
+    ASSERT_TRUE(wdl_context::odd_half_allowed(english, m));
+    const ClassIndex index(English::Board::spec, m);
+    const auto values = class_values(index, 8);
+    const auto path = dir.path / "1111.wdl";
+    ASSERT_TRUE(write_wdl_context_table(path, info_of(m), values, true).has_value());
+    expect_round_trip(path, index, values, true);
+}
+
+TEST(ContextCodec, SameBytesWhateverTheThreads) {
+    ScratchDir dir("context-threads");
+    const Material m = *Material::parse("1201");
+    const auto values = class_values(ClassIndex(English::Board::spec, m), 9);
+    write_wdl_context_table(dir.path / "a.wdl", info_of(m), values, false, {.threads = 1});
+    write_wdl_context_table(dir.path / "b.wdl", info_of(m), values, false, {.threads = 3});
+    EXPECT_EQ(test::file_bytes(dir.path / "a.wdl"), test::file_bytes(dir.path / "b.wdl"));
+}
+
+TEST(ContextCodec, RefusesWhatItCannotCode) {
+    ScratchDir dir("context-refuse");
+    const Material m = *Material::parse("1201");
+    const ClassIndex index(English::Board::spec, m);
+    auto values = class_values(index, 10);
+    // A position the probe reads without a value (a rule ended the game): zstd must keep it.
+    const auto quiet =
+        std::find_if(values.begin(), values.end(), [](std::uint8_t x) { return x != wdl_unknown; });
+    *quiet = wdl_unknown;
+    const auto path = dir.path / "1201.wdl";
+    EXPECT_FALSE(write_wdl_context_table(path, info_of(m), values, false).has_value());
+    EXPECT_FALSE(std::filesystem::exists(path));
+    // The half layout of a class that is not its own mirror would lose values.
+    EXPECT_THROW(write_wdl_context_table(path, info_of(m), class_values(index, 11), true), Error);
+    // Nor where kings fly: a long king move keeps the parity of the row sum.
+    EXPECT_FALSE(wdl_context::odd_half_allowed(Variant{BaseVariant::brazilian, false},
+                                               *Material::parse("1111")));
+}
+
+struct DamagedContextFile : testing::Test {
+    ScratchDir dir{"context-damaged"};
+    Material m = *Material::parse("1201");
+    ClassIndex index{English::Board::spec, m};
+    std::vector<std::uint8_t> values = class_values(index, 12);
+    std::filesystem::path good = dir.path / "good.wdl";
+    std::filesystem::path bad = dir.path / "bad.wdl";
+    TableHeader h;
+    std::vector<char> bytes;
+    void SetUp() override {
+        h = *write_wdl_context_table(good, info_of(m), values, false);
+        bytes = test::file_bytes(good);
+    }
+    void write_flipped(std::uint64_t offset) {
+        auto b = bytes;
+        b[offset] = static_cast<char>(b[offset] ^ 0x10);
+        test::write_bytes(bad, b);
+    }
+};
+
+TEST_F(DamagedContextFile, ModelIsReportedAtOpen) {
+    write_flipped(h.table_offset + format::table_bytes(h.blocks) + h.model_size / 2);
+    try {
+        TableFile t(bad);
+        FAIL() << "opened a file with a damaged model";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("context model"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(DamagedContextFile, BlockIsReportedNeverMisread) {
+    write_flipped(h.blocks_offset + 40);  // inside the first block
+    const TableFile t(bad);
+    BlockCache cache(1 << 20);
+    EXPECT_EQ(t.value(0, cache).status, ReadStatus::corrupt_block);
+    EXPECT_EQ(t.value(h.positions - 1, cache).status, ReadStatus::ok);  // other blocks are fine
+    EXPECT_THROW(t.verify(), Error);
+}
+
+TEST(ContextCodec, TruncatedBlockBytesAreDetected) {
+    const Material m = *Material::parse("1201");
+    const ClassIndex index(English::Board::spec, m);
+    const auto values = class_values(index, 13);
+    const std::size_t n = 4096;
+    std::vector<std::uint8_t> flags(n);
+    wdl_context::make_position_flags(english, m, false)->compute(0, flags);
+    wdl_context::Model model = wdl_context::model_shape(English::Board::spec, m);
+    wdl_context::Counts counts(model.contexts());
+    const std::span<const std::uint8_t> block(values.data(), n);
+    wdl_context::count_block(model, block, flags, counts);
+    wdl_context::set_probabilities(model, counts);
+    std::vector<std::byte> coded, out((n + 3) / 4);
+    wdl_context::encode_block(model, block, flags, coded);
+    EXPECT_TRUE(wdl_context::decode_block(model, coded, flags, out));
+    EXPECT_FALSE(
+        wdl_context::decode_block(model, std::span(coded).first(coded.size() / 2), flags, out));
+    // The model survives its own serialisation.
+    const auto parsed = wdl_context::parse(wdl_context::serialize(model), "test");
+    EXPECT_EQ(parsed.distances, model.distances);
+    EXPECT_EQ(parsed.first, model.first);
+    EXPECT_EQ(parsed.second, model.second);
+}
+
+TEST(ContextCodec, HeaderRulesAreChecked) {
+    TableHeader h;
+    h.variant = english;
+    h.material = {1, 2, 0, 1};
+    h.metric = Metric::dtw;
+    h.generator = "test";
+    h.codec = Codec::context;
+    h.model_size = 100;
+    h.positions_per_block = 1024;
+    h.table_offset = format::header_size;
+    h.blocks_offset = h.table_offset + format::table_bytes(0) + h.model_size;
+    h.file_size = h.blocks_offset;
+    const auto bytes = encode_header(h);
+    EXPECT_EQ(bytes[8], std::byte{3});                 // the new fields need version 3
+    EXPECT_THROW(decode_header(bytes, "dtw"), Error);  // the context codec is for wdl only
+    h.codec = Codec::zstd;
+    h.model_size = 0;
+    h.half = true;
+    h.metric = Metric::wdl;
+    h.blocks_offset = h.table_offset + format::table_bytes(0);
+    h.file_size = h.blocks_offset;
+    EXPECT_THROW(decode_header(encode_header(h), "half"), Error);  // half needs the codec
+    h.half = false;
+    const auto plain = encode_header(h);
+    EXPECT_EQ(plain[8], std::byte{2});  // older readers still read zstd files
+    EXPECT_NO_THROW(decode_header(plain, "plain"));
+}
+
+}  // namespace
+}  // namespace damas
