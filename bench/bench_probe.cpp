@@ -40,12 +40,20 @@ const char* database() {
     return dir && *dir ? dir : nullptr;
 }
 
+// The class size sampled: 5, or DAMAS_BENCH_PIECES (6: the english 6-piece files, whose large
+// classes use the context codec; run only UncachedWdl and ColdProbe, as warming a cache with
+// a million random 6-piece blocks would take many minutes).
+int pieces() {
+    const char* p = std::getenv("DAMAS_BENCH_PIECES");
+    return p && *p ? std::atoi(p) : 5;
+}
+
 // Random quiet positions of the 5-piece classes present, half of them Black to move.
 const std::vector<Position>& quiet_positions() {
     static const std::vector<Position> positions = [] {
         std::vector<Position> out;
         std::vector<ClassIndex> classes;
-        for (const Material m : classes_with_pieces(5))
+        for (const Material m : classes_with_pieces(pieces()))
             if (m.white() && m.black() &&
                 std::filesystem::exists(table_path(database(), english, m.name(), Metric::wdl)))
                 classes.emplace_back(english.info().board, m);
@@ -69,7 +77,7 @@ const std::vector<Position>& local_positions() {
     static const std::vector<Position> positions = [] {
         std::vector<Position> out;
         std::vector<ClassIndex> classes;
-        for (const Material m : classes_with_pieces(5))
+        for (const Material m : classes_with_pieces(pieces()))
             if (m.white() && m.black() &&
                 std::filesystem::exists(table_path(database(), english, m.name(), Metric::wdl)))
                 classes.emplace_back(english.info().board, m);

@@ -155,20 +155,24 @@ TableHeader write_class_wdl(const GenerateOptions& o, const PairResult& r,
     if (!try_context_codec(o, n)) return write_wdl_table(wdl_path, info, wdl, wo);
     const bool half = o.mirror_wdl && mirror_layout_allowed_for_rules(o, r.material) &&
                       wdl_context::odd_half_allowed(o.variant, r.material);
+    const std::filesystem::path zstd_path = codec_path(wdl_path, "zstd");
     const std::filesystem::path context_path = codec_path(wdl_path, "context");
+    std::optional<TableHeader> plain;
+    if (o.wdl_codec != WdlCodec::context) {
+        plain = write_wdl_table(zstd_path, info, wdl, wo);
+        if (plain->file_size < context_min_zstd_bytes) {
+            std::filesystem::rename(zstd_path, wdl_path);
+            return *plain;
+        }
+    }
     const std::optional<TableHeader> context =
         write_wdl_context_table(context_path, info, wdl, half, wo);
-    if (context && o.wdl_codec == WdlCodec::context) {
-        std::filesystem::rename(context_path, wdl_path);
-        return *context;
-    }
-    const std::filesystem::path zstd_path = codec_path(wdl_path, "zstd");
-    const TableHeader plain = write_wdl_table(zstd_path, info, wdl, wo);
-    const bool use_context = context && context->file_size < plain.file_size;
+    if (!plain && !context) plain = write_wdl_table(zstd_path, info, wdl, wo);
+    const bool use_context = context && (!plain || context->file_size < plain->file_size);
     std::filesystem::rename(use_context ? context_path : zstd_path, wdl_path);
     std::error_code ec;
     std::filesystem::remove(use_context ? zstd_path : context_path, ec);
-    return use_context ? *context : plain;
+    return use_context ? *context : *plain;
 }
 
 // Writes the class's WDL file (at `wdl_path`), then its DTW file, each from its own copy of the

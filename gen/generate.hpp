@@ -26,6 +26,10 @@ enum class WdlCodec { automatic, zstd, context };
 // Smaller classes keep zstd, whose blocks decode in tens of microseconds (a context block takes
 // about a millisecond): english 5-piece classes have at most 9.3 M positions.
 inline constexpr std::uint64_t context_min_positions = std::uint64_t{1} << 24;
+// Nor is it tried when zstd already takes less than this: its model alone takes 15-30 KB. Of the
+// 13 such files of english 2-6 (20-110 M positions each, so skipping them saves much of the
+// codec's writing time) it was smaller for one, by 3 KB.
+inline constexpr std::uint64_t context_min_zstd_bytes = 64 * 1024;
 
 struct GenerateOptions {
     Variant variant;
@@ -39,8 +43,9 @@ struct GenerateOptions {
     // (probe/format.hpp): a probe there searches one ply. About halves the wdl bytes.
     bool mirror_wdl = true;
     // The wdl files' codec (probe/format.hpp): automatic tries the context codec for classes of
-    // at least context_min_positions positions and keeps the smaller file; context uses it
-    // wherever it can (for tests: small classes too); zstd never.
+    // at least context_min_positions positions whose zstd file takes context_min_zstd_bytes or
+    // more, and keeps the smaller file; context uses it wherever it can (for tests: small
+    // classes too); zstd never.
     WdlCodec wdl_codec = WdlCodec::automatic;
 };
 
