@@ -29,8 +29,10 @@ using Tree = std::map<std::string, std::vector<char>>;
 constexpr const char* variant = "english";
 constexpr int pieces = 4;
 
-std::string gen_args(const std::filesystem::path& dir, int threads, int n = pieces) {
-    std::string args = "gen -q -v ";
+// codec: the --wdl-codec value ("auto": the default, zstd at these sizes).
+std::string gen_args(const std::filesystem::path& dir, int threads, int n = pieces,
+                     const std::string& codec = "auto") {
+    std::string args = "gen -q --wdl-codec " + codec + " -v ";
     args += variant;
     args += " -p ";
     args += std::to_string(n);
@@ -43,15 +45,17 @@ std::string gen_args(const std::filesystem::path& dir, int threads, int n = piec
 
 // Starts `damas gen` on dir and kills it with SIGKILL after `delay`. Returns whether the
 // process was still running when killed (false: it had finished).
-bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay) {
+bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay,
+                  const std::string& codec) {
     const pid_t pid = ::fork();
     if (pid == 0) {
         const int null = ::open("/dev/null", O_WRONLY);
         ::dup2(null, 1);
         ::dup2(null, 2);
         const std::string threads = "2", count = std::to_string(pieces), d = dir.string();
-        ::execl(DAMAS_BINARY, DAMAS_BINARY, "gen", "-q", "-v", variant, "-p", count.c_str(), "-t",
-                threads.c_str(), "-d", d.c_str(), static_cast<char*>(nullptr));
+        ::execl(DAMAS_BINARY, DAMAS_BINARY, "gen", "-q", "--wdl-codec", codec.c_str(), "-v",
+                variant, "-p", count.c_str(), "-t", threads.c_str(), "-d", d.c_str(),
+                static_cast<char*>(nullptr));
         ::_exit(127);
     }
     EXPECT_GT(pid, 0);
@@ -89,14 +93,15 @@ void expect_prefix_of(const Tree& partial, const Tree& full, const std::string& 
 struct Generated {
     ScratchDir dir;
     Tree files;
-    Generated(const std::string& name, int n, int threads) : dir(name) {
-        EXPECT_EQ(test::run_damas(gen_args(dir.path, threads, n)), 0);
+    Generated(const std::string& name, int n, int threads, const std::string& codec = "auto")
+        : dir(name) {
+        EXPECT_EQ(test::run_damas(gen_args(dir.path, threads, n, codec)), 0);
         files = tree_bytes(dir.path);
     }
 };
 
-TEST(Resume, KilledRunsResumeToIdenticalFiles) {
-    const Generated uninterrupted("resume-reference", pieces, 2);
+void check_killed_runs(const std::string& codec) {
+    const Generated uninterrupted("resume-reference", pieces, 2, codec);
     const Tree& reference = uninterrupted.files;
     // 41 classes with 2..4 pieces, two files each, nothing else.
     EXPECT_EQ(reference.size(), 82u);
@@ -104,7 +109,7 @@ TEST(Resume, KilledRunsResumeToIdenticalFiles) {
     ScratchDir dir("resume-killed");
     int interrupted = 0;
     for (const int ms : {300, 900, 1800, 3000}) {
-        interrupted += run_and_kill(dir.path, std::chrono::milliseconds(ms)) ? 1 : 0;
+        interrupted += run_and_kill(dir.path, std::chrono::milliseconds(ms), codec) ? 1 : 0;
         const Tree now = tree_bytes(dir.path);
         expect_prefix_of(now, reference, "after a kill at " + std::to_string(ms) + " ms");
         // A complete table set is never reported as corrupt, whatever the moment of the kill.
@@ -116,17 +121,28 @@ TEST(Resume, KilledRunsResumeToIdenticalFiles) {
     }
     // The kills did interrupt the runs (each rerun skips what was done, so later ones progress).
     EXPECT_GE(interrupted, 2);
-    ASSERT_EQ(test::run_damas(gen_args(dir.path, 2)), 0);
+    ASSERT_EQ(test::run_damas(gen_args(dir.path, 2, pieces, codec)), 0);
     const Tree done = tree_bytes(dir.path);
     EXPECT_EQ(count_tmp(done), 0);
     EXPECT_TRUE(done == reference) << "resumed files differ from an uninterrupted run";
 }
 
+TEST(Resume, KilledRunsResumeToIdenticalFiles) {
+    check_killed_runs("auto");
+}
+
+// The context codec and the half layout write each wdl file twice before keeping one.
+TEST(Resume, KilledRunsResumeToIdenticalFilesWithTheContextCodec) {
+    check_killed_runs("context");
+}
+
 TEST(Resume, ThreadCountDoesNotChangeTheBytes) {
-    const Generated two("resume-threads2", pieces, 2);
-    const Generated one("resume-threads1", pieces, 1);
-    EXPECT_EQ(one.files.size(), 82u);
-    EXPECT_TRUE(one.files == two.files);
+    for (const std::string codec : {"auto", "context"}) {
+        const Generated two("resume-threads2", pieces, 2, codec);
+        const Generated one("resume-threads1", pieces, 1, codec);
+        EXPECT_EQ(one.files.size(), 82u) << codec;
+        EXPECT_TRUE(one.files == two.files) << codec;
+    }
 }
 
 // Flips a bit near the end of a file (inside its last block), or cuts its last 7 bytes.
