@@ -292,12 +292,15 @@ std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile&
         throw Error(wdl.path().string() + " and " + dtw.path().string() +
                     " are not the wdl and dtw tables of one class");
     std::vector<std::uint8_t> values(w.positions);
+    if (wdl.holds_values()) wdl.read_all(values);
     if (wdl.holds_values() && !wdl.half()) {
-        wdl.read_all(values);
         for (std::uint8_t& v : values)
             if (v == wdl_unknown) v = wdl_draw;  // the context codec's skipped positions
         return values;
     }
+    // Mirror layout: every value from the dtw's parity. Half layout: those of the odd
+    // positions (3 in the file); the even ones stay the file's own, so that a check of the
+    // values against their successors (verify --deep) reads them.
     std::vector<std::uint16_t> read;
     std::span<const std::uint16_t> plies = dtw_values;
     if (plies.empty()) {
@@ -307,7 +310,9 @@ std::vector<std::uint8_t> read_wdl_values(const TableFile& wdl, const TableFile&
     }
     if (plies.size() != values.size())
         throw Error(dtw.path().string() + ": read_wdl_values: wrong number of dtw values");
+    const bool mirror = !wdl.holds_values();
     for (std::size_t i = 0; i < values.size(); ++i) {
+        if (!mirror && values[i] != wdl_unknown) continue;
         const std::uint8_t v = dtw_outcome(plies[i], w.variant.giveaway);
         values[i] = v == wdl_unknown ? wdl_draw : v;  // fill values may be anything
     }

@@ -41,12 +41,14 @@ struct ScratchDir {
 };
 
 inline GenerateSummary generate_quietly(const Variant& v, int pieces,
-                                        const std::filesystem::path& dir, int threads = 2) {
+                                        const std::filesystem::path& dir, int threads = 2,
+                                        WdlCodec codec = WdlCodec::automatic) {
     GenerateOptions o;
     o.variant = v;
     o.max_pieces = pieces;
     o.dir = dir;
     o.threads = threads;
+    o.wdl_codec = codec;
     Progress progress(Progress::Mode::quiet);
     return generate(o, progress);
 }

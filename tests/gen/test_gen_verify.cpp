@@ -22,10 +22,11 @@ namespace {
 
 using test::ScratchDir;
 
-void expect_deep_verify_passes(const std::string& variant, int pieces) {
+void expect_deep_verify_passes(const std::string& variant, int pieces,
+                               WdlCodec codec = WdlCodec::automatic) {
     const Variant v = *parse_variant(variant);
     ScratchDir dir(variant + "-verify-" + std::to_string(pieces));
-    const GenerateSummary s = test::generate_quietly(v, pieces, dir.path);
+    const GenerateSummary s = test::generate_quietly(v, pieces, dir.path, 2, codec);
     const VerifyReport r = verify_database(dir.path, true);
     EXPECT_TRUE(r.ok()) << variant << ": " << (r.problems.empty() ? "" : r.problems.front());
     EXPECT_EQ(r.files, 2 * static_cast<int>(classes_up_to(pieces).size()));
@@ -39,6 +40,10 @@ void expect_deep_verify_passes(const std::string& variant, int pieces) {
 
 TEST(DeepVerify, English4) {
     expect_deep_verify_passes("english", 4);
+}
+// The context codec everywhere, so the half layout for 1111, 2020 and 0202.
+TEST(DeepVerify, English4ContextCodec) {
+    expect_deep_verify_passes("english", 4, WdlCodec::context);
 }
 TEST(DeepVerify, Brazilian4) {
     expect_deep_verify_passes("brazilian", 4);
@@ -139,6 +144,31 @@ TEST(DeepVerify, DetectsAWrongDistance) {
     t.dtw[i] = static_cast<std::uint16_t>(t.dtw[i] + 2);  // same parity, same result
     t.write();
     t.expect_detected(i);
+}
+
+// A half-layout file stores the values of its even positions: a wrong one is found like any
+// other (the odd ones come from the dtw, which is checked too).
+TEST(DeepVerify, DetectsAWrongValueInAHalfLayoutFile) {
+    const Variant v = *parse_variant("english");
+    ScratchDir dir("verify-half");
+    test::generate_quietly(v, 4, dir.path, 2, WdlCodec::context);
+    const Material m = *Material::parse("1111");
+    const std::filesystem::path path = table_path(dir.path, v, m.name(), Metric::wdl);
+    ASSERT_TRUE(TableFile(path).half());
+    std::vector<std::uint8_t> wdl(TableFile(path).size());
+    TableFile(path).read_all(wdl);  // 3 where the file stores nothing
+    const auto changed = std::find(wdl.begin(), wdl.end(), wdl_win);
+    ASSERT_NE(changed, wdl.end());
+    *changed = wdl_loss;
+    const TableHeader h = TableFile(path).header();
+    ASSERT_TRUE(write_wdl_context_table(path, {v, h.material, generator_version()}, wdl, true,
+                                        {.counts_from = &h}));
+    const VerifyReport r = verify_database(dir.path, true);
+    EXPECT_EQ(r.files_bad, 0);
+    const std::string needle = "english 1111 index " + std::to_string(changed - wdl.begin()) + " ";
+    EXPECT_TRUE(std::any_of(r.problems.begin(), r.problems.end(),
+                            [&](const auto& p) { return p.find(needle) != std::string::npos; }))
+        << "no problem names " << needle;
 }
 
 // A mirror-layout wdl file holds only its class's counts: deep verify checks them against the
