@@ -1,6 +1,7 @@
 // Probes from 8 threads at once on one handle give the answers one thread gives, with a cache
 // small enough that blocks are evicted and reloaded all the time, tables opened lazily by
-// whichever thread comes first, and cache-only probes mixed in. Run under TSan by .ci/tsan.
+// whichever thread comes first, and cache-only probes mixed in; with zstd blocks, and with the
+// context codec (whose decoder walks the block's positions). Run under TSan by .ci/tsan.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -23,10 +24,19 @@ bool same(const ProbeResult& a, const ProbeResult& b) {
     return a.status == b.status && a.value == b.value && a.plies == b.plies;
 }
 
-TEST(ProbeThreads, EightThreadsAgreeWithOne) {
+struct ThreadCase {
+    WdlCodec codec;
+    int per_class;  // sampled positions per class
+    int rounds;
+};
+
+class ProbeThreads : public testing::TestWithParam<ThreadCase> {};
+
+TEST_P(ProbeThreads, EightThreadsAgreeWithOne) {
+    const ThreadCase tc = GetParam();
     const Variant v{BaseVariant::english, false};
     const ScratchDir dir("threads");
-    test::make_database(dir.path, v, 3, 1);  // one thread: TSan sees only the probes
+    test::make_database(dir.path, v, 3, 1, true, tc.codec);  // one thread: TSan sees the probes
 
     // Positions of every class, both sides to move, from a fixed seed.
     std::vector<Expected> expected;
@@ -35,7 +45,7 @@ TEST(ProbeThreads, EightThreadsAgreeWithOne) {
         std::mt19937_64 rng(7);
         for (const Material m : classes_up_to(3)) {
             const ClassIndex index(v.info().board, m);
-            for (int k = 0; k < 300; ++k) {
+            for (int k = 0; k < tc.per_class; ++k) {
                 Position p = index.unindex(rng() % index.size());
                 if (k % 2) p = flip(v.info().board, p);
                 expected.push_back({p, tb->probe_wdl(v, p), tb->probe_dtw(v, p)});
@@ -50,7 +60,7 @@ TEST(ProbeThreads, EightThreadsAgreeWithOne) {
     const auto tb = Tablebase::open(dir.path, 0);
     const auto shared = Tablebase::open(dir.path, 1);
     constexpr int threads = 8;
-    constexpr int rounds = 3;
+    const int rounds = tc.rounds;
     std::vector<int> mismatches(threads, 0), cached_ok(threads, 0);
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t)
@@ -81,6 +91,14 @@ TEST(ProbeThreads, EightThreadsAgreeWithOne) {
     EXPECT_GT(s.hits, 0u);
     EXPECT_GT(s.insertions, 0u);
 }
+
+// Fewer probes with the context codec: decoding a block takes much longer (more under TSan).
+INSTANTIATE_TEST_SUITE_P(Codecs, ProbeThreads,
+                         testing::Values(ThreadCase{WdlCodec::zstd, 300, 3},
+                                         ThreadCase{WdlCodec::context, 60, 1}),
+                         [](const testing::TestParamInfo<ThreadCase>& i) {
+                             return i.param.codec == WdlCodec::zstd ? "zstd" : "context";
+                         });
 
 }  // namespace
 }  // namespace damas
