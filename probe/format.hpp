@@ -66,10 +66,10 @@
 // rule tables, statistics and the generator read distances (and values by their parity) from
 // them. Readers must not assume a wdl file has values: check the layout.
 //
-// Context codec (version 3): only worth it for large classes, where it is about a third smaller
-// than zstd, at some hundreds of microseconds to decode a block; the generator keeps whichever
-// of the two is smaller. It codes no value for the positions the probe never reads (they decode
-// as unknown, 3).
+// Context codec (version 3): only worth it for large classes, where it is a third to two thirds
+// smaller than zstd, at about a millisecond to decode a block of 32 Ki positions (zstd: tens of
+// microseconds); the generator tries it for large classes and keeps whichever file is smaller.
+// It codes no value for the positions the probe never reads (they decode as unknown, 3).
 //
 // Half layout (version 3, context codec): for a class that is its own mirror (so the mirror
 // layout cannot halve it) in a variant whose every quiet move changes by one the sum of the rows
