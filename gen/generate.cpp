@@ -115,10 +115,10 @@ void remove_candidates(const GenerateOptions& o, Material m) {
         for (const std::filesystem::path& p : {wdl, candidate_path(o, c)}) {
             if (p != wdl) std::filesystem::remove(p, ec);
             for (const char* codec : {"zstd", "context"}) {
-                std::filesystem::remove(codec_path(p, codec), ec);
-                std::filesystem::path tmp = codec_path(p, codec);
-                tmp += ".tmp";  // a killed writer's own temporary file
-                std::filesystem::remove(tmp, ec);
+                std::filesystem::path candidate = codec_path(p, codec);
+                std::filesystem::remove(candidate, ec);
+                candidate += ".tmp";  // a killed writer's own temporary file
+                std::filesystem::remove(candidate, ec);
             }
         }
     }

@@ -169,17 +169,16 @@ class TmpFile {
     bool committed_ = false;
 };
 
-// Calls encode(worker, block, out[i]) for blocks [first, first + out.size()) with `workers`
-// threads, block first + i by worker i % workers.
-template <class Encode>
-void encode_batch(std::size_t workers, std::uint64_t first, std::span<EncodedBlock> out,
-                  const Encode& encode) {
-    workers = std::min(workers, out.size());
+// Calls f(worker, block) for blocks [first, first + count) with `workers` threads, block
+// first + i by worker i % workers.
+template <class F>
+void parallel_blocks(std::size_t workers, std::uint64_t first, std::size_t count, const F& f) {
+    workers = std::min(workers, count);
     std::exception_ptr error;
     std::mutex error_mutex;
     const auto work = [&](std::size_t w) {
         try {
-            for (std::size_t i = w; i < out.size(); i += workers) encode(w, first + i, out[i]);
+            for (std::size_t i = w; i < count; i += workers) f(w, first + i);
         } catch (...) {
             std::lock_guard lock(error_mutex);
             error = std::current_exception();
@@ -187,9 +186,28 @@ void encode_batch(std::size_t workers, std::uint64_t first, std::span<EncodedBlo
     };
     std::vector<std::thread> threads;
     for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(work, w);
-    work(0);
+    if (workers > 0) work(0);
     for (auto& t : threads) t.join();
     if (error) std::rethrow_exception(error);
+}
+
+// Calls encode(worker, block, out[i]) for blocks [first, first + out.size()), in parallel.
+template <class Encode>
+void encode_batch(std::size_t workers, std::uint64_t first, std::span<EncodedBlock> out,
+                  const Encode& encode) {
+    parallel_blocks(workers, first, out.size(), [&](std::size_t w, std::uint64_t b) {
+        encode(w, b, out[static_cast<std::size_t>(b - first)]);
+    });
+}
+
+// The positions [first, first + n) of block b of a table of `positions` positions.
+struct BlockSpan {
+    std::uint64_t first;
+    std::size_t n;
+};
+BlockSpan block_span(std::uint64_t b, std::uint32_t ppb, std::uint64_t positions) {
+    const std::uint64_t first = b * ppb;
+    return {first, static_cast<std::size_t>(std::min<std::uint64_t>(ppb, positions - first))};
 }
 
 // Encodes every block of h (encode as for encode_batch) and writes them after h.blocks_offset,
@@ -238,23 +256,17 @@ void count_values(std::span<const std::uint16_t> v, TableHeader& h) {
     h.losses = c[wdl_loss], h.draws = c[wdl_draw], h.wins = c[wdl_win], h.unknown = c[wdl_unknown];
 }
 
+// A header with the table's identity, size, blocks and counts (from opt.counts_from, else
+// from the values); the offsets and checksums are filled in as the file is written.
 template <class T>
-TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
-                        std::span<const T> values, const WriteOptions& opt, Metric metric) {
+TableHeader start_header(const TableInfo& info, Metric metric, std::uint32_t ppb,
+                         std::span<const T> values, const WriteOptions& opt) {
     TableHeader h;
     h.variant = info.variant;
     h.material = info.material;
     h.metric = metric;
     h.generator = info.generator;
-    const FillRule fill = opt.fill != FillRule::automatic ? opt.fill
-                          : metric == Metric::wdl         ? FillRule::previous
-                                                          : FillRule::block_majority;
-    h.positions_per_block = opt.positions_per_block != 0
-                                ? opt.positions_per_block
-                                : format::default_positions_per_block(metric);
-    if (h.positions_per_block % 4 != 0 ||
-        format::block_bytes(metric, h.positions_per_block) > format::max_block_bytes)
-        throw Error("invalid positions per block " + std::to_string(h.positions_per_block));
+    h.positions_per_block = ppb;
     if (values.size() >= format::max_positions) throw Error("table too large");
     h.positions = values.size();
     h.blocks = (h.positions + h.positions_per_block - 1) / h.positions_per_block;
@@ -264,6 +276,21 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
     } else {
         count_values(values, h);
     }
+    return h;
+}
+
+template <class T>
+TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
+                        std::span<const T> values, const WriteOptions& opt, Metric metric) {
+    const FillRule fill = opt.fill != FillRule::automatic ? opt.fill
+                          : metric == Metric::wdl         ? FillRule::previous
+                                                          : FillRule::block_majority;
+    const std::uint32_t ppb = opt.positions_per_block != 0
+                                  ? opt.positions_per_block
+                                  : format::default_positions_per_block(metric);
+    if (ppb % 4 != 0 || format::block_bytes(metric, ppb) > format::max_block_bytes)
+        throw Error("invalid positions per block " + std::to_string(ppb));
+    TableHeader h = start_header(info, metric, ppb, values, opt);
     h.table_offset = format::header_size;
     h.blocks_offset = h.table_offset + format::table_bytes(h.blocks);
     encode_header(h);  // checks the text fields before any file is created
@@ -276,11 +303,9 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
     for (unsigned t = 0; t < threads; ++t) comps.push_back(std::make_unique<Compressor>(level));
 
     TmpFile file(path);
-    const std::uint32_t ppb = h.positions_per_block;
     write_blocks(file, h, threads, [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
-        const std::uint64_t lo = b * ppb;
-        const std::uint64_t n = std::min<std::uint64_t>(ppb, values.size() - lo);
-        encode_plain(values.subspan(lo, n), fill, out.plain);
+        const BlockSpan at = block_span(b, ppb, h.positions);
+        encode_plain(values.subspan(at.first, at.n), fill, out.plain);
         out.hash = xxh64(out.plain);
         comps[w]->compress(out.plain, out.compressed);
     });
@@ -319,47 +344,27 @@ std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& 
     const Material m{info.material[0], info.material[1], info.material[2], info.material[3]};
     if (half && !wdl_context::odd_half_allowed(info.variant, m))
         throw Error("write_wdl_context_table: the half layout is not valid for " + m.name());
-    TableHeader h;
-    h.variant = info.variant;
-    h.material = info.material;
-    h.metric = Metric::wdl;
-    h.generator = info.generator;
+    const std::uint32_t ppb = wdl_context::positions_per_block;
+    TableHeader h = start_header(info, Metric::wdl, ppb, values, opt);
     h.codec = Codec::context;
     h.half = half;
-    h.positions_per_block = wdl_context::positions_per_block;
-    if (values.size() >= format::max_positions) throw Error("table too large");
-    h.positions = values.size();
-    h.blocks = (h.positions + h.positions_per_block - 1) / h.positions_per_block;
-    if (opt.counts_from) {
-        h.wins = opt.counts_from->wins, h.draws = opt.counts_from->draws;
-        h.losses = opt.counts_from->losses, h.unknown = opt.counts_from->unknown;
-    } else {
-        count_values(values, h);
-    }
 
     // The flags of every position, and the model's counts, block by block in parallel.
     const unsigned threads = std::max(1u, opt.threads);
-    const std::uint32_t ppb = h.positions_per_block;
     const auto flagger = wdl_context::make_position_flags(info.variant, m, half);
     std::vector<std::uint8_t> flags(values.size());
     wdl_context::Model model = wdl_context::model_shape(info.variant.info().board, m);
     std::vector<wdl_context::Counts> counts(threads, wdl_context::Counts(model.contexts()));
     std::atomic<bool> uncodable{false};
-    {
-        std::vector<EncodedBlock> unused(h.blocks);
-        encode_batch(
-            threads, 0, std::span(unused), [&](std::size_t w, std::uint64_t b, EncodedBlock&) {
-                const std::uint64_t lo = b * ppb;
-                const std::size_t n =
-                    static_cast<std::size_t>(std::min<std::uint64_t>(ppb, values.size() - lo));
-                const std::span<std::uint8_t> f(flags.data() + lo, n);
-                flagger->compute(lo, f);
-                const auto v = values.subspan(lo, n);
-                for (std::size_t i = 0; i < n; ++i)
-                    if (!(f[i] & wdl_context::skipped) && v[i] > wdl_win) uncodable = true;
-                if (!uncodable) wdl_context::count_block(model, v, f, counts[w]);
-            });
-    }
+    parallel_blocks(threads, 0, h.blocks, [&](std::size_t w, std::uint64_t b) {
+        const BlockSpan at = block_span(b, ppb, h.positions);
+        const std::span<std::uint8_t> f(flags.data() + at.first, at.n);
+        flagger->compute(at.first, f);
+        const auto v = values.subspan(at.first, at.n);
+        for (std::size_t i = 0; i < at.n; ++i)
+            if (!(f[i] & wdl_context::skipped) && v[i] > wdl_win) uncodable = true;
+        if (!uncodable) wdl_context::count_block(model, v, f, counts[w]);
+    });
     // A position the probe reads has no value (a rule ended the game there): zstd only.
     if (uncodable) return std::nullopt;
     for (unsigned t = 1; t < threads; ++t) counts[0].add(counts[t]);
@@ -374,13 +379,11 @@ std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& 
     TmpFile file(path);
     file.write_at(h.table_offset + format::table_bytes(h.blocks), model_bytes);
     write_blocks(file, h, threads, [&](std::size_t, std::uint64_t b, EncodedBlock& out) {
-        const std::uint64_t lo = b * ppb;
-        const std::size_t n =
-            static_cast<std::size_t>(std::min<std::uint64_t>(ppb, values.size() - lo));
-        const auto v = values.subspan(lo, n);
-        const std::span<const std::uint8_t> f(flags.data() + lo, n);
-        out.plain.assign((n + 3) / 4, std::byte{0});
-        for (std::size_t i = 0; i < n; ++i) {
+        const BlockSpan at = block_span(b, ppb, h.positions);
+        const auto v = values.subspan(at.first, at.n);
+        const std::span<const std::uint8_t> f(flags.data() + at.first, at.n);
+        out.plain.assign((at.n + 3) / 4, std::byte{0});
+        for (std::size_t i = 0; i < at.n; ++i) {
             const unsigned x = (f[i] & wdl_context::skipped) ? wdl_unknown : v[i];
             out.plain[i / 4] |= static_cast<std::byte>(x << (2 * (i % 4)));
         }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "index/binomial.hpp"
 #include "index/class_index.hpp"
 #include "probe/bytes.hpp"
 #include "rules/error.hpp"
@@ -15,13 +16,6 @@ namespace {
 
 constexpr std::uint32_t one = 1u << probability_bits;
 constexpr std::uint32_t top = 1u << 24;
-
-std::uint64_t binomial(int n, int k) {
-    if (k < 0 || k > n) return 0;
-    std::uint64_t r = 1;
-    for (int i = 1; i <= k; ++i) r = r * static_cast<std::uint64_t>(n - k + i) / i;
-    return r;
-}
 
 // The symbol at distance d before position i of a block whose decoded symbols get(j) gives.
 template <class Get>
