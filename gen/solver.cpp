@@ -7,12 +7,14 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <string>
 
+#include "gen/king_ranks.hpp"
 #include "rules/error.hpp"
 #include "rules/unmove.hpp"
 
@@ -90,6 +92,8 @@ void store_max(std::atomic<T>& a, T v) {
 
 template <class R>
 class PairSolver {
+    using B = typename R::Board;
+
   public:
     PairSolver(const Variant& v, Material m, const SolvedStore& store, const ProgressFn& progress)
         : variant_(v),
@@ -100,6 +104,10 @@ class PairSolver {
           materials_{m, m.mirrored()},
           indices_{ClassIndex(board_, m), ClassIndex(board_, m.mirrored())},
           kings_per_men_(indices_[0].kings_per_men()) {
+        const int free_squares = make_tables(board_).squares - m.men();
+        for (int c = 0; c < 2; ++c)
+            kings_radix_[c] = FastDivisor(
+                choose(free_squares - materials_[c].white_kings, materials_[c].black_kings));
         for (int c = 0; c < classes_; ++c) {
             total_ += indices_[c].size();
             results_.push_back({materials_[c], huge_vector<std::uint16_t>(indices_[c].size()),
@@ -119,9 +127,10 @@ class PairSolver {
         next_level_ = make_huge_array<std::atomic<std::uint64_t>>((largest + 63) / 64);
     }
 
-    std::vector<PairResult> run() {
+    std::vector<PairResult> run(SolveTimes* times) {
         report(0);
         for (int s = 0; s < indices_[0].slice_count(); ++s) solve_slice(s);
+        if (times) *times = times_;
         return std::move(results_);
     }
 
@@ -145,6 +154,7 @@ class PairSolver {
 
     void solve_slice(int s) {
         slice_ = s;
+        const auto t0 = std::chrono::steady_clock::now();
         for (int c = 0; c < classes_; ++c) {
             base_[c] = c == 0 ? 0 : slice_men_[0][s].size() * kings_per_men();
             slice_size_ = base_[c] + slice_men_[c][s].size() * kings_per_men();
@@ -171,8 +181,12 @@ class PairSolver {
                                           });
         });
         flush_staged();
+        const auto t1 = std::chrono::steady_clock::now();
         for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
+        const auto t2 = std::chrono::steady_clock::now();
         store_results();
+        times_.initialise += std::chrono::duration<double>(t1 - t0).count();
+        times_.resolve += std::chrono::duration<double>(t2 - t1).count();
         slice_finished();
     }
 
@@ -349,36 +363,51 @@ class PairSolver {
         std::vector<std::uint32_t>().swap(bucket);
         std::atomic<std::uint64_t> entries{0};
         std::atomic<bool> any_next{false};
-        tbb::parallel_for(
-            tbb::blocked_range<std::size_t>(0, (slice_size_ + 63) / 64, 64), [&](const auto& r) {
-                std::vector<Update> updates;
-                updates.reserve(chunk * 32);
-                std::uint32_t batch[chunk];
-                std::size_t size = 0;
-                std::uint64_t seen = 0;
-                bool next = false;
-                const auto resolve_batch = [&] {
-                    updates.clear();
-                    for (std::size_t i = 0; i != size; ++i) resolve(batch[i], d, updates);
-                    for (const Update& u : updates) next |= apply(u, d);
-                    size = 0;
-                };
-                for (std::size_t w = r.begin(); w != r.end(); ++w) {
-                    const std::uint64_t bits = level_[w].load(std::memory_order_relaxed);
-                    if (!bits) continue;
-                    level_[w].store(0, std::memory_order_relaxed);  // ready for level d + 2
-                    seen += static_cast<std::uint64_t>(popcount(bits));
-                    for_each_bit(bits, [&](int b) {
-                        const auto s = static_cast<std::uint32_t>(w * 64 + b);
-                        __builtin_prefetch(&states_[s]);
-                        batch[size++] = s;
-                        if (size == chunk) resolve_batch();
-                    });
-                }
-                resolve_batch();
-                entries += seen;
-                if (next) any_next = true;
-            });
+        // Tasks take whole men blocks: a king un-move leads from a block to its flip's block
+        // only, so with exclusive updates no two tasks touch the same predecessor.
+        const std::uint64_t blocks = slice_size_ / kings_per_men();
+        const std::size_t grain =
+            static_cast<std::size_t>(std::max<std::uint64_t>(1, 65536 / kings_per_men()));
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks, grain), [&](const auto& r) {
+            std::vector<Update> updates;
+            updates.reserve(chunk * 32);
+            BlockCache cache;
+            std::uint32_t batch[chunk];
+            std::size_t size = 0;
+            std::uint64_t seen = 0;
+            bool next = false;
+            const auto resolve_batch = [&] {
+                updates.clear();
+                for (std::size_t i = 0; i != size; ++i) resolve(batch[i], d, updates, cache);
+                for (const Update& u : updates) next |= apply<exclusive_updates>(u, d);
+                size = 0;
+            };
+            const std::uint64_t first = r.begin() * kings_per_men();
+            const std::uint64_t last = r.end() * kings_per_men();
+            for (std::uint64_t w = first / 64; w * 64 < last; ++w) {
+                // The bits of this task's states (a word at either end may be shared).
+                std::uint64_t mask = ~std::uint64_t{0};
+                if (w * 64 < first) mask &= ~std::uint64_t{0} << (first % 64);
+                if (w * 64 + 64 > last) mask &= ~(~std::uint64_t{0} << (last % 64));
+                const std::uint64_t bits = level_[w].load(std::memory_order_relaxed) & mask;
+                if (!bits) continue;
+                // Cleared, ready for level d + 2.
+                if (mask == ~std::uint64_t{0})
+                    level_[w].store(0, std::memory_order_relaxed);
+                else
+                    level_[w].fetch_and(~mask, std::memory_order_relaxed);
+                seen += static_cast<std::uint64_t>(popcount(bits));
+                for_each_bit(bits, [&](int b) {
+                    const auto s = static_cast<std::uint32_t>(w * 64 + b);
+                    __builtin_prefetch(&states_[s]);
+                    batch[size++] = s;
+                    if (size == chunk) resolve_batch();
+                });
+            }
+            resolve_batch();
+            entries += seen;
+            if (next) any_next = true;
+        });
         flush_staged();  // longer losses, for later levels
         report(entries);
         if (any_next) store_max(highest_, d + 1);
@@ -399,7 +428,14 @@ class PairSolver {
     // scattered over the slice, so they are prefetched while the next positions are resolved.
     static constexpr std::size_t chunk = 32;
 
-    void resolve(std::uint64_t s, int d, std::vector<Update>& updates) {
+    // What a task keeps from one resolved position to the next: the free squares of the men
+    // block it is in (consecutive positions of a level are mostly in the same block).
+    struct BlockCache {
+        std::uint64_t block = ~std::uint64_t{0};
+        FreeSquares free;
+    };
+
+    void resolve(std::uint64_t s, int d, std::vector<Update>& updates, BlockCache& cache) {
         State& state = states_[s];
         std::uint8_t st = state.status.load();
         if (st & resolved_bit) return;
@@ -415,11 +451,25 @@ class PairSolver {
         state.status.store(
             static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift)),
             std::memory_order_relaxed);
-        // s's position after White's move, seen with Black to move, is flip(s). Predecessors in
-        // a less advanced slice (man un-moves, but turkish sideways ones) are solved later and
-        // read this one's value then.
+        // Predecessors in a less advanced slice (man un-moves, but turkish sideways ones) are
+        // solved later and read this one's value then.
         std::uint64_t j = 0, kings_index = 0;
         kings_per_men_.divide(s, j, kings_index);
+        if constexpr (R::men_move_sideways) {
+            predecessors_by_unmoves(j, kings_index, value, updates);
+        } else {
+            if (cache.block != j) {
+                cache.free.set(board_mask_, blocks_[j].men.white | blocks_[j].men.black);
+                cache.block = j;
+            }
+            predecessors_by_king_unmoves(j, kings_index, value, cache.free, updates);
+        }
+    }
+
+    // Any rules: s's position after White's move, seen with Black to move, is flip(s); its
+    // un-moves (rules/unmove.hpp) in the slice.
+    void predecessors_by_unmoves(std::uint64_t j, std::uint64_t kings_index, Value value,
+                                 std::vector<Update>& updates) const {
         const Block& block = blocks_[j];
         Bitboard white_kings = 0, black_kings = 0;
         indices_[block.c].unindex_kings(kings_index, block.men.white | block.men.black, white_kings,
@@ -439,7 +489,61 @@ class PairSolver {
         });
     }
 
+    // The same where men only move forward: the only un-moves in the slice are Black's king
+    // un-moves, each to the flip's men block. Worked out on ranks among the block's free squares
+    // (gen/king_ranks.hpp) instead of positions and bitboards: the predecessor, flipped, has
+    // White kings where s has Black ones (one moved back) and Black kings where s has White
+    // ones, and a free square of rank r has rank free.count - 1 - r there.
+    void predecessors_by_king_unmoves(std::uint64_t j, std::uint64_t kings_index, Value value,
+                                      const FreeSquares& free, std::vector<Update>& updates) const {
+        const Block& block = blocks_[j];
+        const Material& m = materials_[block.c];
+        const int wk = m.white_kings, bk = m.black_kings, n = free.count;
+        std::uint64_t white_rank = 0, black_rank = 0;
+        kings_radix_[block.c].divide(kings_index, white_rank, black_rank);
+        int white[8], black[8];
+        colex_unrank(white_rank, wk, n, white);
+        colex_unrank(black_rank, bk, n - wk, black);
+        skip_ranks(black, bk, white, wk);  // ranks among all the free squares
+        Bitboard kings = 0;
+        for (int i = 0; i < wk; ++i) kings |= free.square[white[i]];
+        for (int i = 0; i < bk; ++i) kings |= free.square[black[i]];
+        const Bitboard empty = board_mask_ & ~(block.men.white | block.men.black | kings);
+        // The predecessor's Black kings (s's White ones), by rank in the flipped order.
+        int flipped_black[8];
+        for (int i = 0; i < wk; ++i) flipped_black[i] = n - 1 - white[wk - 1 - i];
+        const std::uint64_t radix = kings_radix_[mirror(block.c)].divisor();
+        const bool offers_win = value == Value::loss;
+        for (int i = 0; i < bk; ++i) {
+            const Bitboard to = free.square[black[i]];
+            for (int dir = 0; dir < 4; ++dir)
+                for (Bitboard from = B::step(to, dir) & empty; from;
+                     from = B::step(from, dir) & empty) {
+                    int pw[8], pb[8];
+                    for (int t = 0; t < bk; ++t)
+                        pw[t] = n - 1 - (t == i ? free.rank[lowest_bit(from)] : black[t]);
+                    sort_short(pw, bk);
+                    for (int t = 0; t < wk; ++t) {
+                        pb[t] = flipped_black[t];
+                        for (int u = 0; u < bk; ++u) pb[t] -= pw[u] < flipped_black[t] ? 1 : 0;
+                    }
+                    const std::uint64_t q =
+                        block.king_predecessors + colex_rank(pw, bk) * radix + colex_rank(pb, wk);
+                    __builtin_prefetch(&states_[q], 1);
+                    updates.push_back({static_cast<std::uint32_t>(q), offers_win});
+                    if (!R::flying_kings) break;
+                }
+        }
+    }
+
+    // Whether each predecessor is updated by one task only, so that updates need no atomic
+    // read-modify-write: in-slice un-moves are king un-moves, which lead from a men block to its
+    // flip's block only (resolve_level gives each task whole blocks). Turkish sideways man
+    // un-moves lead elsewhere.
+    static constexpr bool exclusive_updates = !R::men_move_sideways;
+
     // Returns whether the predecessor goes to level d + 1.
+    template <bool exclusive>
     bool apply(const Update& u, int d) {
         State& q = states_[u.predecessor];
         // A predecessor that must capture cannot have made the quiet move: its values come from
@@ -447,18 +551,32 @@ class PairSolver {
         if (q.status.load(std::memory_order_relaxed) & (resolved_bit | capture_bit)) return false;
         const auto win_next = static_cast<std::uint16_t>(d + 1);
         if (u.offers_win) {
-            if (!store_min(q.win, win_next)) return false;
+            if constexpr (exclusive) {
+                if (q.win.load(std::memory_order_relaxed) <= win_next) return false;
+                q.win.store(win_next, std::memory_order_relaxed);
+            } else if (!store_min(q.win, win_next)) {
+                return false;
+            }
             mark(next_level_, u.predecessor);
             return true;
         }
-        store_max(q.loss, win_next);
-        if (q.pending.fetch_sub(1) == 1 && !(q.status.load() & draw_exit_bit) &&
-            q.win.load() == no_distance) {
-            if (q.loss.load() == win_next) {
+        int pending = 0;
+        if constexpr (exclusive) {
+            if (q.loss.load(std::memory_order_relaxed) < win_next)
+                q.loss.store(win_next, std::memory_order_relaxed);
+            pending = q.pending.load(std::memory_order_relaxed);
+            q.pending.store(static_cast<std::uint8_t>(pending - 1), std::memory_order_relaxed);
+        } else {
+            store_max(q.loss, win_next);
+            pending = q.pending.fetch_sub(1);
+        }
+        if (pending == 1 && !(q.status.load(std::memory_order_relaxed) & draw_exit_bit) &&
+            q.win.load(std::memory_order_relaxed) == no_distance) {
+            if (q.loss.load(std::memory_order_relaxed) == win_next) {
                 mark(next_level_, u.predecessor);
                 return true;
             }
-            push(u.predecessor, q.loss.load());
+            push(u.predecessor, q.loss.load(std::memory_order_relaxed));
         }
         return false;
     }
@@ -518,6 +636,10 @@ class PairSolver {
     const Material materials_[2];
     const ClassIndex indices_[2];
     const FastDivisor kings_per_men_;  // the same for a class and its mirror
+    // Per class: the number of placements of its Black kings for one of its White kings
+    // (index/class_index.hpp).
+    FastDivisor kings_radix_[2];
+    const Bitboard board_mask_ = make_tables(board_).mask;
     std::uint64_t total_ = 0, done_ = 0, slices_done_ = 0;
     std::vector<PairResult> results_;
     // Per class: the slice of each men configuration, its rank in the slice, and the men
@@ -552,7 +674,8 @@ class PairSolver {
     // The positions of the level being resolved and of the next one, a bit per state (all
     // zero between levels but for the next one's).
     HugeArray<std::atomic<std::uint64_t>> level_, next_level_;
-    bool level_marked_ = false;  // whether level_ has a bit set
+    bool level_marked_ = false;
+    SolveTimes times_;
     std::atomic<int> highest_{0};
 };
 
@@ -574,9 +697,9 @@ std::uint64_t solver_bytes(const BoardSpec& board, Material m) {
 }
 
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
-                                   const ProgressFn& progress) {
+                                   const ProgressFn& progress, SolveTimes* times) {
     return dispatch(v.base, [&](auto rules) {
-        return PairSolver<decltype(rules)>(v, m, store, progress).run();
+        return PairSolver<decltype(rules)>(v, m, store, progress).run(times);
     });
 }
 

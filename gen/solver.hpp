@@ -60,9 +60,15 @@ std::uint64_t solver_result_bytes(const BoardSpec& board, Material m);
 
 using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
+// Wall time of the solver's two phases, over all slices (for the generator's report).
+struct SolveTimes {
+    double initialise = 0;  // seconds initialising positions (exits looked up)
+    double resolve = 0;     // seconds resolving them level by level
+};
+
 // Solves m and m.mirrored() (one result if they are equal). The store must hold every class
 // that m's exits can reach (SolvedStore::load_below).
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
-                                   const ProgressFn& progress = {});
+                                   const ProgressFn& progress = {}, SolveTimes* times = nullptr);
 
 }  // namespace damas

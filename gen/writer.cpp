@@ -41,17 +41,27 @@ T block_fill(std::span<const T> v, FillRule rule) {
         const auto it = std::find_if(v.begin(), v.end(), [&](T x) { return x != unknown; });
         return it == v.end() ? T{0} : *it;
     }
-    // The most frequent known value, the smallest on a tie: counted in a table over every
-    // value T can take (a sort of each block was 3% of a 6-piece run).
-    thread_local std::vector<std::uint32_t> count(std::size_t{1} << (8 * sizeof(T)));
+    // The most frequent known value, the smallest on a tie: counted in tables over every value
+    // T can take (a sort of each block was 3% of a 6-piece run), two in turn so that runs of
+    // equal values do not wait on one counter.
+    const std::size_t values = std::size_t{1} << (8 * sizeof(T));
+    thread_local std::vector<std::uint32_t> count(2 * values);
+    std::uint32_t* const even = count.data();
+    std::uint32_t* const odd = count.data() + values;
+    std::size_t i = 0;
+    for (; i + 2 <= v.size(); i += 2) {
+        ++even[v[i]];
+        ++odd[v[i + 1]];
+    }
+    if (i < v.size()) ++even[v[i]];
     T best = 0;
     std::uint32_t best_count = 0;
     for (T x : v) {
-        if (x == unknown) continue;
-        const std::uint32_t c = ++count[x];
-        if (c > best_count || (c == best_count && x < best)) best = x, best_count = c;
+        const std::uint32_t c = even[x] + odd[x];
+        if (x != unknown && (c > best_count || (c == best_count && x < best)))
+            best = x, best_count = c;
     }
-    for (T x : v) count[x] = 0;
+    for (T x : v) even[x] = odd[x] = 0;
     return best;
 }
 
@@ -239,14 +249,28 @@ void write_blocks(TmpFile& file, TableHeader& h, unsigned threads, const Encode&
 }
 
 void count_values(std::span<const std::uint8_t> v, TableHeader& h) {
-    std::array<std::uint64_t, 4> c{};
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (v[i] > wdl_unknown)
-            throw Error("write_wdl_table: invalid value " + std::to_string(v[i]) + " at index " +
-                        std::to_string(i));
-        ++c[v[i]];
+    // Four tables in turn: one table's counter would wait for its own last increment on runs
+    // of equal values (a third of the write time of a pair of 6-piece classes).
+    std::array<std::array<std::uint64_t, 256>, 4> c{};
+    std::size_t i = 0;
+    for (; i + 4 <= v.size(); i += 4) {
+        ++c[0][v[i]];
+        ++c[1][v[i + 1]];
+        ++c[2][v[i + 2]];
+        ++c[3][v[i + 3]];
     }
-    h.losses = c[wdl_loss], h.draws = c[wdl_draw], h.wins = c[wdl_win], h.unknown = c[wdl_unknown];
+    for (; i < v.size(); ++i) ++c[0][v[i]];
+    for (int t = 1; t < 4; ++t)
+        for (int x = 0; x < 256; ++x) c[0][x] += c[t][x];
+    for (int x = wdl_unknown + 1; x < 256; ++x)
+        if (c[0][x] != 0) {
+            const auto at =
+                std::find_if(v.begin(), v.end(), [](auto y) { return y > wdl_unknown; });
+            throw Error("write_wdl_table: invalid value " + std::to_string(*at) + " at index " +
+                        std::to_string(at - v.begin()));
+        }
+    h.losses = c[0][wdl_loss], h.draws = c[0][wdl_draw], h.wins = c[0][wdl_win];
+    h.unknown = c[0][wdl_unknown];
 }
 
 void count_values(std::span<const std::uint16_t> v, TableHeader& h) {
@@ -314,6 +338,65 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
     return h;
 }
 
+// Blocks 0, stride, 2 stride, ... of a table of `blocks` blocks: the ones an estimate encodes.
+struct Sample {
+    std::uint32_t stride;
+    std::uint64_t blocks;
+    std::uint64_t count() const { return (blocks + stride - 1) / stride; }
+    std::uint64_t block(std::uint64_t k) const { return k * stride; }
+    // The bytes of every block, from the bytes of the sampled ones.
+    std::uint64_t scale(std::uint64_t sampled) const {
+        return stride == 1 ? sampled
+                           : static_cast<std::uint64_t>(static_cast<double>(sampled) *
+                                                            static_cast<double>(blocks) /
+                                                            static_cast<double>(count()) +
+                                                        0.5);
+    }
+};
+
+std::uint64_t sum(const std::vector<std::uint64_t>& v) {
+    std::uint64_t n = 0;
+    for (const std::uint64_t x : v) n += x;
+    return n;
+}
+
+TableHeader context_header(const TableInfo& info, std::span<const std::uint8_t> values, bool half,
+                           const WriteOptions& opt) {
+    const Material m{info.material[0], info.material[1], info.material[2], info.material[3]};
+    if (half && !wdl_context::odd_half_allowed(info.variant, m))
+        throw Error("write_wdl_context_table: the half layout is not valid for " + m.name());
+    TableHeader h = start_header(info, Metric::wdl, wdl_context::positions_per_block, values, opt);
+    h.codec = Codec::context;
+    h.half = half;
+    return h;
+}
+
+// The flags of the sampled blocks (sample k's at flags[k * positions_per_block]) and the model
+// counted from them, in parallel; nothing if a position the probe reads there has no value.
+std::optional<wdl_context::Model> context_model(const TableHeader& h,
+                                                std::span<const std::uint8_t> values,
+                                                const Sample& sample, std::span<std::uint8_t> flags,
+                                                unsigned threads) {
+    const Material m{h.material[0], h.material[1], h.material[2], h.material[3]};
+    const auto flagger = wdl_context::make_position_flags(h.variant, m, h.half);
+    wdl_context::Model model = wdl_context::model_shape(h.variant.info().board, m);
+    std::vector<wdl_context::Counts> counts(threads, wdl_context::Counts(model.contexts()));
+    std::atomic<bool> uncodable{false};
+    parallel_blocks(threads, 0, sample.count(), [&](std::size_t w, std::uint64_t k) {
+        const BlockSpan at = block_span(sample.block(k), h.positions_per_block, h.positions);
+        const std::span<std::uint8_t> f = flags.subspan(k * h.positions_per_block, at.n);
+        flagger->compute(at.first, f);
+        const auto v = values.subspan(at.first, at.n);
+        for (std::size_t i = 0; i < at.n; ++i)
+            if (!(f[i] & wdl_context::skipped) && v[i] > wdl_win) uncodable = true;
+        if (!uncodable) wdl_context::count_block(model, v, f, counts[w]);
+    });
+    if (uncodable) return std::nullopt;
+    for (unsigned t = 1; t < threads; ++t) counts[0].add(counts[t]);
+    wdl_context::set_probabilities(model, counts[0]);
+    return model;
+}
+
 }  // namespace
 
 bool table_complete(const std::filesystem::path& path, const TableInfo& info, Metric metric,
@@ -341,35 +424,14 @@ std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& 
                                                    const TableInfo& info,
                                                    std::span<const std::uint8_t> values, bool half,
                                                    const WriteOptions& opt) {
-    const Material m{info.material[0], info.material[1], info.material[2], info.material[3]};
-    if (half && !wdl_context::odd_half_allowed(info.variant, m))
-        throw Error("write_wdl_context_table: the half layout is not valid for " + m.name());
-    const std::uint32_t ppb = wdl_context::positions_per_block;
-    TableHeader h = start_header(info, Metric::wdl, ppb, values, opt);
-    h.codec = Codec::context;
-    h.half = half;
-
-    // The flags of every position, and the model's counts, block by block in parallel.
+    TableHeader h = context_header(info, values, half, opt);
     const unsigned threads = std::max(1u, opt.threads);
-    const auto flagger = wdl_context::make_position_flags(info.variant, m, half);
     std::vector<std::uint8_t> flags(values.size());
-    wdl_context::Model model = wdl_context::model_shape(info.variant.info().board, m);
-    std::vector<wdl_context::Counts> counts(threads, wdl_context::Counts(model.contexts()));
-    std::atomic<bool> uncodable{false};
-    parallel_blocks(threads, 0, h.blocks, [&](std::size_t w, std::uint64_t b) {
-        const BlockSpan at = block_span(b, ppb, h.positions);
-        const std::span<std::uint8_t> f(flags.data() + at.first, at.n);
-        flagger->compute(at.first, f);
-        const auto v = values.subspan(at.first, at.n);
-        for (std::size_t i = 0; i < at.n; ++i)
-            if (!(f[i] & wdl_context::skipped) && v[i] > wdl_win) uncodable = true;
-        if (!uncodable) wdl_context::count_block(model, v, f, counts[w]);
-    });
+    const std::optional<wdl_context::Model> model =
+        context_model(h, values, Sample{1, h.blocks}, flags, threads);
     // A position the probe reads has no value (a rule ended the game there): zstd only.
-    if (uncodable) return std::nullopt;
-    for (unsigned t = 1; t < threads; ++t) counts[0].add(counts[t]);
-    wdl_context::set_probabilities(model, counts[0]);
-    const std::vector<std::byte> model_bytes = wdl_context::serialize(model);
+    if (!model) return std::nullopt;
+    const std::vector<std::byte> model_bytes = wdl_context::serialize(*model);
     h.model_size = static_cast<std::uint32_t>(model_bytes.size());
     h.model_checksum = xxh64(model_bytes);
     h.table_offset = format::header_size;
@@ -379,7 +441,7 @@ std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& 
     TmpFile file(path);
     file.write_at(h.table_offset + format::table_bytes(h.blocks), model_bytes);
     write_blocks(file, h, threads, [&](std::size_t, std::uint64_t b, EncodedBlock& out) {
-        const BlockSpan at = block_span(b, ppb, h.positions);
+        const BlockSpan at = block_span(b, h.positions_per_block, h.positions);
         const auto v = values.subspan(at.first, at.n);
         const std::span<const std::uint8_t> f(flags.data() + at.first, at.n);
         out.plain.assign((at.n + 3) / 4, std::byte{0});
@@ -388,11 +450,56 @@ std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& 
             out.plain[i / 4] |= static_cast<std::byte>(x << (2 * (i % 4)));
         }
         out.hash = xxh64(out.plain);
-        wdl_context::encode_block(model, v, f, out.compressed);
+        wdl_context::encode_block(*model, v, f, out.compressed);
     });
     file.write_at(0, encode_header(h));
     file.commit(opt.durable);
     return h;
+}
+
+std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info,
+                                                std::span<const std::uint8_t> values, Codec codec,
+                                                bool half, std::uint32_t stride,
+                                                const WriteOptions& opt) {
+    if (stride == 0) throw Error("estimate_wdl_bytes: stride 0");
+    const unsigned threads = std::max(1u, opt.threads);
+    if (codec == Codec::zstd) {
+        const TableHeader h =
+            start_header(info, Metric::wdl, format::wdl_positions_per_block, values, opt);
+        const Sample sample{stride, h.blocks};
+        std::vector<std::unique_ptr<Compressor>> comps;
+        for (unsigned t = 0; t < threads; ++t)
+            comps.push_back(std::make_unique<Compressor>(format::wdl_zstd_level));
+        std::vector<std::uint64_t> bytes(threads, 0);
+        parallel_blocks(threads, 0, sample.count(), [&](std::size_t w, std::uint64_t k) {
+            const BlockSpan at = block_span(sample.block(k), h.positions_per_block, h.positions);
+            std::vector<std::byte> plain, compressed;
+            encode_plain(values.subspan(at.first, at.n), FillRule::previous, plain);
+            comps[w]->compress(plain, compressed);
+            bytes[w] += compressed.size();
+        });
+        return format::header_size + format::table_bytes(h.blocks) + sample.scale(sum(bytes));
+    }
+    TableHeader h = context_header(info, values, half, opt);
+    const Sample sample{stride, h.blocks};
+    std::vector<std::uint8_t> flags(sample.count() * h.positions_per_block);
+    const std::optional<wdl_context::Model> model =
+        context_model(h, values, sample, flags, threads);
+    if (!model) return std::nullopt;
+    std::vector<std::uint64_t> bytes(threads, 0);
+    parallel_blocks(threads, 0, sample.count(), [&](std::size_t w, std::uint64_t k) {
+        const BlockSpan at = block_span(sample.block(k), h.positions_per_block, h.positions);
+        const std::span<const std::uint8_t> f(flags.data() + k * h.positions_per_block, at.n);
+        std::vector<std::byte> compressed;
+        wdl_context::encode_block(*model, values.subspan(at.first, at.n), f, compressed);
+        bytes[w] += compressed.size();
+    });
+    return format::header_size + format::table_bytes(h.blocks) +
+           wdl_context::serialize(*model).size() + sample.scale(sum(bytes));
+}
+
+TableHeader wdl_table_counts(const TableInfo& info, std::span<const std::uint8_t> values) {
+    return start_header(info, Metric::wdl, format::wdl_positions_per_block, values, {});
 }
 
 TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,

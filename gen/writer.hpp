@@ -69,6 +69,17 @@ std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& 
                                                    const TableInfo& info,
                                                    std::span<const std::uint8_t> values, bool half,
                                                    const WriteOptions& options = {});
+// The size of the wdl file write_wdl_table (codec zstd) or write_wdl_context_table (codec
+// context, `half` as there) would write, estimated from every `stride`-th block alone (stride 1:
+// the exact size). Nothing is written. Nothing for the context codec where that writes nothing.
+// The same values give the same estimate whatever options.threads is.
+std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info,
+                                                std::span<const std::uint8_t> values, Codec codec,
+                                                bool half, std::uint32_t stride,
+                                                const WriteOptions& options = {});
+// The header of the wdl table of these values without writing it: its win/draw/loss/unknown
+// counts and positions, for write_wdl_mirror_table and WriteOptions::counts_from.
+TableHeader wdl_table_counts(const TableInfo& info, std::span<const std::uint8_t> values);
 // A wdl table in the mirror layout (format.hpp): the header alone, with the positions and the
 // win/draw/loss/unknown counts of `counts` (the class's full table, as written or computed).
 TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
