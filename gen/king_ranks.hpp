@@ -59,14 +59,18 @@ inline void sort_short(int* a, int n) {
 }
 
 // The colex rank of a[0] < a[1] < ... < a[n - 1]: the sum of C(a[i], i + 1).
-inline std::uint64_t colex_rank(const int* a, int n) {
+[[gnu::always_inline]] inline std::uint64_t colex_rank(const int* a, int n) {
     std::uint64_t r = 0;
     for (int i = 0; i < n; ++i) r += choose(a[i], i + 1);
     return r;
 }
 
 // The n-subset of colex rank `rank` of [0, domain), ascending, into out.
-inline void colex_unrank(std::uint64_t rank, int n, int domain, int* out) {
+[[gnu::always_inline]] inline void colex_unrank(std::uint64_t rank, int n, int domain, int* out) {
+    if (n == 1) {
+        out[0] = static_cast<int>(rank);
+        return;
+    }
     int j = n;
     unrank_colex(rank, n, domain, [&](int c) { out[--j] = c; });
 }
@@ -76,6 +80,25 @@ inline void colex_unrank(std::uint64_t rank, int n, int domain, int* out) {
 inline void skip_ranks(int* a, int n, const int* taken, int t) {
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < t; ++j) a[i] += taken[j] <= a[i] ? 1 : 0;
+}
+
+// The kings index (index/class_index.hpp) of a position's colour flip, from the ranks among the
+// n free squares of the position's White kings (white[0..wk)) and Black kings (black[0..bk)),
+// each ascending: the flip's White kings are these Black ones, ranked in reverse, and its Black
+// kings these White ones, ranked among the free squares its White kings leave. radix: the
+// flip's class's number of Black king placements.
+[[gnu::always_inline]] inline std::uint64_t flipped_kings_index(const int* white, int wk,
+                                                                const int* black, int bk, int n,
+                                                                std::uint64_t radix) {
+    int flipped_white[8], flipped_black[8];
+    for (int i = 0; i < bk; ++i) flipped_white[i] = n - 1 - black[bk - 1 - i];
+    for (int i = 0; i < wk; ++i) {
+        const int r = n - 1 - white[wk - 1 - i];
+        int below = 0;
+        for (int u = 0; u < bk; ++u) below += flipped_white[u] < r ? 1 : 0;
+        flipped_black[i] = r - below;
+    }
+    return colex_rank(flipped_white, bk) * radix + colex_rank(flipped_black, wk);
 }
 
 }  // namespace damas

@@ -174,10 +174,12 @@ class PairSolver {
             block.king_predecessors =
                 base_[c_after] + local_men_[c_after][men_after] * kings_per_men();
             const ManMoves moves = man_moves(c, men);
+            FreeSquares free;
+            free.set(board_mask_, block.men.white | block.men.black);
             const std::uint64_t first = men * kings_per_men();
             indices_[c].for_each_position(first, first + kings_per_men(),
                                           [&](std::uint64_t i, const Position& p) {
-                                              initialise(local + (i - first), p, moves);
+                                              initialise(local + (i - first), p, moves, free);
                                           });
         });
         flush_staged();
@@ -269,7 +271,8 @@ class PairSolver {
         return out;
     }
 
-    void initialise(std::uint64_t s, const Position& p, const ManMoves& man_moves) {
+    void initialise(std::uint64_t s, const Position& p, const ManMoves& man_moves,
+                    const FreeSquares& free) {
         State& state = states_[s];
         state.win.store(no_distance, std::memory_order_relaxed);
         state.loss.store(0, std::memory_order_relaxed);
@@ -315,9 +318,17 @@ class PairSolver {
                 push(s, 0);
                 return;
             }
-            // The kings after the flip: a man move does not move them.
-            const Bitboard white_kings_after = flip_.rotate(p.kings_of(Color::black));
-            const Bitboard black_kings_after = flip_.rotate(p.kings_of(Color::white));
+            // The kings by rank among the free squares: a man move does not move them, and the
+            // successor is the flip (gen/king_ranks.hpp).
+            int white[8], black[8], white_at[8], black_at[8], wk = 0, bk = 0;
+            for_each_bit(p.kings_of(Color::white), [&](int b) {
+                white_at[wk] = b;
+                white[wk++] = free.rank[b];
+            });
+            for_each_bit(p.kings_of(Color::black), [&](int b) {
+                black_at[bk] = b;
+                black[bk++] = free.rank[b];
+            });
             for (int j = 0; j < man_moves.size; ++j) {
                 const ManMove& m = man_moves.items[j];
                 if (p.kings & m.to) continue;
@@ -328,8 +339,16 @@ class PairSolver {
                 }
                 // A man move to a more advanced slice, solved before this one.
                 if (!m.results) continue;
-                exit(unpack_outcome(m.results[indices_[m.c_after].kings_index(
-                    m.men_after, white_kings_after, black_kings_after)]));
+                // The move frees `from` and takes `to`: the ranks of the squares between shift.
+                const int from = m.move.from, to = m.move.to;
+                int white_after[8], black_after[8];
+                for (int t = 0; t < wk; ++t)
+                    white_after[t] = white[t] + (white_at[t] > from) - (white_at[t] > to);
+                for (int t = 0; t < bk; ++t)
+                    black_after[t] = black[t] + (black_at[t] > from) - (black_at[t] > to);
+                exit(unpack_outcome(
+                    m.results[flipped_kings_index(white_after, wk, black_after, bk, free.count,
+                                                  kings_radix_[m.c_after].divisor())]));
                 --pending;
             }
         }
@@ -509,9 +528,6 @@ class PairSolver {
         for (int i = 0; i < wk; ++i) kings |= free.square[white[i]];
         for (int i = 0; i < bk; ++i) kings |= free.square[black[i]];
         const Bitboard empty = board_mask_ & ~(block.men.white | block.men.black | kings);
-        // The predecessor's Black kings (s's White ones), by rank in the flipped order.
-        int flipped_black[8];
-        for (int i = 0; i < wk; ++i) flipped_black[i] = n - 1 - white[wk - 1 - i];
         const std::uint64_t radix = kings_radix_[mirror(block.c)].divisor();
         const bool offers_win = value == Value::loss;
         for (int i = 0; i < bk; ++i) {
@@ -519,16 +535,12 @@ class PairSolver {
             for (int dir = 0; dir < 4; ++dir)
                 for (Bitboard from = B::step(to, dir) & empty; from;
                      from = B::step(from, dir) & empty) {
-                    int pw[8], pb[8];
+                    int moved[8];
                     for (int t = 0; t < bk; ++t)
-                        pw[t] = n - 1 - (t == i ? free.rank[lowest_bit(from)] : black[t]);
-                    sort_short(pw, bk);
-                    for (int t = 0; t < wk; ++t) {
-                        pb[t] = flipped_black[t];
-                        for (int u = 0; u < bk; ++u) pb[t] -= pw[u] < flipped_black[t] ? 1 : 0;
-                    }
-                    const std::uint64_t q =
-                        block.king_predecessors + colex_rank(pw, bk) * radix + colex_rank(pb, wk);
+                        moved[t] = t == i ? free.rank[lowest_bit(from)] : black[t];
+                    sort_short(moved, bk);
+                    const std::uint64_t q = block.king_predecessors +
+                                            flipped_kings_index(white, wk, moved, bk, n, radix);
                     __builtin_prefetch(&states_[q], 1);
                     updates.push_back({static_cast<std::uint32_t>(q), offers_win});
                     if (!R::flying_kings) break;
