@@ -27,7 +27,26 @@ constexpr std::uint16_t no_distance = 0xFFFF;
 constexpr std::uint8_t resolved_bit = 1;
 constexpr std::uint8_t draw_exit_bit = 2;
 constexpr std::uint8_t capture_bit = 4;
-constexpr int value_shift = 3;
+constexpr int value_shift = 3;        // 2 bits: the value once resolved
+constexpr std::uint8_t win_bit = 32;  // a win is known: the distance is the shortest one
+
+// All the state of one position in 4 bytes, so that an update touches one cache line and twice
+// as many positions fit in the caches: the status bits, the number of quiet moves in the slice
+// not known yet to lose (pending), and a distance: with win_bit the shortest known win, else
+// the longest known loss (which no longer matters once a win is known).
+struct StateWord {
+    std::uint8_t status = 0;
+    std::uint8_t pending = 0;
+    std::uint16_t distance = 0;
+
+    static StateWord of(std::uint32_t w) {
+        return {static_cast<std::uint8_t>(w), static_cast<std::uint8_t>(w >> 8),
+                static_cast<std::uint16_t>(w >> 16)};
+    }
+    std::uint32_t word() const {
+        return status | (std::uint32_t{pending} << 8) | (std::uint32_t{distance} << 16);
+    }
+};
 
 // The state and the results are read and written at random over hundreds of MiB: with 4 KiB
 // pages nearly every access also misses the TLB. Asks the kernel for 2 MiB pages (Linux, when
@@ -76,13 +95,6 @@ HugeArray<T> make_huge_array(std::size_t n) {
                         HugeArrayDeleter<T>{n});
 }
 
-template <class T>
-bool store_min(std::atomic<T>& a, T v) {
-    T cur = a.load(std::memory_order_relaxed);
-    while (v < cur)
-        if (a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) return true;
-    return false;
-}
 template <class T>
 void store_max(std::atomic<T>& a, T v) {
     T cur = a.load(std::memory_order_relaxed);
@@ -273,16 +285,15 @@ class PairSolver {
 
     void initialise(std::uint64_t s, const Position& p, const ManMoves& man_moves,
                     const FreeSquares& free) {
-        State& state = states_[s];
-        state.win.store(no_distance, std::memory_order_relaxed);
-        state.loss.store(0, std::memory_order_relaxed);
-        state.pending.store(0, std::memory_order_relaxed);
+        std::atomic<std::uint32_t>& state = states_[s];
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway);
             m.value != Value::unknown) {
             // The whole pair ends the game on the spot: nothing to propagate. DTW 0 either way.
-            state.win.store(0, std::memory_order_relaxed);
-            state.status.store(static_cast<std::uint8_t>(
-                resolved_bit | (static_cast<int>(m.value) << value_shift)));
+            state.store(StateWord{static_cast<std::uint8_t>(
+                                      resolved_bit | (static_cast<int>(m.value) << value_shift)),
+                                  0, 0}
+                            .word(),
+                        std::memory_order_relaxed);
             return;
         }
         // Only the moves that leave the slice are generated and looked up; the quiet moves that
@@ -312,9 +323,9 @@ class PairSolver {
             for (const Move& m : moves) exit(store_.lookup<R>(make_move(p, m)));
         } else {
             pending = MoveGenerator<R>::count_quiet(p);
-            if (pending == 0) {
-                if (variant_.giveaway) state.win.store(0, std::memory_order_relaxed);
-                state.status.store(0, std::memory_order_relaxed);
+            if (pending == 0) {  // no move: lost, or won in giveaway, at once
+                state.store(StateWord{variant_.giveaway ? win_bit : std::uint8_t{0}, 0, 0}.word(),
+                            std::memory_order_relaxed);
                 push(s, 0);
                 return;
             }
@@ -353,10 +364,10 @@ class PairSolver {
             }
         }
         if (pending > 255) throw Error("too many quiet moves in one position");
-        state.pending.store(static_cast<std::uint8_t>(pending), std::memory_order_relaxed);
-        state.loss.store(static_cast<std::uint16_t>(loss), std::memory_order_relaxed);
-        state.win.store(static_cast<std::uint16_t>(win), std::memory_order_relaxed);
+        int distance = loss;
         if (win != no_distance) {
+            flags |= win_bit;
+            distance = win;
             push(s, win);
         } else if (pending == 0) {
             if (flags & draw_exit_bit)
@@ -364,7 +375,10 @@ class PairSolver {
             else
                 push(s, loss);
         }
-        state.status.store(flags, std::memory_order_relaxed);
+        state.store(StateWord{flags, static_cast<std::uint8_t>(pending),
+                              static_cast<std::uint16_t>(distance)}
+                        .word(),
+                    std::memory_order_relaxed);
     }
 
     // One level: this level's positions are the bits of level_ (set by the level before) and
@@ -455,21 +469,26 @@ class PairSolver {
     };
 
     void resolve(std::uint64_t s, int d, std::vector<Update>& updates, BlockCache& cache) {
-        State& state = states_[s];
-        std::uint8_t st = state.status.load();
-        if (st & resolved_bit) return;
+        std::atomic<std::uint32_t>& state = states_[s];
+        const StateWord w = StateWord::of(state.load(std::memory_order_relaxed));
+        if (w.status & resolved_bit) return;
         Value value;
-        if (state.win.load() == d)
+        if (w.status & win_bit) {
+            if (w.distance != d) return;
             value = Value::win;
-        else if (state.pending.load() == 0 && !(st & draw_exit_bit) &&
-                 state.win.load() == no_distance && state.loss.load() == d)
+        } else if (w.pending == 0 && !(w.status & draw_exit_bit) && w.distance == d) {
             value = Value::loss;
-        else
+        } else {
             return;
-        // A position is in a level once (a bitmap), so no other thread resolves it now.
-        state.status.store(
-            static_cast<std::uint8_t>(st | resolved_bit | (static_cast<int>(value) << value_shift)),
-            std::memory_order_relaxed);
+        }
+        // A position is in a level once (a bitmap), so no other thread resolves it now; with
+        // exclusive updates, none updates it either (apply), so a plain store is enough.
+        const auto resolved =
+            static_cast<std::uint8_t>(resolved_bit | (static_cast<int>(value) << value_shift));
+        if constexpr (exclusive_updates)
+            state.store(w.word() | resolved, std::memory_order_relaxed);
+        else
+            state.fetch_or(resolved, std::memory_order_relaxed);
         // Predecessors in a less advanced slice (man un-moves, but turkish sideways ones) are
         // solved later and read this one's value then.
         std::uint64_t j = 0, kings_index = 0;
@@ -557,39 +576,44 @@ class PairSolver {
     // Returns whether the predecessor goes to level d + 1.
     template <bool exclusive>
     bool apply(const Update& u, int d) {
-        State& q = states_[u.predecessor];
-        // A predecessor that must capture cannot have made the quiet move: its values come from
-        // its captures alone.
-        if (q.status.load(std::memory_order_relaxed) & (resolved_bit | capture_bit)) return false;
+        std::atomic<std::uint32_t>& state = states_[u.predecessor];
         const auto win_next = static_cast<std::uint16_t>(d + 1);
-        if (u.offers_win) {
-            if constexpr (exclusive) {
-                if (q.win.load(std::memory_order_relaxed) <= win_next) return false;
-                q.win.store(win_next, std::memory_order_relaxed);
-            } else if (!store_min(q.win, win_next)) {
-                return false;
+        std::uint32_t old = state.load(std::memory_order_relaxed);
+        StateWord w;
+        for (;;) {
+            w = StateWord::of(old);
+            // A predecessor that must capture cannot have made the quiet move: its values come
+            // from its captures alone.
+            if (w.status & (resolved_bit | capture_bit)) return false;
+            if (u.offers_win) {
+                if ((w.status & win_bit) && w.distance <= win_next) return false;
+                w.status |= win_bit;
+                w.distance = win_next;
+            } else {
+                // A win is known: the moves that lose no longer matter.
+                if (w.status & win_bit) return false;
+                --w.pending;
+                w.distance = std::max(w.distance, win_next);
             }
+            if constexpr (exclusive) {
+                // Only this task updates the predecessor, and nobody resolves it meanwhile (a
+                // position resolved at d has a win at d or every move known to lose).
+                state.store(w.word(), std::memory_order_relaxed);
+                break;
+            } else if (state.compare_exchange_weak(old, w.word(), std::memory_order_relaxed)) {
+                break;
+            }
+        }
+        if (u.offers_win) {
             mark(next_level_, u.predecessor);
             return true;
         }
-        int pending = 0;
-        if constexpr (exclusive) {
-            if (q.loss.load(std::memory_order_relaxed) < win_next)
-                q.loss.store(win_next, std::memory_order_relaxed);
-            pending = q.pending.load(std::memory_order_relaxed);
-            q.pending.store(static_cast<std::uint8_t>(pending - 1), std::memory_order_relaxed);
-        } else {
-            store_max(q.loss, win_next);
-            pending = q.pending.fetch_sub(1);
+        if (w.pending != 0 || (w.status & draw_exit_bit)) return false;
+        if (w.distance == win_next) {
+            mark(next_level_, u.predecessor);
+            return true;
         }
-        if (pending == 1 && !(q.status.load(std::memory_order_relaxed) & draw_exit_bit) &&
-            q.win.load(std::memory_order_relaxed) == no_distance) {
-            if (q.loss.load(std::memory_order_relaxed) == win_next) {
-                mark(next_level_, u.predecessor);
-                return true;
-            }
-            push(u.predecessor, q.loss.load(std::memory_order_relaxed));
-        }
+        push(u.predecessor, w.distance);  // a longer loss, known since an earlier level
         return false;
     }
 
@@ -612,14 +636,13 @@ class PairSolver {
         for_each_men_block([&](int c, std::uint64_t men, std::uint64_t local) {
             const std::uint64_t first = men * kings_per_men();
             for (std::uint64_t k = 0; k < kings_per_men(); ++k) {
-                const State& state = states_[local + k];
-                const std::uint8_t st = state.status.load(std::memory_order_relaxed);
+                const StateWord w =
+                    StateWord::of(states_[local + k].load(std::memory_order_relaxed));
+                const std::uint8_t st = w.status;
                 Outcome o{Value::draw, 0};
                 if (st & resolved_bit) {
                     o.value = static_cast<Value>((st >> value_shift) & 3);
-                    if (o.value == Value::win) o.plies = state.win.load(std::memory_order_relaxed);
-                    if (o.value == Value::loss)
-                        o.plies = state.loss.load(std::memory_order_relaxed);
+                    if (o.value == Value::win || o.value == Value::loss) o.plies = w.distance;
                 }
                 results_[c].outcomes[first + k] = pack_outcome(o);
                 results_[c].capture[first + k] = (st & capture_bit) ? 1 : 0;
@@ -671,14 +694,9 @@ class PairSolver {
         int c;
     };
     std::vector<Block> blocks_;
-    // All the state of one position in 8 bytes, so that an update touches one cache line: the
-    // predecessors of a position are scattered over the whole slice.
-    struct alignas(8) State {
-        std::atomic<std::uint8_t> status{0};
-        std::atomic<std::uint8_t> pending{0};
-        std::atomic<std::uint16_t> win{0};   // shortest known win, no_distance if none
-        std::atomic<std::uint16_t> loss{0};  // longest known loss
-    };
+    // Per position of the slice, a StateWord (the predecessors of a position are scattered over
+    // the whole slice).
+    using State = std::atomic<std::uint32_t>;
     HugeArray<State> states_;
     std::vector<std::vector<std::uint32_t>> buckets_;
     std::mutex buckets_mutex_;
@@ -705,7 +723,7 @@ std::uint64_t solver_bytes(const BoardSpec& board, Material m) {
     for (int s = 0; s < index.slice_count(); ++s)
         largest = std::max(
             largest, index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s)));
-    return 3 * pair + 12 * largest + largest / 4;
+    return 3 * pair + 8 * largest + largest / 4;
 }
 
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,

@@ -30,7 +30,7 @@
 // the result does not depend on the order or the thread count.
 //
 // Memory: the results (2 bytes of outcome and 1 of capture flag per position of the pair), plus
-// 8 bytes of state, 2 bits of level bitmaps and at most 4 of bucket entries per position of the
+// 4 bytes of state, 2 bits of level bitmaps and at most 4 of bucket entries per position of the
 // largest slice (solver_bytes). The state, the bitmaps and the results are accessed at random and
 // asked for 2 MiB pages.
 #pragma once
@@ -52,7 +52,7 @@ struct PairResult {
 };
 
 // The memory solve_pair needs for m and its mirror: 3 bytes per position of the pair (the
-// results), 12 per position of the largest slice (state and bucket entries) and 2 bits (level
+// results), 8 per position of the largest slice (state and bucket entries) and 2 bits (level
 // bitmaps).
 std::uint64_t solver_bytes(const BoardSpec& board, Material m);
 // The part of it that solve_pair returns: the results alone.
