@@ -138,14 +138,14 @@ void remove_leftovers(const GenerateOptions& o, Material m) {
 
 bool try_context_codec(const GenerateOptions& o, std::uint64_t positions) {
     return o.wdl_codec == WdlCodec::context ||
-           (o.wdl_codec == WdlCodec::automatic && positions >= context_min_positions);
+           (o.wdl_codec == WdlCodec::automatic && positions >= o.large_class_positions);
 }
 
 // Whether the codec of a class's wdl file (and, in a pair with the mirror layout, the class that
 // keeps the values) is chosen from estimates instead of from files written whole: for the large
 // classes, where writing every candidate took a third of a pair's time.
 bool choose_by_estimate(const GenerateOptions& o, std::uint64_t positions) {
-    return o.wdl_codec == WdlCodec::automatic && positions >= context_min_positions;
+    return o.wdl_codec == WdlCodec::automatic && positions >= o.large_class_positions;
 }
 // Estimates encode every 16th block: within 1-2% of the true sizes (english 6-piece classes).
 constexpr std::uint32_t estimate_stride = 16;

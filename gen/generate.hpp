@@ -47,6 +47,11 @@ struct GenerateOptions {
     // more, and keeps the smaller file; context uses it wherever it can (for tests: small
     // classes too); zstd never.
     WdlCodec wdl_codec = WdlCodec::automatic;
+    // Classes of this many positions or more are "large": with automatic, the context codec is
+    // tried, and their codec (and, in a pair, the class that keeps the wdl values) is chosen
+    // from estimates on a sample of blocks, so that one wdl file per pair is written whole.
+    // Tests lower it to take that path on small classes.
+    std::uint64_t large_class_positions = context_min_positions;
 };
 
 struct GenerateSummary {

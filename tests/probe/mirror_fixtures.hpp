@@ -37,12 +37,14 @@ inline WdlFiles wdl_files(const std::filesystem::path& folder) {
 // Generates both layouts and compares every probe. codec: the wdl codec of the database in the
 // mirror layout (the other is zstd); with WdlCodec::context, self_mirror_only probes the classes
 // that are their own mirror alone (the half layout's), to keep the test short.
+// large_class_positions: GenerateOptions' (0: every class chosen from estimates).
 inline void check_mirror_layout(const Case& c, WdlCodec codec = WdlCodec::automatic,
-                                bool self_mirror_only = false) {
+                                bool self_mirror_only = false,
+                                std::uint64_t large_class_positions = context_min_positions) {
     const Variant v = *parse_variant(c.variant);
     const int pieces = c.pieces;
     ScratchDir mirror_dir("mirror"), full_dir("full");
-    make_database(mirror_dir.path, v, pieces, 2, true, codec);
+    make_database(mirror_dir.path, v, pieces, 2, true, codec, large_class_positions);
     make_database(full_dir.path, v, pieces, 2, false, WdlCodec::zstd);
 
     const WdlFiles layout = wdl_files(mirror_dir.path / v.name());

@@ -33,7 +33,8 @@ namespace damas::test {
 // Generates every class of the variant with 2..pieces pieces into dir.
 // mirror_wdl and codec: as GenerateOptions (mirror_wdl false: --full-wdl).
 inline void make_database(const std::filesystem::path& dir, Variant v, int pieces, int threads = 0,
-                          bool mirror_wdl = true, WdlCodec codec = WdlCodec::automatic) {
+                          bool mirror_wdl = true, WdlCodec codec = WdlCodec::automatic,
+                          std::uint64_t large_class_positions = context_min_positions) {
     GenerateOptions o;
     o.variant = v;
     o.max_pieces = pieces;
@@ -41,6 +42,7 @@ inline void make_database(const std::filesystem::path& dir, Variant v, int piece
     o.threads = threads;
     o.mirror_wdl = mirror_wdl;
     o.wdl_codec = codec;
+    o.large_class_positions = large_class_positions;
     Progress quiet(Progress::Mode::quiet);
     generate(o, quiet);
 }

@@ -23,6 +23,17 @@ INSTANTIATE_TEST_SUITE_P(Variants, MirrorLayout,
                                          Case{"international", 2}),
                          test::case_name);
 
+// Every pair as the generator writes large ones: the class that keeps the wdl values and its
+// codec chosen from estimates, one wdl file written.
+class ChosenByEstimate : public testing::TestWithParam<Case> {};
+
+TEST_P(ChosenByEstimate, AnswersLikeTheFullLayout) {
+    test::check_mirror_layout(GetParam(), WdlCodec::automatic, false, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, ChosenByEstimate,
+                         testing::Values(Case{"english", 3}, Case{"turkish", 3}), test::case_name);
+
 // The context codec (probe/wdl_context.hpp) wherever it applies, on top of the mirror layout.
 class ContextCodec : public testing::TestWithParam<Case> {};
 

@@ -105,6 +105,53 @@ TEST(ContextCodec, SameBytesWhateverTheThreads) {
     EXPECT_EQ(test::file_bytes(dir.path / "a.wdl"), test::file_bytes(dir.path / "b.wdl"));
 }
 
+// The generator chooses the codec of large classes from estimates (gen/generate.cpp): stride 1
+// is the exact size of the file each writer writes, a sample is close to it, and neither
+// depends on the threads.
+TEST(WdlEstimate, StrideOneIsTheExactSizeOfEitherCodec) {
+    ScratchDir dir("estimate");
+    for (const char* name : {"1201", "1111"}) {
+        const Material m = *Material::parse(name);
+        const auto values = class_values(ClassIndex(English::Board::spec, m), 11);
+        const bool half = wdl_context::odd_half_allowed(english, m);
+        const auto zstd = write_wdl_table(dir.path / "z.wdl", info_of(m), values);
+        const auto context = write_wdl_context_table(dir.path / "c.wdl", info_of(m), values, half);
+        ASSERT_TRUE(context.has_value());
+        EXPECT_EQ(estimate_wdl_bytes(info_of(m), values, Codec::zstd, false, 1),
+                  std::filesystem::file_size(dir.path / "z.wdl"))
+            << name;
+        EXPECT_EQ(estimate_wdl_bytes(info_of(m), values, Codec::context, half, 1),
+                  std::filesystem::file_size(dir.path / "c.wdl"))
+            << name;
+        EXPECT_EQ(zstd.file_size, std::filesystem::file_size(dir.path / "z.wdl"));
+    }
+}
+
+TEST(WdlEstimate, ASampleIsCloseAndThreadIndependent) {
+    const Material m = *Material::parse("2201");  // 2.6 M positions: 40 zstd blocks, 80 context
+    const ClassIndex index(English::Board::spec, m);
+    const auto values = class_values(index, 12);
+    for (const Codec codec : {Codec::zstd, Codec::context}) {
+        const auto exact = estimate_wdl_bytes(info_of(m), values, codec, false, 1);
+        const auto one = estimate_wdl_bytes(info_of(m), values, codec, false, 4, {.threads = 1});
+        const auto three = estimate_wdl_bytes(info_of(m), values, codec, false, 4, {.threads = 3});
+        ASSERT_TRUE(exact && one && three);
+        EXPECT_EQ(*one, *three);
+        EXPECT_NEAR(static_cast<double>(*one), static_cast<double>(*exact),
+                    0.1 * static_cast<double>(*exact));
+    }
+}
+
+TEST(WdlEstimate, NothingForTheContextCodecWhereItWritesNothing) {
+    const Material m = *Material::parse("1201");
+    auto values = class_values(ClassIndex(English::Board::spec, m), 13);
+    *std::find_if(values.begin(), values.end(), [](std::uint8_t x) { return x != wdl_unknown; }) =
+        wdl_unknown;
+    EXPECT_FALSE(estimate_wdl_bytes(info_of(m), values, Codec::context, false, 1).has_value());
+    EXPECT_TRUE(estimate_wdl_bytes(info_of(m), values, Codec::zstd, false, 1).has_value());
+    EXPECT_THROW(estimate_wdl_bytes(info_of(m), values, Codec::zstd, false, 0), Error);
+}
+
 TEST(ContextCodec, RefusesWhatItCannotCode) {
     ScratchDir dir("context-refuse");
     const Material m = *Material::parse("1201");
