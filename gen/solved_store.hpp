@@ -71,14 +71,26 @@ class SolvedStore {
     // The outcome of any position whose class (after the colour flip) is loaded.
     template <class R>
     Outcome lookup(const Position& p) const {
-        if (!p.of(p.side)) return no_move_outcome(variant_.giveaway);
+        const Located at = locate<R>(p);
+        return at.slot ? unpack_outcome(*at.slot) : at.outcome;
+    }
+
+    // Where lookup() would read p's outcome (slot), or the outcome itself when no stored value
+    // gives it: lets a caller prefetch a batch of slots before reading them.
+    struct Located {
+        const std::uint16_t* slot = nullptr;
+        Outcome outcome;
+    };
+    template <class R>
+    Located locate(const Position& p) const {
+        if (!p.of(p.side)) return {nullptr, no_move_outcome(variant_.giveaway)};
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown)
-            return m;
+            return {nullptr, m};
         const Position w = p.side == Color::white ? p : flip(variant_.info().board, p);
         const SolvedClass& c = find(Material::of(w));
-        if (c.complete) return unpack_outcome(c.outcomes[c.index->index(w)]);
-        return resolve_outcome<R>(p, variant_.giveaway,
-                                  [this](const Position& q) { return stored(q); });
+        if (c.complete) return {&c.outcomes[c.index->index(w)], {}};
+        return {nullptr, resolve_outcome<R>(p, variant_.giveaway,
+                                            [this](const Position& q) { return stored(q); })};
     }
 
   private:

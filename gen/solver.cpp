@@ -190,10 +190,12 @@ class PairSolver {
             FreeSquares free;
             free.set(board_mask_, block.men.white | block.men.black);
             const std::uint64_t first = men * kings_per_men();
-            indices_[c].for_each_position(first, first + kings_per_men(),
-                                          [&](std::uint64_t i, const Position& p) {
-                                              initialise(local + (i - first), p, moves, free);
-                                          });
+            DeferredCaptures deferred;
+            indices_[c].for_each_position(
+                first, first + kings_per_men(), [&](std::uint64_t i, const Position& p) {
+                    initialise(local + (i - first), p, moves, free, deferred);
+                });
+            finish_captures(deferred);
         });
         flush_staged();
         const auto t1 = std::chrono::steady_clock::now();
@@ -284,6 +286,45 @@ class PairSolver {
         return out;
     }
 
+    // Positions that must capture, whose captures' outcomes (in smaller classes, read at
+    // random) are looked up in batches: located and prefetched first, read once the whole batch
+    // is in flight.
+    struct DeferredCaptures {
+        static constexpr int positions = 32, max_exits = 512;
+        std::uint64_t state[positions];
+        std::uint16_t first[positions + 1];
+        typename SolvedStore::Located exits[max_exits];
+        int count = 0, exit_count = 0;
+
+        // Whether position s with n captures joins the batch (else it is looked up at once).
+        bool add(std::uint64_t s, int n) {
+            if (n > max_exits / positions) return false;
+            state[count] = s;
+            first[count++] = static_cast<std::uint16_t>(exit_count);
+            return true;
+        }
+        bool full() const { return count == positions; }
+    };
+
+    void finish_captures(DeferredCaptures& deferred) {
+        deferred.first[deferred.count] = static_cast<std::uint16_t>(deferred.exit_count);
+        for (int k = 0; k < deferred.count; ++k) {
+            std::uint8_t flags = capture_bit;
+            int win = no_distance, loss = 0;
+            for (int e = deferred.first[k]; e < deferred.first[k + 1]; ++e) {
+                const auto& at = deferred.exits[e];
+                const Outcome after = at.slot ? unpack_outcome(*at.slot) : at.outcome;
+                if (after.value == Value::loss) win = std::min(win, after.plies + 1);
+                if (after.value == Value::win) loss = std::max(loss, after.plies + 1);
+                if (after.value == Value::draw) flags |= draw_exit_bit;
+                if (after.value == Value::unknown)
+                    throw Error("a smaller class has no value for a position");
+            }
+            finish(deferred.state[k], flags, 0, win, loss);
+        }
+        deferred.count = deferred.exit_count = 0;
+    }
+
     // The results of the men configurations the man moves lead to are read at random, a few
     // per position, by every position of the block: asked for at once (whole lines in flight
     // together) instead of one missed line at a time.
@@ -297,7 +338,7 @@ class PairSolver {
     }
 
     void initialise(std::uint64_t s, const Position& p, const ManMoves& man_moves,
-                    const FreeSquares& free) {
+                    const FreeSquares& free, DeferredCaptures& deferred) {
         std::atomic<std::uint32_t>& state = states_[s];
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway);
             m.value != Value::unknown) {
@@ -332,6 +373,15 @@ class PairSolver {
         };
         if (MoveGenerator<R>::has_capture(p)) {
             MoveGenerator<R>::generate_captures(p, moves);
+            if (deferred.add(s, moves.size())) {
+                for (const Move& m : moves) {
+                    const auto at = store_.locate<R>(make_move(p, m));
+                    if (at.slot) __builtin_prefetch(at.slot);
+                    deferred.exits[deferred.exit_count++] = at;
+                }
+                if (deferred.full()) finish_captures(deferred);
+                return;
+            }
             flags = capture_bit;
             for (const Move& m : moves) exit(store_.lookup<R>(make_move(p, m)));
         } else {
@@ -376,6 +426,12 @@ class PairSolver {
                 --pending;
             }
         }
+        finish(s, flags, pending, win, loss);
+    }
+
+    // A position's state once its exits are known; pushed to the level it may resolve at.
+    void finish(std::uint64_t s, std::uint8_t flags, int pending, int win, int loss) {
+        std::atomic<std::uint32_t>& state = states_[s];
         if (pending > 255) throw Error("too many quiet moves in one position");
         int distance = loss;
         if (win != no_distance) {
