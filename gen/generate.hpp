@@ -43,9 +43,9 @@ struct GenerateOptions {
     // (probe/format.hpp): a probe there searches one ply. About halves the wdl bytes.
     bool mirror_wdl = true;
     // The wdl files' codec (probe/format.hpp): automatic tries the context codec for classes of
-    // at least context_min_positions positions whose zstd file takes context_min_zstd_bytes or
-    // more, and keeps the smaller file; context uses it wherever it can (for tests: small
-    // classes too); zstd never.
+    // at least large_class_positions positions whose zstd file would take
+    // context_min_zstd_bytes or more, and uses the smaller, as estimated from every 16th block;
+    // context uses it wherever it can (for tests: small classes too); zstd never.
     WdlCodec wdl_codec = WdlCodec::automatic;
     // Classes of this many positions or more are "large": with automatic, the context codec is
     // tried, and their codec (and, in a pair, the class that keeps the wdl values) is chosen

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "gen/king_ranks.hpp"
 #include "rules/error.hpp"
@@ -465,56 +466,77 @@ class PairSolver {
         std::vector<std::uint32_t>().swap(bucket);
         std::atomic<std::uint64_t> entries{0};
         std::atomic<bool> any_next{false};
-        // Tasks take whole men blocks: a king un-move leads from a block to its flip's block
-        // only, so with exclusive updates no two tasks touch the same predecessor.
+        // With exclusive updates tasks take whole men blocks: a king un-move leads from a block
+        // to its flip's block only, so no two tasks touch the same predecessor. A slice of few
+        // blocks (few men: kings-only classes are one block) is split by words instead, with
+        // atomic updates, or a level would run on one thread.
         const std::uint64_t blocks = slice_size_ / kings_per_men();
-        const std::size_t grain =
-            static_cast<std::size_t>(std::max<std::uint64_t>(1, 65536 / kings_per_men()));
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks, grain), [&](const auto& r) {
-            std::vector<Update> updates;
-            updates.reserve(chunk * 32);
-            BlockCache cache;
-            std::uint32_t batch[chunk];
-            std::size_t size = 0;
-            std::uint64_t seen = 0;
-            bool next = false;
-            const auto resolve_batch = [&] {
-                updates.clear();
-                for (std::size_t i = 0; i != size; ++i) resolve(batch[i], d, updates, cache);
-                for (const Update& u : updates) next |= apply<exclusive_updates>(u, d);
-                size = 0;
-            };
-            const std::uint64_t first = r.begin() * kings_per_men();
-            const std::uint64_t last = r.end() * kings_per_men();
-            for (std::uint64_t w = first / 64; w * 64 < last; ++w) {
-                // The bits of this task's states (a word at either end may be shared).
-                std::uint64_t mask = ~std::uint64_t{0};
-                if (w * 64 < first) mask &= ~std::uint64_t{0} << (first % 64);
-                if (w * 64 + 64 > last) mask &= ~(~std::uint64_t{0} << (last % 64));
-                const std::uint64_t bits = level_[w].load(std::memory_order_relaxed) & mask;
-                if (!bits) continue;
-                // Cleared, ready for level d + 2.
-                if (mask == ~std::uint64_t{0})
-                    level_[w].store(0, std::memory_order_relaxed);
-                else
-                    level_[w].fetch_and(~mask, std::memory_order_relaxed);
-                seen += static_cast<std::uint64_t>(popcount(bits));
-                for_each_bit(bits, [&](int b) {
-                    const auto s = static_cast<std::uint32_t>(w * 64 + b);
-                    __builtin_prefetch(&states_[s]);
-                    batch[size++] = s;
-                    if (size == chunk) resolve_batch();
-                });
-            }
-            resolve_batch();
-            entries += seen;
+        const auto walk = [&](auto exclusive, std::uint64_t first, std::uint64_t last) {
+            const bool next = walk_level<decltype(exclusive)::value>(d, first, last, entries);
             if (next) any_next = true;
-        });
+        };
+        if (exclusive_updates && blocks >= 64) {
+            const std::size_t grain =
+                static_cast<std::size_t>(std::max<std::uint64_t>(1, 65536 / kings_per_men()));
+            tbb::parallel_for(
+                tbb::blocked_range<std::size_t>(0, blocks, grain), [&](const auto& r) {
+                    walk(std::true_type{}, r.begin() * kings_per_men(), r.end() * kings_per_men());
+                });
+        } else {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, (slice_size_ + 63) / 64, 1024),
+                              [&](const auto& r) {
+                                  walk(std::false_type{}, r.begin() * 64,
+                                       std::min(r.end() * 64, slice_size_));
+                              });
+        }
         flush_staged();  // longer losses, for later levels
         report(entries);
         if (any_next) store_max(highest_, d + 1);
         std::swap(level_, next_level_);
         level_marked_ = any_next;
+    }
+
+    // Resolves the positions of level d among states [first, last) and updates their
+    // predecessors; returns whether some go to level d + 1.
+    template <bool exclusive>
+    bool walk_level(int d, std::uint64_t first, std::uint64_t last,
+                    std::atomic<std::uint64_t>& entries) {
+        std::vector<Update> updates;
+        updates.reserve(chunk * 32);
+        BlockCache cache;
+        std::uint32_t batch[chunk];
+        std::size_t size = 0;
+        std::uint64_t seen = 0;
+        bool next = false;
+        const auto resolve_batch = [&] {
+            updates.clear();
+            for (std::size_t i = 0; i != size; ++i) resolve<exclusive>(batch[i], d, updates, cache);
+            for (const Update& u : updates) next |= apply<exclusive>(u, d);
+            size = 0;
+        };
+        for (std::uint64_t w = first / 64; w * 64 < last; ++w) {
+            // The bits of these states (a word at either end may be shared).
+            std::uint64_t mask = ~std::uint64_t{0};
+            if (w * 64 < first) mask &= ~std::uint64_t{0} << (first % 64);
+            if (w * 64 + 64 > last) mask &= ~(~std::uint64_t{0} << (last % 64));
+            const std::uint64_t bits = level_[w].load(std::memory_order_relaxed) & mask;
+            if (!bits) continue;
+            // Cleared, ready for level d + 2.
+            if (mask == ~std::uint64_t{0})
+                level_[w].store(0, std::memory_order_relaxed);
+            else
+                level_[w].fetch_and(~mask, std::memory_order_relaxed);
+            seen += static_cast<std::uint64_t>(popcount(bits));
+            for_each_bit(bits, [&](int b) {
+                const auto s = static_cast<std::uint32_t>(w * 64 + b);
+                __builtin_prefetch(&states_[s]);
+                batch[size++] = s;
+                if (size == chunk) resolve_batch();
+            });
+        }
+        resolve_batch();
+        entries += seen;
+        return next;
     }
 
     static void mark(const HugeArray<std::atomic<std::uint64_t>>& bitmap, std::uint32_t s) {
@@ -537,6 +559,7 @@ class PairSolver {
         FreeSquares free;
     };
 
+    template <bool exclusive>
     void resolve(std::uint64_t s, int d, std::vector<Update>& updates, BlockCache& cache) {
         std::atomic<std::uint32_t>& state = states_[s];
         const StateWord w = StateWord::of(state.load(std::memory_order_relaxed));
@@ -554,7 +577,7 @@ class PairSolver {
         // exclusive updates, none updates it either (apply), so a plain store is enough.
         const auto resolved =
             static_cast<std::uint8_t>(resolved_bit | (static_cast<int>(value) << value_shift));
-        if constexpr (exclusive_updates)
+        if constexpr (exclusive)
             state.store(w.word() | resolved, std::memory_order_relaxed);
         else
             state.fetch_or(resolved, std::memory_order_relaxed);

@@ -11,7 +11,9 @@
 //     gives a tentative win distance; exit losses give the longest loss so far; an exit draw
 //     rules out a loss. The man moves and their successors' men configurations are found once
 //     per men configuration, for all its kings_per_men() positions: a position only needs the
-//     kings index of each successor (and skips the moves a king blocks).
+//     kings index of each successor (and skips the moves a king blocks), worked out from the
+//     ranks of its kings among the free squares (gen/king_ranks.hpp). The captures' outcomes in
+//     smaller classes are located for 32 positions at a time and prefetched before they are read.
 //  2. Resolve by increasing distance d, one level per distance: the positions pushed to d
 //     (initialisation and longest losses: a bucket per distance; predecessors that may resolve
 //     at d: a bitmap filled while resolving d - 1). The level is walked as a bitmap, so each
@@ -24,7 +26,10 @@
 //     must capture are skipped (the quiet move is illegal there). The slice keeps, per men
 //     configuration, its men and the first state of its flip's men, so a resolved position is
 //     rebuilt from its kings index alone, and a king un-move's predecessor is one kings index
-//     away from that first state.
+//     away from that first state. Where men only move forward, the un-moves in the slice are
+//     king un-moves only, worked out on ranks among the free squares (no position is built),
+//     and they lead from a men configuration to its flip's only: each task takes whole men
+//     configurations, so updates need no atomic read-modify-write.
 //  3. Positions never resolved are draws; the slice's values go to the pair's result arrays.
 // Distances only grow from one level to the next, so each level is processed in parallel and
 // the result does not depend on the order or the thread count.
