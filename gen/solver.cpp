@@ -117,6 +117,10 @@ class PairSolver {
           materials_{m, m.mirrored()},
           indices_{ClassIndex(board_, m), ClassIndex(board_, m.mirrored())},
           kings_per_men_(indices_[0].kings_per_men()) {
+        // The kings' rank arrays of the hot loops hold 8 kings a side (gen/king_ranks.hpp).
+        for (const Material c : materials_)
+            if (c.white_kings > 8 || c.black_kings > 8)
+                throw Error("class " + c.name() + " has more kings than the solver handles (8)");
         const int free_squares = make_tables(board_).squares - m.men();
         for (int c = 0; c < 2; ++c)
             kings_radix_[c] = FastDivisor(
