@@ -253,9 +253,8 @@ class PairSolver {
     // White's quiet man moves in one men configuration and where they lead: the same for every
     // placement of the kings, except that a king on the arrival square blocks the move.
     struct ManMove {
-        Bitboard to;         // the arrival square
-        Move move;           // for a crowning move, looked up in the store
-        Bitboard men_after;  // the successor's men (White to move again, after the flip)
+        Bitboard to;  // the arrival square
+        Move move;    // for a crowning move, looked up in the store
         // The results of the successor's men configuration (solved before), or null when it is
         // in this slice (turkish sideways moves) or the move crowns.
         const std::uint16_t* results;
@@ -278,12 +277,11 @@ class PairSolver {
         const int c_after = mirror(c);
         for (const Move& m : list) {
             ManMove& mm = out.items[out.size++];
-            mm = {bit(m.to), m, 0, nullptr, c_after};
+            mm = {bit(m.to), m, nullptr, c_after};
             if (m.promotes) continue;
             const Bitboard white_after = (placement.white & ~bit(m.from)) | bit(m.to);
             const Bitboard new_white = flip_.rotate(placement.black);
             const Bitboard new_black = flip_.rotate(white_after);
-            mm.men_after = new_white | new_black;
             const std::uint64_t men_after = indices_[c_after].men_index(new_white, new_black);
             if (slice_of_men_[c_after][men_after] != slice_)
                 mm.results = results_[c_after].outcomes.data() + men_after * kings_per_men();
@@ -311,21 +309,38 @@ class PairSolver {
         bool full() const { return count == positions; }
     };
 
+    // What a position's exits tell so far: the best exit win gives a tentative win distance,
+    // exit losses the longest loss, an exit draw rules out a loss.
+    struct Exits {
+        std::uint8_t flags = 0;
+        int win = no_distance, loss = 0;
+
+        void add(const Outcome after) {
+            switch (after.value) {
+                case Value::loss:
+                    win = std::min(win, after.plies + 1);
+                    break;
+                case Value::win:
+                    loss = std::max(loss, after.plies + 1);
+                    break;
+                case Value::draw:
+                    flags |= draw_exit_bit;
+                    break;
+                case Value::unknown:
+                    throw Error("a smaller class has no value for a position");
+            }
+        }
+    };
+
     void finish_captures(DeferredCaptures& deferred) {
         deferred.first[deferred.count] = static_cast<std::uint16_t>(deferred.exit_count);
         for (int k = 0; k < deferred.count; ++k) {
-            std::uint8_t flags = capture_bit;
-            int win = no_distance, loss = 0;
+            Exits exits{capture_bit};
             for (int e = deferred.first[k]; e < deferred.first[k + 1]; ++e) {
                 const auto& at = deferred.exits[e];
-                const Outcome after = at.slot ? unpack_outcome(*at.slot) : at.outcome;
-                if (after.value == Value::loss) win = std::min(win, after.plies + 1);
-                if (after.value == Value::win) loss = std::max(loss, after.plies + 1);
-                if (after.value == Value::draw) flags |= draw_exit_bit;
-                if (after.value == Value::unknown)
-                    throw Error("a smaller class has no value for a position");
+                exits.add(at.slot ? unpack_outcome(*at.slot) : at.outcome);
             }
-            finish(deferred.state[k], flags, 0, win, loss);
+            finish(deferred.state[k], exits, 0);
         }
         deferred.count = deferred.exit_count = 0;
     }
@@ -359,23 +374,7 @@ class PairSolver {
         // stay in it are just counted.
         MoveList moves;
         int pending = 0;
-        std::uint8_t flags = 0;
-        int win = no_distance, loss = 0;
-        const auto exit = [&](const Outcome after) {
-            switch (after.value) {
-                case Value::loss:
-                    win = std::min(win, after.plies + 1);
-                    break;
-                case Value::win:
-                    loss = std::max(loss, after.plies + 1);
-                    break;
-                case Value::draw:
-                    flags |= draw_exit_bit;
-                    break;
-                case Value::unknown:
-                    throw Error("a smaller class has no value for a position");
-            }
-        };
+        Exits exits;
         if (MoveGenerator<R>::has_capture(p)) {
             MoveGenerator<R>::generate_captures(p, moves);
             if (deferred.add(s, moves.size())) {
@@ -387,8 +386,8 @@ class PairSolver {
                 if (deferred.full()) finish_captures(deferred);
                 return;
             }
-            flags = capture_bit;
-            for (const Move& m : moves) exit(store_.lookup<R>(make_move(p, m)));
+            exits.flags = capture_bit;
+            for (const Move& m : moves) exits.add(store_.lookup<R>(make_move(p, m)));
         } else {
             pending = MoveGenerator<R>::count_quiet(p);
             if (pending == 0) {  // no move: lost, or won in giveaway, at once
@@ -412,7 +411,7 @@ class PairSolver {
                 const ManMove& m = man_moves.items[j];
                 if (p.kings & m.to) continue;
                 if (m.move.promotes) {
-                    exit(store_.lookup<R>(make_move(p, m.move)));
+                    exits.add(store_.lookup<R>(make_move(p, m.move)));
                     --pending;
                     continue;
                 }
@@ -425,19 +424,21 @@ class PairSolver {
                     white_after[t] = white[t] + (white_at[t] > from) - (white_at[t] > to);
                 for (int t = 0; t < bk; ++t)
                     black_after[t] = black[t] + (black_at[t] > from) - (black_at[t] > to);
-                exit(unpack_outcome(
+                exits.add(unpack_outcome(
                     m.results[flipped_kings_index(white_after, wk, black_after, bk, free.count,
                                                   kings_radix_[m.c_after].divisor())]));
                 --pending;
             }
         }
-        finish(s, flags, pending, win, loss);
+        finish(s, exits, pending);
     }
 
     // A position's state once its exits are known; pushed to the level it may resolve at.
-    void finish(std::uint64_t s, std::uint8_t flags, int pending, int win, int loss) {
+    void finish(std::uint64_t s, const Exits& exits, int pending) {
         std::atomic<std::uint32_t>& state = states_[s];
         if (pending > 255) throw Error("too many quiet moves in one position");
+        std::uint8_t flags = exits.flags;
+        const int win = exits.win, loss = exits.loss;
         int distance = loss;
         if (win != no_distance) {
             flags |= win_bit;
