@@ -100,8 +100,8 @@ std::filesystem::path candidate_path(const GenerateOptions& o, Material m) {
     return p;
 }
 
-// Where a class's wdl file is written with each codec before the smaller one is renamed to its
-// path (for a pair in the mirror layout, to its candidate path).
+// Where earlier versions wrote a class's wdl file with each codec before renaming the smaller:
+// a run they killed may have left such files, which a rerun removes.
 std::filesystem::path codec_path(const std::filesystem::path& wdl_path, const char* codec) {
     std::filesystem::path p = wdl_path;
     p += '.';
@@ -136,11 +136,6 @@ void remove_leftovers(const GenerateOptions& o, Material m) {
             std::error_code ec;
             std::filesystem::remove(tmp, ec);
         }
-}
-
-bool try_context_codec(const GenerateOptions& o, std::uint64_t positions) {
-    return o.wdl_codec == WdlCodec::context ||
-           (o.wdl_codec == WdlCodec::automatic && positions >= o.large_class_positions);
 }
 
 // Whether the codec of a class's wdl file (and, in a pair with the mirror layout, the class that
@@ -216,37 +211,16 @@ TableHeader write_wdl_with(const GenerateOptions& o, Material m,
 }
 
 // The class's wdl file at wdl_path: zstd, or with the context codec (in the half layout where
-// the class allows it) when that is smaller or asked for. For a large class the smaller is
-// estimated; otherwise each is written whole to its own temporary path first, so wdl_path only
-// ever holds the chosen file.
+// the class allows it) when asked for or, for a large class, estimated smaller.
 TableHeader write_class_wdl(const GenerateOptions& o, const PairResult& r,
                             const std::filesystem::path& wdl_path, const WriteOptions& wo) {
-    const std::size_t n = r.outcomes.size();
-    const TableInfo info = table_info(o.variant, r.material);
     const std::vector<std::uint8_t> wdl = wdl_values(r);
-    if (choose_by_estimate(o, n))
-        return write_wdl_with(o, r.material, wdl, choose_wdl_codec(o, r.material, wdl, wo).codec,
-                              wdl_path, wo);
-    if (!try_context_codec(o, n)) return write_wdl_table(wdl_path, info, wdl, wo);
-    const bool half = half_layout(o, r.material);
-    const std::filesystem::path zstd_path = codec_path(wdl_path, "zstd");
-    const std::filesystem::path context_path = codec_path(wdl_path, "context");
-    std::optional<TableHeader> plain;
-    if (o.wdl_codec != WdlCodec::context) {
-        plain = write_wdl_table(zstd_path, info, wdl, wo);
-        if (plain->file_size < context_min_zstd_bytes) {
-            std::filesystem::rename(zstd_path, wdl_path);
-            return *plain;
-        }
-    }
-    const std::optional<TableHeader> context =
-        write_wdl_context_table(context_path, info, wdl, half, wo);
-    if (!plain && !context) plain = write_wdl_table(zstd_path, info, wdl, wo);
-    const bool use_context = context && (!plain || context->file_size < plain->file_size);
-    std::filesystem::rename(use_context ? context_path : zstd_path, wdl_path);
-    std::error_code ec;
-    std::filesystem::remove(use_context ? zstd_path : context_path, ec);
-    return use_context ? *context : *plain;
+    Codec codec = Codec::zstd;
+    if (o.wdl_codec == WdlCodec::context)
+        codec = Codec::context;
+    else if (choose_by_estimate(o, wdl.size()))
+        codec = choose_wdl_codec(o, r.material, wdl, wo).codec;
+    return write_wdl_with(o, r.material, wdl, codec, wdl_path, wo);
 }
 
 // The class's DTW file, its header's counts taken from its wdl header.
@@ -279,22 +253,23 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o,
     const WriteOptions wo = write_options(o);
     std::vector<std::uint8_t> wdl[2];
     WdlChoice choice[2];
-    TableHeader counts[2];
     for (std::size_t c = 0; c < 2; ++c) {
         wdl[c] = wdl_values(pair[c]);
         choice[c] = choose_wdl_codec(o, pair[c].material, wdl[c], wo);
-        counts[c] = wdl_table_counts(table_info(o.variant, pair[c].material), wdl[c]);
     }
     // The second class on a tie, as apply_mirror_layout.
     const std::size_t kept = choice[0].bytes < choice[1].bytes ? 0 : 1;
-    std::vector<std::uint8_t>().swap(wdl[1 - kept]);  // at most 2 bytes per position from here
+    const std::size_t dropped = 1 - kept;
+    const TableHeader dropped_counts =
+        wdl_table_counts(table_info(o.variant, pair[dropped].material), wdl[dropped]);
+    std::vector<std::uint8_t>().swap(wdl[dropped]);  // at most 2 bytes per position from here
     std::uint64_t bytes = 0;
     for (std::size_t c = 0; c < 2; ++c) {
         const Material m = pair[c].material;
         const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
-        const TableHeader a =
-            c == kept ? write_wdl_with(o, m, wdl[c], choice[c].codec, path, wo)
-                      : write_wdl_mirror_table(path, table_info(o.variant, m), counts[c], false);
+        const TableHeader a = c == kept ? write_wdl_with(o, m, wdl[c], choice[c].codec, path, wo)
+                                        : write_wdl_mirror_table(path, table_info(o.variant, m),
+                                                                 dropped_counts, false);
         std::vector<std::uint8_t>().swap(wdl[c]);
         bytes += a.file_size + write_class_dtw(o, pair[c], a, wo).file_size;
     }

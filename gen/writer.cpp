@@ -485,9 +485,13 @@ std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info,
                                                 const WriteOptions& opt) {
     if (stride == 0) throw Error("estimate_wdl_bytes: stride 0");
     const unsigned threads = std::max(1u, opt.threads);
+    // No header is written: the win/draw/loss counts are not needed (a pass over the values).
+    const TableHeader no_counts;
+    WriteOptions uncounted = opt;
+    uncounted.counts_from = &no_counts;
     if (codec == Codec::zstd) {
         const TableHeader h =
-            start_header(info, Metric::wdl, format::wdl_positions_per_block, values, opt);
+            start_header(info, Metric::wdl, format::wdl_positions_per_block, values, uncounted);
         const Sample sample{stride, h.blocks};
         std::vector<std::unique_ptr<Compressor>> comps;
         for (unsigned t = 0; t < threads; ++t)
@@ -502,7 +506,7 @@ std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info,
         });
         return format::header_size + format::table_bytes(h.blocks) + sample.scale(sum(bytes));
     }
-    TableHeader h = context_header(info, values, half, opt);
+    TableHeader h = context_header(info, values, half, uncounted);
     const Sample sample{stride, h.blocks};
     std::vector<std::uint8_t> flags(sample.count() * h.positions_per_block);
     const std::optional<wdl_context::Model> model =
