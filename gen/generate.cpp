@@ -387,6 +387,9 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     // Memory: every solved class below the top kept for later lookups, plus the largest of
     // (the pair being solved + the classes of the top size still needed then).
     GenerateSummary summary;
+    const int threads = o.threads > 0
+                            ? o.threads
+                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     const int top = classes.back().pieces();
     const PairPlan plan(classes, top);
     std::uint64_t kept = 0, largest_pair = 0;
@@ -398,8 +401,8 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         // Solving, then writing one class at a time (write_class).
         const std::uint64_t largest_class =
             std::max(ClassIndex(board, m).size(), ClassIndex(board, m.mirrored()).size());
-        std::uint64_t pair =
-            std::max(solver_bytes(board, m), solver_result_bytes(board, m) + 2 * largest_class);
+        std::uint64_t pair = std::max(solver_bytes(o.variant, m, threads),
+                                      solver_result_bytes(board, m) + 2 * largest_class);
         for (Material d : plan.needed_from(i))
             if (plan.solved_at.at(d) < i)
                 pair += ClassIndex(board, d).size() * sizeof(std::uint16_t);
@@ -419,8 +422,6 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
                     gib(static_cast<double>(available)) +
                     " is available; use fewer pieces or --max-per-side");
 
-    const int threads =
-        o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(threads));
     std::filesystem::create_directories(

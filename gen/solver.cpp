@@ -2,6 +2,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
 #include <sys/mman.h>
@@ -96,6 +97,16 @@ HugeArray<T> make_huge_array(std::size_t n) {
                         HugeArrayDeleter<T>{n});
 }
 
+// Whether a slice is solved as components of two men configurations (PairSolver::Component):
+// where men only move forward, when it has enough of them to keep the threads busy, and they
+// are small enough for a buffer per thread.
+constexpr std::uint64_t largest_component_kings = std::uint64_t{1} << 20;
+bool solved_by_components(bool men_move_sideways, std::uint64_t men_in_slice,
+                          std::uint64_t kings_per_men, int threads) {
+    return !men_move_sideways && men_in_slice >= 4 * static_cast<std::uint64_t>(threads) &&
+           kings_per_men <= largest_component_kings;
+}
+
 template <class T>
 void store_max(std::atomic<T>& a, T v) {
     T cur = a.load(std::memory_order_relaxed);
@@ -131,14 +142,17 @@ class PairSolver {
                                 std::vector<std::uint8_t>(indices_[c].size())});
             index_men(c);
         }
+        // The states of the largest slice solved whole (none if every one is in components).
         std::uint64_t largest = 0;
         for (int s = 0; s < indices_[0].slice_count(); ++s) {
+            if (by_components(s)) continue;
             std::uint64_t n = 0;
             for (int c = 0; c < classes_; ++c) n += slice_men_[c][s].size() * kings_per_men();
             largest = std::max(largest, n);
         }
         if (largest >= (std::uint64_t{1} << 32))
             throw Error("class " + m.name() + " has a slice too large for the solver (2^32)");
+        if (largest == 0) return;
         states_ = make_huge_array<State>(largest);
         level_ = make_huge_array<std::atomic<std::uint64_t>>((largest + 63) / 64);
         next_level_ = make_huge_array<std::atomic<std::uint64_t>>((largest + 63) / 64);
@@ -152,6 +166,14 @@ class PairSolver {
     }
 
   private:
+    // A men configuration whose positions are consecutive states (kings_per_men() of them).
+    struct Block {
+        MenPlacement men;
+        std::uint64_t king_predecessors;  // the first state of the men of the flip (the
+                                          // predecessors by a king un-move)
+        int c;
+    };
+
     std::uint64_t kings_per_men() const { return kings_per_men_.divisor(); }
 
     // Which slice each men configuration is in, and its rank there (ascending men index).
@@ -169,8 +191,17 @@ class PairSolver {
         }
     }
 
+    bool by_components(int s) const {
+        return solved_by_components(R::men_move_sideways, indices_[0].men_in_slice(s),
+                                    kings_per_men(), threads_);
+    }
+
     void solve_slice(int s) {
         slice_ = s;
+        if (by_components(s)) {
+            solve_slice_by_components(s);
+            return;
+        }
         const auto t0 = std::chrono::steady_clock::now();
         for (int c = 0; c < classes_; ++c) {
             base_[c] = c == 0 ? 0 : slice_men_[0][s].size() * kings_per_men();
@@ -196,11 +227,12 @@ class PairSolver {
             free.set(board_mask_, block.men.white | block.men.black);
             const std::uint64_t first = men * kings_per_men();
             DeferredCaptures deferred;
+            SliceSink sink{*this};
             indices_[c].for_each_position(
                 first, first + kings_per_men(), [&](std::uint64_t i, const Position& p) {
-                    initialise(local + (i - first), p, moves, free, deferred);
+                    initialise(local + (i - first), p, moves, free, deferred, sink);
                 });
-            finish_captures(deferred);
+            finish_captures(deferred, sink);
         });
         flush_staged();
         const auto t1 = std::chrono::steady_clock::now();
@@ -229,8 +261,11 @@ class PairSolver {
     static constexpr std::size_t staged_batch = 4096;
     // Bucket entries are staged per thread and moved to the buckets in batches: a shared
     // concurrent vector made both threads fight for its size counter on every entry.
-    void push(std::uint64_t s, int d) {
+    static void check_distance(int d) {
         if (d > max_plies) throw Error("distance beyond " + std::to_string(max_plies) + " plies");
+    }
+    void push(std::uint64_t s, int d) {
+        check_distance(d);
         std::vector<Pushed>& staged = staged_.local();
         staged.push_back({static_cast<std::uint32_t>(s), static_cast<std::uint16_t>(d)});
         if (staged.size() == staged_batch) move_to_buckets(staged);
@@ -245,6 +280,12 @@ class PairSolver {
         highest_.store(highest, std::memory_order_relaxed);
         staged.clear();
     }
+    // Where initialise leaves the states of a slice solved as a whole.
+    struct SliceSink {
+        PairSolver& solver;
+        std::atomic<std::uint32_t>& state(std::uint64_t s) { return solver.states_[s]; }
+        void push(std::uint64_t s, int d) { solver.push(s, d); }
+    };
     // After a parallel phase: every staged entry into the buckets.
     void flush_staged() {
         for (std::vector<Pushed>& staged : staged_) move_to_buckets(staged);
@@ -332,7 +373,8 @@ class PairSolver {
         }
     };
 
-    void finish_captures(DeferredCaptures& deferred) {
+    template <class Sink>
+    void finish_captures(DeferredCaptures& deferred, Sink& sink) {
         deferred.first[deferred.count] = static_cast<std::uint16_t>(deferred.exit_count);
         for (int k = 0; k < deferred.count; ++k) {
             Exits exits{capture_bit};
@@ -340,7 +382,7 @@ class PairSolver {
                 const auto& at = deferred.exits[e];
                 exits.add(at.slot ? unpack_outcome(*at.slot) : at.outcome);
             }
-            finish(deferred.state[k], exits, 0);
+            finish(deferred.state[k], exits, 0, sink);
         }
         deferred.count = deferred.exit_count = 0;
     }
@@ -357,9 +399,12 @@ class PairSolver {
         }
     }
 
+    // Sets state s (of sink: the slice's states or a component's) of position p, and pushes it
+    // to the level it may resolve at.
+    template <class Sink>
     void initialise(std::uint64_t s, const Position& p, const ManMoves& man_moves,
-                    const FreeSquares& free, DeferredCaptures& deferred) {
-        std::atomic<std::uint32_t>& state = states_[s];
+                    const FreeSquares& free, DeferredCaptures& deferred, Sink& sink) {
+        std::atomic<std::uint32_t>& state = sink.state(s);
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway);
             m.value != Value::unknown) {
             // The whole pair ends the game on the spot: nothing to propagate. DTW 0 either way.
@@ -383,7 +428,7 @@ class PairSolver {
                     if (at.slot) __builtin_prefetch(at.slot);
                     deferred.exits[deferred.exit_count++] = at;
                 }
-                if (deferred.full()) finish_captures(deferred);
+                if (deferred.full()) finish_captures(deferred, sink);
                 return;
             }
             exits.flags = capture_bit;
@@ -393,7 +438,7 @@ class PairSolver {
             if (pending == 0) {  // no move: lost, or won in giveaway, at once
                 state.store(StateWord{variant_.giveaway ? win_bit : std::uint8_t{0}, 0, 0}.word(),
                             std::memory_order_relaxed);
-                push(s, 0);
+                sink.push(s, 0);
                 return;
             }
             // The kings by rank among the free squares: a man move does not move them, and the
@@ -430,12 +475,13 @@ class PairSolver {
                 --pending;
             }
         }
-        finish(s, exits, pending);
+        finish(s, exits, pending, sink);
     }
 
     // A position's state once its exits are known; pushed to the level it may resolve at.
-    void finish(std::uint64_t s, const Exits& exits, int pending) {
-        std::atomic<std::uint32_t>& state = states_[s];
+    template <class Sink>
+    void finish(std::uint64_t s, const Exits& exits, int pending, Sink& sink) {
+        std::atomic<std::uint32_t>& state = sink.state(s);
         if (pending > 255) throw Error("too many quiet moves in one position");
         std::uint8_t flags = exits.flags;
         const int win = exits.win, loss = exits.loss;
@@ -443,12 +489,12 @@ class PairSolver {
         if (win != no_distance) {
             flags |= win_bit;
             distance = win;
-            push(s, win);
+            sink.push(s, win);
         } else if (pending == 0) {
             if (flags & draw_exit_bit)
                 flags |= resolved_bit | (static_cast<int>(Value::draw) << value_shift);
             else
-                push(s, loss);
+                sink.push(s, loss);
         }
         state.store(StateWord{flags, static_cast<std::uint8_t>(pending),
                               static_cast<std::uint16_t>(distance)}
@@ -568,20 +614,11 @@ class PairSolver {
     void resolve(std::uint64_t s, int d, std::vector<Update>& updates, BlockCache& cache) {
         std::atomic<std::uint32_t>& state = states_[s];
         const StateWord w = StateWord::of(state.load(std::memory_order_relaxed));
-        if (w.status & resolved_bit) return;
-        Value value;
-        if (w.status & win_bit) {
-            if (w.distance != d) return;
-            value = Value::win;
-        } else if (w.pending == 0 && !(w.status & draw_exit_bit) && w.distance == d) {
-            value = Value::loss;
-        } else {
-            return;
-        }
+        const Value value = resolution(w, d);
+        if (value == Value::unknown) return;
         // A position is in a level once (a bitmap), so no other thread resolves it now; with
         // exclusive updates, none updates it either (apply), so a plain store is enough.
-        const auto resolved =
-            static_cast<std::uint8_t>(resolved_bit | (static_cast<int>(value) << value_shift));
+        const std::uint8_t resolved = resolved_status(value);
         if constexpr (exclusive)
             state.store(w.word() | resolved, std::memory_order_relaxed);
         else
@@ -597,8 +634,24 @@ class PairSolver {
                 cache.free.set(board_mask_, blocks_[j].men.white | blocks_[j].men.black);
                 cache.block = j;
             }
-            predecessors_by_king_unmoves(j, kings_index, value, cache.free, updates);
+            const bool offers_win = value == Value::loss;
+            predecessors_by_king_unmoves(blocks_[j], kings_index, cache.free, [&](std::uint32_t q) {
+                __builtin_prefetch(&states_[q], 1);
+                updates.push_back({q, offers_win});
+            });
         }
+    }
+
+    // The value a position resolves to at level d (unknown if it does not): a win if its best
+    // win is in d, a loss if every move is known to lose and the longest loss is d.
+    static Value resolution(StateWord w, int d) {
+        if (w.status & resolved_bit) return Value::unknown;
+        if (w.status & win_bit) return w.distance == d ? Value::win : Value::unknown;
+        if (w.pending == 0 && !(w.status & draw_exit_bit) && w.distance == d) return Value::loss;
+        return Value::unknown;
+    }
+    static std::uint8_t resolved_status(Value v) {
+        return static_cast<std::uint8_t>(resolved_bit | (static_cast<int>(v) << value_shift));
     }
 
     // Any rules: s's position after White's move, seen with Black to move, is flip(s); its
@@ -629,9 +682,9 @@ class PairSolver {
     // (gen/king_ranks.hpp) instead of positions and bitboards: the predecessor, flipped, has
     // White kings where s has Black ones (one moved back) and Black kings where s has White
     // ones, and a free square of rank r has rank free.count - 1 - r there.
-    void predecessors_by_king_unmoves(std::uint64_t j, std::uint64_t kings_index, Value value,
-                                      const FreeSquares& free, std::vector<Update>& updates) const {
-        const Block& block = blocks_[j];
+    template <class Emit>
+    void predecessors_by_king_unmoves(const Block& block, std::uint64_t kings_index,
+                                      const FreeSquares& free, Emit&& emit) const {
         const Material& m = materials_[block.c];
         const int wk = m.white_kings, bk = m.black_kings, n = free.count;
         std::uint64_t white_rank = 0, black_rank = 0;
@@ -645,7 +698,6 @@ class PairSolver {
         for (int i = 0; i < bk; ++i) kings |= free.square[black[i]];
         const Bitboard empty = board_mask_ & ~(block.men.white | block.men.black | kings);
         const std::uint64_t radix = kings_radix_[mirror(block.c)].divisor();
-        const bool offers_win = value == Value::loss;
         for (int i = 0; i < bk; ++i) {
             const Bitboard to = free.square[black[i]];
             for (int dir = 0; dir < 4; ++dir)
@@ -655,10 +707,9 @@ class PairSolver {
                     for (int t = 0; t < bk; ++t)
                         moved[t] = t == i ? free.rank[lowest_bit(from)] : black[t];
                     sort_short(moved, bk);
-                    const std::uint64_t q = block.king_predecessors +
-                                            flipped_kings_index(white, wk, moved, bk, n, radix);
-                    __builtin_prefetch(&states_[q], 1);
-                    updates.push_back({static_cast<std::uint32_t>(q), offers_win});
+                    emit(static_cast<std::uint32_t>(
+                        block.king_predecessors +
+                        flipped_kings_index(white, wk, moved, bk, n, radix)));
                     if (!R::flying_kings) break;
                 }
         }
@@ -670,28 +721,39 @@ class PairSolver {
     // un-moves lead elsewhere.
     static constexpr bool exclusive_updates = !R::men_move_sideways;
 
+    // What a position resolved at d tells its predecessor w (updated in place): a loss offers a
+    // win in d + 1, a win takes one from the pending count and may complete a loss. A predecessor
+    // that must capture cannot have made the quiet move: its values come from its captures alone.
+    enum class Updated { nothing, state, next_level, later_level };
+    static Updated update(StateWord& w, bool offers_win, int d) {
+        const auto win_next = static_cast<std::uint16_t>(d + 1);
+        if (w.status & (resolved_bit | capture_bit)) return Updated::nothing;
+        if (offers_win) {
+            if ((w.status & win_bit) && w.distance <= win_next) return Updated::nothing;
+            w.status |= win_bit;
+            w.distance = win_next;
+            return Updated::next_level;
+        }
+        // A win is known: the moves that lose no longer matter.
+        if (w.status & win_bit) return Updated::nothing;
+        --w.pending;
+        w.distance = std::max(w.distance, win_next);
+        if (w.pending != 0 || (w.status & draw_exit_bit)) return Updated::state;
+        // A loss in d + 1, or a longer one known since an earlier level.
+        return w.distance == win_next ? Updated::next_level : Updated::later_level;
+    }
+
     // Returns whether the predecessor goes to level d + 1.
     template <bool exclusive>
     bool apply(const Update& u, int d) {
         std::atomic<std::uint32_t>& state = states_[u.predecessor];
-        const auto win_next = static_cast<std::uint16_t>(d + 1);
         std::uint32_t old = state.load(std::memory_order_relaxed);
         StateWord w;
+        Updated updated;
         for (;;) {
             w = StateWord::of(old);
-            // A predecessor that must capture cannot have made the quiet move: its values come
-            // from its captures alone.
-            if (w.status & (resolved_bit | capture_bit)) return false;
-            if (u.offers_win) {
-                if ((w.status & win_bit) && w.distance <= win_next) return false;
-                w.status |= win_bit;
-                w.distance = win_next;
-            } else {
-                // A win is known: the moves that lose no longer matter.
-                if (w.status & win_bit) return false;
-                --w.pending;
-                w.distance = std::max(w.distance, win_next);
-            }
+            updated = update(w, u.offers_win, d);
+            if (updated == Updated::nothing) return false;
             if constexpr (exclusive) {
                 // Only this task updates the predecessor, and nobody resolves it meanwhile (a
                 // position resolved at d has a win at d or every move known to lose).
@@ -701,16 +763,11 @@ class PairSolver {
                 break;
             }
         }
-        if (u.offers_win) {
+        if (updated == Updated::next_level) {
             mark(next_level_, u.predecessor);
             return true;
         }
-        if (w.pending != 0 || (w.status & draw_exit_bit)) return false;
-        if (w.distance == win_next) {
-            mark(next_level_, u.predecessor);
-            return true;
-        }
-        push(u.predecessor, w.distance);  // a longer loss, known since an earlier level
+        if (updated == Updated::later_level) push(u.predecessor, w.distance);
         return false;
     }
 
@@ -728,23 +785,162 @@ class PairSolver {
         }
     }
 
-    // The slice's values into the pair's result arrays (unresolved positions are draws).
+    // The slice's values into the pair's result arrays.
     void store_results() {
         for_each_men_block([&](int c, std::uint64_t men, std::uint64_t local) {
             const std::uint64_t first = men * kings_per_men();
-            for (std::uint64_t k = 0; k < kings_per_men(); ++k) {
-                const StateWord w =
-                    StateWord::of(states_[local + k].load(std::memory_order_relaxed));
-                const std::uint8_t st = w.status;
-                Outcome o{Value::draw, 0};
-                if (st & resolved_bit) {
-                    o.value = static_cast<Value>((st >> value_shift) & 3);
-                    if (o.value == Value::win || o.value == Value::loss) o.plies = w.distance;
-                }
-                results_[c].outcomes[first + k] = pack_outcome(o);
-                results_[c].capture[first + k] = (st & capture_bit) ? 1 : 0;
-            }
+            for (std::uint64_t k = 0; k < kings_per_men(); ++k)
+                store_result(c, first + k, states_[local + k]);
         });
+    }
+    // Position `index` of class c's final state into the results (unresolved: a draw).
+    void store_result(int c, std::uint64_t index, const std::atomic<std::uint32_t>& state) {
+        const StateWord w = StateWord::of(state.load(std::memory_order_relaxed));
+        Outcome o{Value::draw, 0};
+        if (w.status & resolved_bit) {
+            o.value = static_cast<Value>((w.status >> value_shift) & 3);
+            if (o.value == Value::win || o.value == Value::loss) o.plies = w.distance;
+        }
+        results_[c].outcomes[index] = pack_outcome(o);
+        results_[c].capture[index] = (w.status & capture_bit) ? 1 : 0;
+    }
+
+    // Where men only move forward, the quiet moves that stay in a slice are king moves, which
+    // keep the men: they lead from a men configuration to its flip's (in the mirror class) and
+    // back. The slice falls apart into components of two men configurations (one where a
+    // configuration is its own flip), each solved whole by one task, level after level: its
+    // 2 x kings_per_men() states stay in the core's cache, and tasks share nothing. The same
+    // rules (initialise, resolution, update) as a slice solved whole, so the same values.
+    struct Component {
+        std::unique_ptr<std::atomic<std::uint32_t>[]> states;
+        std::vector<std::vector<std::uint32_t>> buckets;  // the states pushed, by distance
+        int highest = 0;                                  // the highest level pushed
+        int touched = 0;  // the highest level that may have room left from earlier components
+        double initialise = 0, resolve = 0;  // seconds of this thread, over the slice
+
+        std::atomic<std::uint32_t>& state(std::uint64_t s) { return states[s]; }
+        void push(std::uint64_t s, int d) {
+            check_distance(d);
+            buckets[static_cast<std::size_t>(d)].push_back(static_cast<std::uint32_t>(s));
+            highest = std::max(highest, d);
+        }
+    };
+    struct ComponentMen {
+        std::uint64_t men[2];  // the men index of each configuration: class 0's, its flip's
+        int blocks;            // 1 when the class is its own mirror and men[0] its own flip
+    };
+
+    std::vector<ComponentMen> components_of_slice(int s) const {
+        std::vector<ComponentMen> out;
+        const int c = mirror(0);
+        for (const std::uint64_t men : slice_men_[0][s]) {
+            const MenPlacement p = indices_[0].men(men);
+            const std::uint64_t flipped =
+                indices_[c].men_index(flip_.rotate(p.black), flip_.rotate(p.white));
+            if (classes_ == 1 && flipped < men) continue;  // in flipped's component
+            out.push_back({{men, flipped}, classes_ == 1 && flipped == men ? 1 : 2});
+        }
+        return out;
+    }
+
+    void solve_slice_by_components(int s) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::vector<ComponentMen> components = components_of_slice(s);
+        tbb::parallel_for(
+            tbb::blocked_range<std::size_t>(0, components.size(), 1), [&](const auto& r) {
+                Component& component = components_.local();
+                if (!component.states) {
+                    component.states =
+                        std::make_unique<std::atomic<std::uint32_t>[]>(2 * kings_per_men());
+                    component.buckets.resize(max_plies + 1);
+                }
+                for (std::size_t i = r.begin(); i != r.end(); ++i)
+                    solve_component(components[i], component);
+            });
+        // The threads' time split in the proportion of their phases.
+        double initialise = 0, resolve = 0;
+        for (Component& component : components_) {
+            initialise += component.initialise;
+            resolve += component.resolve;
+            component.initialise = component.resolve = 0;
+        }
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double share = initialise + resolve > 0 ? initialise / (initialise + resolve) : 0;
+        times_.initialise += wall * share;
+        times_.resolve += wall * (1 - share);
+        slice_size_ = 0;
+        for (int c = 0; c < classes_; ++c) slice_size_ += indices_[c].positions_in_slice(s);
+        slice_finished();
+    }
+
+    void solve_component(const ComponentMen& men, Component& component) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::uint64_t k = kings_per_men();
+        Block blocks[2];
+        FreeSquares free[2];
+        for (int b = 0; b < men.blocks; ++b) {
+            const int c = b == 0 ? 0 : mirror(0);
+            blocks[b] = {indices_[c].men(men.men[b]), men.blocks == 2 ? (1 - b) * k : 0, c};
+            free[b].set(board_mask_, blocks[b].men.white | blocks[b].men.black);
+            const ManMoves moves = man_moves(c, men.men[b]);
+            prefetch_successor_results(moves);
+            const std::uint64_t first = men.men[b] * k;
+            DeferredCaptures deferred;
+            indices_[c].for_each_position(
+                first, first + k, [&](std::uint64_t i, const Position& p) {
+                    initialise(b * k + (i - first), p, moves, free[b], deferred, component);
+                });
+            finish_captures(deferred, component);
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        resolve_component(blocks, free, component);
+        for (int b = 0; b < men.blocks; ++b)
+            for (std::uint64_t i = 0; i < k; ++i)
+                store_result(blocks[b].c, men.men[b] * k + i, component.states[b * k + i]);
+        const auto t2 = std::chrono::steady_clock::now();
+        component.initialise += std::chrono::duration<double>(t1 - t0).count();
+        component.resolve += std::chrono::duration<double>(t2 - t1).count();
+    }
+
+    void resolve_component(const Block* blocks, const FreeSquares* free, Component& component) {
+        for (int d = 0; d <= component.highest; ++d) {
+            // Resolving d pushes to later levels only: the bucket does not grow meanwhile.
+            std::vector<std::uint32_t>& bucket = component.buckets[static_cast<std::size_t>(d)];
+            for (const std::uint32_t s : bucket) {
+                std::atomic<std::uint32_t>& state = component.states[s];
+                const StateWord w = StateWord::of(state.load(std::memory_order_relaxed));
+                const Value value = resolution(w, d);
+                if (value == Value::unknown) continue;
+                state.store(w.word() | resolved_status(value), std::memory_order_relaxed);
+                std::uint64_t j = 0, kings_index = 0;
+                kings_per_men_.divide(s, j, kings_index);
+                const bool offers_win = value == Value::loss;
+                predecessors_by_king_unmoves(blocks[j], kings_index, free[j], [&](std::uint32_t q) {
+                    std::atomic<std::uint32_t>& predecessor = component.states[q];
+                    StateWord p = StateWord::of(predecessor.load(std::memory_order_relaxed));
+                    const Updated updated = update(p, offers_win, d);
+                    if (updated == Updated::nothing) return;
+                    predecessor.store(p.word(), std::memory_order_relaxed);
+                    if (updated == Updated::next_level)
+                        component.push(q, d + 1);
+                    else if (updated == Updated::later_level)
+                        component.push(q, p.distance);
+                });
+            }
+            bucket.clear();
+        }
+        // Bounded memory: the buckets keep their room for the next components unless it grew
+        // beyond a few entries per state.
+        component.touched = std::max(component.touched, component.highest);
+        component.highest = 0;
+        std::size_t room = 0;
+        for (int d = 0; d <= component.touched; ++d) room += component.buckets[d].capacity();
+        if (room > 8 * kings_per_men()) {
+            for (int d = 0; d <= component.touched; ++d)
+                std::vector<std::uint32_t>().swap(component.buckets[d]);
+            component.touched = 0;
+        }
     }
 
     // Progress: the positions of the slices solved, plus the bucket entries of this one so far
@@ -772,6 +968,9 @@ class PairSolver {
     // (index/class_index.hpp).
     FastDivisor kings_radix_[2];
     const Bitboard board_mask_ = make_tables(board_).mask;
+    const int threads_ = static_cast<int>(
+        tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
+    tbb::enumerable_thread_specific<Component> components_;
     std::uint64_t total_ = 0, done_ = 0, slices_done_ = 0;
     std::vector<PairResult> results_;
     // Per class: the slice of each men configuration, its rank in the slice, and the men
@@ -784,12 +983,6 @@ class PairSolver {
     std::uint64_t base_[2] = {0, 0}, slice_size_ = 0;
     // Its men configurations in state order (kings_per_men() states each), so that resolving a
     // state needs neither unindexing its men nor indexing its predecessors' men.
-    struct Block {
-        MenPlacement men;
-        std::uint64_t king_predecessors;  // the first state of the men of the flip (the
-                                          // predecessors by a king un-move)
-        int c;
-    };
     std::vector<Block> blocks_;
     // Per position of the slice, a StateWord (the predecessors of a position are scattered over
     // the whole slice).
@@ -813,14 +1006,25 @@ std::uint64_t solver_result_bytes(const BoardSpec& board, Material m) {
     return 3 * (m == m.mirrored() ? n : 2 * n);  // a class and its mirror have the same size
 }
 
-std::uint64_t solver_bytes(const BoardSpec& board, Material m) {
+std::uint64_t solver_bytes(const Variant& v, Material m, int threads) {
+    const BoardSpec board = v.info().board;
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool single = m == m.mirrored();
-    std::uint64_t pair = index.size() + (single ? 0 : mirror.size()), largest = 0;
-    for (int s = 0; s < index.slice_count(); ++s)
-        largest = std::max(
-            largest, index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s)));
-    return 3 * pair + 8 * largest + largest / 4;
+    const bool sideways =
+        dispatch(v.base, [](auto rules) { return decltype(rules)::men_move_sideways; });
+    const std::uint64_t kings_per_men = index.kings_per_men();
+    std::uint64_t pair = index.size() + (single ? 0 : mirror.size()), largest = 0, per_thread = 0;
+    for (int s = 0; s < index.slice_count(); ++s) {
+        if (solved_by_components(sideways, index.men_in_slice(s), kings_per_men, threads))
+            // A component buffer: 4 bytes of state for each of 2 x kings_per_men positions (8),
+            // the buckets' room kept between components (up to 8 entries: 32), and their entries
+            // within a component (about 3 per position, with the vectors' slack: 48).
+            per_thread = 96 * kings_per_men;
+        else
+            largest = std::max(
+                largest, index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s)));
+    }
+    return 3 * pair + 8 * largest + largest / 4 + static_cast<std::uint64_t>(threads) * per_thread;
 }
 
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,

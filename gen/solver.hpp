@@ -59,7 +59,7 @@ struct PairResult {
 // The memory solve_pair needs for m and its mirror: 3 bytes per position of the pair (the
 // results), 8 per position of the largest slice (state and bucket entries) and 2 bits (level
 // bitmaps).
-std::uint64_t solver_bytes(const BoardSpec& board, Material m);
+std::uint64_t solver_bytes(const Variant& v, Material m, int threads);
 // The part of it that solve_pair returns: the results alone.
 std::uint64_t solver_result_bytes(const BoardSpec& board, Material m);
 
