@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "index/combination.hpp"
 #include "rules/bitboard.hpp"
@@ -74,6 +75,35 @@ inline void sort_short(int* a, int n) {
     int j = n;
     unrank_colex(rank, n, domain, [&](int c) { out[--j] = c; });
 }
+
+// Every k-subset of [0, n) by colex rank, when there are few (a class's kings of one colour
+// among its free squares): a table read instead of colex_unrank's search.
+class SubsetTable {
+  public:
+    static constexpr std::uint64_t largest = std::uint64_t{1} << 16;
+
+    SubsetTable(int k, int n) : n_(n) {
+        const std::uint64_t count = choose(n, k);
+        if (k < 2 || k > 8 || count > largest) return;  // one king: its rank is the index
+        subsets_.resize(count);
+        int c[8];
+        for (int i = 0; i < k; ++i) c[i] = i;
+        for (auto& subset : subsets_) {
+            for (int i = 0; i < k; ++i) subset[i] = static_cast<std::int8_t>(c[i]);
+            next_colex(c, k, n);
+        }
+    }
+    // The subset of colex rank `rank`, ascending, into out. k is the table's (passed so that a
+    // constant at the call site unrolls the copy).
+    [[gnu::always_inline]] void unrank(std::uint64_t rank, int k, int* out) const {
+        if (subsets_.empty()) return colex_unrank(rank, k, n_, out);
+        for (int i = 0; i < k; ++i) out[i] = subsets_[rank][i];
+    }
+
+  private:
+    int n_;
+    std::vector<std::array<std::int8_t, 8>> subsets_;
+};
 
 // Ranks among a set (ascending) into ranks among the set plus `taken` (ascending): each skips
 // the taken numbers at or below it.

@@ -133,9 +133,12 @@ class PairSolver {
             if (c.white_kings > 8 || c.black_kings > 8)
                 throw Error("class " + c.name() + " has more kings than the solver handles (8)");
         const int free_squares = make_tables(board_).squares - m.men();
-        for (int c = 0; c < 2; ++c)
-            kings_radix_[c] = FastDivisor(
-                choose(free_squares - materials_[c].white_kings, materials_[c].black_kings));
+        for (int c = 0; c < 2; ++c) {
+            const int wk = materials_[c].white_kings, bk = materials_[c].black_kings;
+            kings_radix_[c] = FastDivisor(choose(free_squares - wk, bk));
+            white_subsets_.emplace_back(wk, free_squares);
+            black_subsets_.emplace_back(bk, free_squares - wk);
+        }
         for (int c = 0; c < classes_; ++c) {
             total_ += indices_[c].size();
             results_.push_back({materials_[c], huge_vector<std::uint16_t>(indices_[c].size()),
@@ -682,16 +685,21 @@ class PairSolver {
     // (gen/king_ranks.hpp) instead of positions and bitboards: the predecessor, flipped, has
     // White kings where s has Black ones (one moved back) and Black kings where s has White
     // ones, and a free square of rank r has rank free.count - 1 - r there.
-    template <class Emit>
-    void predecessors_by_king_unmoves(const Block& block, std::uint64_t kings_index,
-                                      const FreeSquares& free, Emit&& emit) const {
+    // WK and BK: the block's class's kings when known at compile time (the loops unroll),
+    // else -1.
+    template <int WK = -1, int BK = -1, class Emit>
+    [[gnu::always_inline]] void predecessors_by_king_unmoves(const Block& block,
+                                                             std::uint64_t kings_index,
+                                                             const FreeSquares& free,
+                                                             Emit&& emit) const {
         const Material& m = materials_[block.c];
-        const int wk = m.white_kings, bk = m.black_kings, n = free.count;
+        const int wk = WK >= 0 ? WK : m.white_kings, bk = BK >= 0 ? BK : m.black_kings;
+        const int n = free.count;
         std::uint64_t white_rank = 0, black_rank = 0;
         kings_radix_[block.c].divide(kings_index, white_rank, black_rank);
         int white[8], black[8];
-        colex_unrank(white_rank, wk, n, white);
-        colex_unrank(black_rank, bk, n - wk, black);
+        white_subsets_[static_cast<std::size_t>(block.c)].unrank(white_rank, wk, white);
+        black_subsets_[static_cast<std::size_t>(block.c)].unrank(black_rank, bk, black);
         skip_ranks(black, bk, white, wk);  // ranks among all the free squares
         Bitboard kings = 0;
         for (int i = 0; i < wk; ++i) kings |= free.square[white[i]];
@@ -725,7 +733,7 @@ class PairSolver {
     // win in d + 1, a win takes one from the pending count and may complete a loss. A predecessor
     // that must capture cannot have made the quiet move: its values come from its captures alone.
     enum class Updated { nothing, state, next_level, later_level };
-    static Updated update(StateWord& w, bool offers_win, int d) {
+    [[gnu::always_inline]] static Updated update(StateWord& w, bool offers_win, int d) {
         const auto win_next = static_cast<std::uint16_t>(d + 1);
         if (w.status & (resolved_bit | capture_bit)) return Updated::nothing;
         if (offers_win) {
@@ -894,7 +902,9 @@ class PairSolver {
             finish_captures(deferred, component);
         }
         const auto t1 = std::chrono::steady_clock::now();
-        resolve_component(blocks, free, component);
+        with_kings(materials_[0], [&](auto white_kings, auto black_kings) {
+            resolve_component<white_kings, black_kings>(blocks, free, component);
+        });
         for (int b = 0; b < men.blocks; ++b)
             for (std::uint64_t i = 0; i < k; ++i)
                 store_result(blocks[b].c, men.men[b] * k + i, component.states[b * k + i]);
@@ -903,6 +913,23 @@ class PairSolver {
         component.resolve += std::chrono::duration<double>(t2 - t1).count();
     }
 
+    // Calls f with m's White and Black kings as compile-time constants (std::integral_constant)
+    // up to 3 a side, else with -1 for both.
+    template <int W = 0, int B = 0, class F>
+    static void with_kings(const Material& m, F&& f) {
+        if constexpr (W > 3) {
+            f(std::integral_constant<int, -1>{}, std::integral_constant<int, -1>{});
+        } else if constexpr (B > 3) {
+            with_kings<W + 1, 0>(m, f);
+        } else if (m.white_kings == W && m.black_kings == B) {
+            f(std::integral_constant<int, W>{}, std::integral_constant<int, B>{});
+        } else {
+            with_kings<W, B + 1>(m, f);
+        }
+    }
+
+    // WK and BK: class 0's kings (-1: not known at compile time); the mirror's are BK and WK.
+    template <int WK, int BK>
     void resolve_component(const Block* blocks, const FreeSquares* free, Component& component) {
         for (int d = 0; d <= component.highest; ++d) {
             // Resolving d pushes to later levels only: the bucket does not grow meanwhile.
@@ -916,7 +943,7 @@ class PairSolver {
                 std::uint64_t j = 0, kings_index = 0;
                 kings_per_men_.divide(s, j, kings_index);
                 const bool offers_win = value == Value::loss;
-                predecessors_by_king_unmoves(blocks[j], kings_index, free[j], [&](std::uint32_t q) {
+                const auto apply_to = [&](std::uint32_t q) {
                     std::atomic<std::uint32_t>& predecessor = component.states[q];
                     StateWord p = StateWord::of(predecessor.load(std::memory_order_relaxed));
                     const Updated updated = update(p, offers_win, d);
@@ -926,7 +953,11 @@ class PairSolver {
                         component.push(q, d + 1);
                     else if (updated == Updated::later_level)
                         component.push(q, p.distance);
-                });
+                };
+                if (j == 0)
+                    predecessors_by_king_unmoves<WK, BK>(blocks[0], kings_index, free[0], apply_to);
+                else
+                    predecessors_by_king_unmoves<BK, WK>(blocks[1], kings_index, free[1], apply_to);
             }
             bucket.clear();
         }
@@ -967,6 +998,9 @@ class PairSolver {
     // Per class: the number of placements of its Black kings for one of its White kings
     // (index/class_index.hpp).
     FastDivisor kings_radix_[2];
+    // Per class: its White kings' ranks among the free squares and its Black kings' among
+    // those White's leave, by colex rank.
+    std::vector<SubsetTable> white_subsets_, black_subsets_;
     const Bitboard board_mask_ = make_tables(board_).mask;
     const int threads_ = static_cast<int>(
         tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
