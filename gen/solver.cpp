@@ -404,7 +404,8 @@ class PairSolver {
 
     // Sets state s (of sink: the slice's states or a component's) of position p, and pushes it
     // to the level it may resolve at.
-    template <class Sink>
+    // WK and BK: the class's kings when known at compile time (the loops unroll), else -1.
+    template <int WK = -1, int BK = -1, class Sink>
     void initialise(std::uint64_t s, const Position& p, const ManMoves& man_moves,
                     const FreeSquares& free, DeferredCaptures& deferred, Sink& sink) {
         std::atomic<std::uint32_t>& state = sink.state(s);
@@ -446,15 +447,9 @@ class PairSolver {
             }
             // The kings by rank among the free squares: a man move does not move them, and the
             // successor is the flip (gen/king_ranks.hpp).
-            int white[8], black[8], white_at[8], black_at[8], wk = 0, bk = 0;
-            for_each_bit(p.kings_of(Color::white), [&](int b) {
-                white_at[wk] = b;
-                white[wk++] = free.rank[b];
-            });
-            for_each_bit(p.kings_of(Color::black), [&](int b) {
-                black_at[bk] = b;
-                black[bk++] = free.rank[b];
-            });
+            int white[8], black[8], white_at[8], black_at[8];
+            const int wk = kings_by_rank<WK>(p.kings_of(Color::white), free, white_at, white);
+            const int bk = kings_by_rank<BK>(p.kings_of(Color::black), free, black_at, black);
             for (int j = 0; j < man_moves.size; ++j) {
                 const ManMove& m = man_moves.items[j];
                 if (p.kings & m.to) continue;
@@ -479,6 +474,27 @@ class PairSolver {
             }
         }
         finish(s, exits, pending, sink);
+    }
+
+    // The squares of `kings` (K of them if K >= 0) into at, their ranks among the free squares
+    // into rank; returns how many.
+    template <int K>
+    [[gnu::always_inline]] static int kings_by_rank(Bitboard kings, const FreeSquares& free,
+                                                    int* at, int* rank) {
+        if constexpr (K >= 0) {
+            for (int t = 0; t < K; ++t, kings &= kings - 1) {
+                at[t] = lowest_bit(kings);
+                rank[t] = free.rank[at[t]];
+            }
+            return K;
+        } else {
+            int n = 0;
+            for_each_bit(kings, [&](int b) {
+                at[n] = b;
+                rank[n++] = free.rank[b];
+            });
+            return n;
+        }
     }
 
     // A position's state once its exits are known; pushed to the level it may resolve at.
@@ -895,10 +911,13 @@ class PairSolver {
             prefetch_successor_results(moves);
             const std::uint64_t first = men.men[b] * k;
             DeferredCaptures deferred;
-            indices_[c].for_each_position(
-                first, first + k, [&](std::uint64_t i, const Position& p) {
-                    initialise(b * k + (i - first), p, moves, free[b], deferred, component);
-                });
+            with_kings(materials_[c], [&](auto white_kings, auto black_kings) {
+                indices_[c].for_each_position(
+                    first, first + k, [&](std::uint64_t i, const Position& p) {
+                        initialise<white_kings, black_kings>(b * k + (i - first), p, moves, free[b],
+                                                             deferred, component);
+                    });
+            });
             finish_captures(deferred, component);
         }
         const auto t1 = std::chrono::steady_clock::now();

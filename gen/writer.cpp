@@ -96,9 +96,16 @@ void encode_plain(std::span<const T> v, FillRule rule, std::vector<std::byte>& o
 
 struct Compressor {
     ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    explicit Compressor(int level) {
+    explicit Compressor(int level, const format::ZstdSearch* search = nullptr) {
         if (cctx == nullptr) throw Error("zstd: cannot create a compression context");
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+        if (search) {
+            ZSTD_CCtx_setParameter(cctx, ZSTD_c_strategy, search->strategy);
+            ZSTD_CCtx_setParameter(cctx, ZSTD_c_hashLog, search->hash_log);
+            ZSTD_CCtx_setParameter(cctx, ZSTD_c_chainLog, search->chain_log);
+            ZSTD_CCtx_setParameter(cctx, ZSTD_c_searchLog, search->search_log);
+            ZSTD_CCtx_setParameter(cctx, ZSTD_c_minMatch, search->min_match);
+        }
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0);
@@ -346,7 +353,11 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
                                               : format::dtw_zstd_level;
     const unsigned threads = std::max(1u, opt.threads);
     std::vector<std::unique_ptr<Compressor>> comps;
-    for (unsigned t = 0; t < threads; ++t) comps.push_back(std::make_unique<Compressor>(level));
+    // The default dtw level gets its cheaper search (format.hpp); a level asked for, zstd's own.
+    const format::ZstdSearch* search =
+        opt.zstd_level == 0 && metric != Metric::wdl ? &format::dtw_zstd_search : nullptr;
+    for (unsigned t = 0; t < threads; ++t)
+        comps.push_back(std::make_unique<Compressor>(level, search));
 
     TmpFile file(path);
     write_blocks(file, h, threads, [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {

@@ -177,6 +177,14 @@ inline constexpr std::uint64_t max_positions = std::uint64_t{1} << 56;
 // faster (16 KiB blocks, zstd -b): x10.7 at 120 MB/s against x11.7 at 14 MB/s.
 inline constexpr int wdl_zstd_level = 12;
 inline constexpr int dtw_zstd_level = 4;
+// dtw level 4's search, made cheaper: for 16 KiB blocks zstd picks a lazy search at level 4. A
+// greedy one with these tables compresses english 2211's distances 1.75 times faster for 0.7%
+// more bytes (single thread, 8192 positions per block: 2.95 s and 48.74 MB against 1.68 s and
+// 49.09 MB).
+struct ZstdSearch {
+    int strategy, hash_log, chain_log, search_log, min_match;
+};
+inline constexpr ZstdSearch dtw_zstd_search{3 /* ZSTD_greedy */, 15, 16, 1, 6};
 
 constexpr std::uint32_t bits_per_value(Metric m) {
     return m == Metric::wdl ? 2 : 16;
