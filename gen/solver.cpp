@@ -745,26 +745,33 @@ class PairSolver {
     // un-moves lead elsewhere.
     static constexpr bool exclusive_updates = !R::men_move_sideways;
 
-    // What a position resolved at d tells its predecessor w (updated in place): a loss offers a
-    // win in d + 1, a win takes one from the pending count and may complete a loss. A predecessor
-    // that must capture cannot have made the quiet move: its values come from its captures alone.
-    enum class Updated { nothing, state, next_level, later_level };
-    [[gnu::always_inline]] static Updated update(StateWord& w, bool offers_win, int d) {
-        const auto win_next = static_cast<std::uint16_t>(d + 1);
-        if (w.status & (resolved_bit | capture_bit)) return Updated::nothing;
-        if (offers_win) {
-            if ((w.status & win_bit) && w.distance <= win_next) return Updated::nothing;
-            w.status |= win_bit;
-            w.distance = win_next;
-            return Updated::next_level;
-        }
-        // A win is known: the moves that lose no longer matter.
-        if (w.status & win_bit) return Updated::nothing;
-        --w.pending;
-        w.distance = std::max(w.distance, win_next);
-        if (w.pending != 0 || (w.status & draw_exit_bit)) return Updated::state;
-        // A loss in d + 1, or a longer one known since an earlier level.
-        return w.distance == win_next ? Updated::next_level : Updated::later_level;
+    // What a position resolved at d tells a predecessor in state w: the predecessor's new state,
+    // and the level it may now resolve at (no_level if none). A loss offers a win in d + 1; a win
+    // takes one from the pending count and may complete a loss (in d + 1, or longer when known
+    // since an earlier level). A resolved predecessor is left alone, and so is one that must
+    // capture (it cannot have made the quiet move), or one offered no shorter win, or one with a
+    // win known when told of a loss. Without branches: which case applies is unpredictable (most
+    // predecessors are already resolved), and mispredicted branches cost more than the update.
+    struct Told {
+        std::uint32_t word;
+        int level;
+    };
+    static constexpr int no_level = -1;
+    [[gnu::always_inline]] static Told told_lost(std::uint32_t w, int d) {
+        const auto next = static_cast<std::uint32_t>(d + 1);
+        const bool skip = ((w & (resolved_bit | capture_bit)) != 0) |
+                          (((w & win_bit) != 0) & ((w >> 16) <= next));
+        const std::uint32_t offered = (w & 0xFFFF) | win_bit | (next << 16);
+        return {skip ? w : offered, skip ? no_level : d + 1};
+    }
+    [[gnu::always_inline]] static Told told_won(std::uint32_t w, int d) {
+        const auto next = static_cast<std::uint32_t>(d + 1);
+        const bool skip = (w & (resolved_bit | capture_bit | win_bit)) != 0;
+        const std::uint32_t pending = ((w >> 8) & 0xFF) - 1;  // unused when skipped
+        const std::uint32_t distance = std::max(w >> 16, next);
+        const std::uint32_t taken = (w & 0xFF) | ((pending & 0xFF) << 8) | (distance << 16);
+        const bool loses = !skip & (pending == 0) & ((w & draw_exit_bit) == 0);
+        return {skip ? w : taken, loses ? static_cast<int>(distance) : no_level};
     }
 
     // Returns whether the predecessor goes to level d + 1.
@@ -772,26 +779,24 @@ class PairSolver {
     bool apply(const Update& u, int d) {
         std::atomic<std::uint32_t>& state = states_[u.predecessor];
         std::uint32_t old = state.load(std::memory_order_relaxed);
-        StateWord w;
-        Updated updated;
+        Told told;
         for (;;) {
-            w = StateWord::of(old);
-            updated = update(w, u.offers_win, d);
-            if (updated == Updated::nothing) return false;
+            told = u.offers_win ? told_lost(old, d) : told_won(old, d);
+            if (told.word == old) return false;  // left alone
             if constexpr (exclusive) {
                 // Only this task updates the predecessor, and nobody resolves it meanwhile (a
                 // position resolved at d has a win at d or every move known to lose).
-                state.store(w.word(), std::memory_order_relaxed);
+                state.store(told.word, std::memory_order_relaxed);
                 break;
-            } else if (state.compare_exchange_weak(old, w.word(), std::memory_order_relaxed)) {
+            } else if (state.compare_exchange_weak(old, told.word, std::memory_order_relaxed)) {
                 break;
             }
         }
-        if (updated == Updated::next_level) {
+        if (told.level == d + 1) {
             mark(next_level_, u.predecessor);
             return true;
         }
-        if (updated == Updated::later_level) push(u.predecessor, w.distance);
+        if (told.level != no_level) push(u.predecessor, told.level);
         return false;
     }
 
@@ -961,22 +966,27 @@ class PairSolver {
                 state.store(w.word() | resolved_status(value), std::memory_order_relaxed);
                 std::uint64_t j = 0, kings_index = 0;
                 kings_per_men_.divide(s, j, kings_index);
-                const bool offers_win = value == Value::loss;
-                const auto apply_to = [&](std::uint32_t q) {
+                // One store per predecessor, needed or not: a branch on it mispredicts.
+                const auto tell = [&](std::uint32_t q, auto told_by) {
                     std::atomic<std::uint32_t>& predecessor = component.states[q];
-                    StateWord p = StateWord::of(predecessor.load(std::memory_order_relaxed));
-                    const Updated updated = update(p, offers_win, d);
-                    if (updated == Updated::nothing) return;
-                    predecessor.store(p.word(), std::memory_order_relaxed);
-                    if (updated == Updated::next_level)
-                        component.push(q, d + 1);
-                    else if (updated == Updated::later_level)
-                        component.push(q, p.distance);
+                    const Told told = told_by(predecessor.load(std::memory_order_relaxed), d);
+                    predecessor.store(told.word, std::memory_order_relaxed);
+                    if (told.level != no_level) component.push(q, told.level);
                 };
-                if (j == 0)
-                    predecessors_by_king_unmoves<WK, BK>(blocks[0], kings_index, free[0], apply_to);
+                const auto for_each_predecessor = [&](auto&& f) {
+                    if (j == 0)
+                        predecessors_by_king_unmoves<WK, BK>(blocks[0], kings_index, free[0], f);
+                    else
+                        predecessors_by_king_unmoves<BK, WK>(blocks[1], kings_index, free[1], f);
+                };
+                if (value == Value::loss)
+                    for_each_predecessor([&](std::uint32_t q) {
+                        tell(q, [](std::uint32_t old, int at) { return told_lost(old, at); });
+                    });
                 else
-                    predecessors_by_king_unmoves<BK, WK>(blocks[1], kings_index, free[1], apply_to);
+                    for_each_predecessor([&](std::uint32_t q) {
+                        tell(q, [](std::uint32_t old, int at) { return told_won(old, at); });
+                    });
             }
             bucket.clear();
         }
