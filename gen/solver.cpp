@@ -229,13 +229,13 @@ class PairSolver {
             FreeSquares free;
             free.set(board_mask_, block.men.white | block.men.black);
             const std::uint64_t first = men * kings_per_men();
-            DeferredCaptures deferred;
+            DeferredExits deferred;
             SliceSink sink{*this};
             indices_[c].for_each_position(
                 first, first + kings_per_men(), [&](std::uint64_t i, const Position& p) {
                     initialise(local + (i - first), p, moves, free, deferred, sink);
                 });
-            finish_captures(deferred, sink);
+            finish_deferred(deferred, sink);
         });
         flush_staged();
         const auto t1 = std::chrono::steady_clock::now();
@@ -333,29 +333,11 @@ class PairSolver {
         return out;
     }
 
-    // Positions that must capture, whose captures' outcomes (in smaller classes, read at
-    // random) are looked up in batches: located and prefetched first, read once the whole batch
-    // is in flight.
-    struct DeferredCaptures {
-        static constexpr int positions = 32, max_exits = 512;
-        std::uint64_t state[positions];
-        std::uint16_t first[positions + 1];
-        typename SolvedStore::Located exits[max_exits];
-        int count = 0, exit_count = 0;
-
-        // Whether position s with n captures joins the batch (else it is looked up at once).
-        bool add(std::uint64_t s, int n) {
-            if (n > max_exits / positions) return false;
-            state[count] = s;
-            first[count++] = static_cast<std::uint16_t>(exit_count);
-            return true;
-        }
-        bool full() const { return count == positions; }
-    };
-
     // What a position's exits tell so far: the best exit win gives a tentative win distance,
     // exit losses the longest loss, an exit draw rules out a loss.
     struct Exits {
+        static Exits of_captures() { return {capture_bit, no_distance, 0}; }
+
         std::uint8_t flags = 0;
         int win = no_distance, loss = 0;
 
@@ -376,16 +358,45 @@ class PairSolver {
         }
     };
 
+    // Positions whose exits into smaller classes (captures, crowning moves) are looked up in
+    // batches: located and prefetched first (the classes are read at random), read once the
+    // whole batch is in flight. Each keeps what its other exits told and its pending count.
+    struct DeferredExits {
+        static constexpr int positions = 32, max_exits = 512;
+        std::uint64_t state[positions];
+        Exits known[positions];
+        std::uint8_t pending[positions];
+        std::uint16_t first[positions + 1];
+        typename SolvedStore::Located exits[max_exits];
+        int count = 0, exit_count = 0;
+
+        // Whether position s with n such exits joins the batch (else they are looked up at once).
+        bool add(std::uint64_t s, int n, const Exits& so_far, int pending_moves) {
+            if (n > max_exits / positions || pending_moves > 255) return false;
+            state[count] = s;
+            known[count] = so_far;
+            pending[count] = static_cast<std::uint8_t>(pending_moves);
+            first[count++] = static_cast<std::uint16_t>(exit_count);
+            return true;
+        }
+        void locate(const SolvedStore& store, const Position& p, const Move& m) {
+            const auto at = store.locate<R>(make_move(p, m));
+            if (at.slot) __builtin_prefetch(at.slot);
+            exits[exit_count++] = at;
+        }
+        bool full() const { return count == positions; }
+    };
+
     template <class Sink>
-    void finish_captures(DeferredCaptures& deferred, Sink& sink) {
+    void finish_deferred(DeferredExits& deferred, Sink& sink) {
         deferred.first[deferred.count] = static_cast<std::uint16_t>(deferred.exit_count);
         for (int k = 0; k < deferred.count; ++k) {
-            Exits exits{capture_bit};
+            Exits exits = deferred.known[k];
             for (int e = deferred.first[k]; e < deferred.first[k + 1]; ++e) {
                 const auto& at = deferred.exits[e];
                 exits.add(at.slot ? unpack_outcome(*at.slot) : at.outcome);
             }
-            finish(deferred.state[k], exits, 0, sink);
+            finish(deferred.state[k], exits, deferred.pending[k], sink);
         }
         deferred.count = deferred.exit_count = 0;
     }
@@ -407,7 +418,7 @@ class PairSolver {
     // WK and BK: the class's kings when known at compile time (the loops unroll), else -1.
     template <int WK = -1, int BK = -1, class Sink>
     void initialise(std::uint64_t s, const Position& p, const ManMoves& man_moves,
-                    const FreeSquares& free, DeferredCaptures& deferred, Sink& sink) {
+                    const FreeSquares& free, DeferredExits& deferred, Sink& sink) {
         std::atomic<std::uint32_t>& state = sink.state(s);
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway);
             m.value != Value::unknown) {
@@ -426,16 +437,12 @@ class PairSolver {
         Exits exits;
         if (MoveGenerator<R>::has_capture(p)) {
             MoveGenerator<R>::generate_captures(p, moves);
-            if (deferred.add(s, moves.size())) {
-                for (const Move& m : moves) {
-                    const auto at = store_.locate<R>(make_move(p, m));
-                    if (at.slot) __builtin_prefetch(at.slot);
-                    deferred.exits[deferred.exit_count++] = at;
-                }
-                if (deferred.full()) finish_captures(deferred, sink);
+            if (deferred.add(s, moves.size(), Exits::of_captures(), 0)) {
+                for (const Move& m : moves) deferred.locate(store_, p, m);
+                if (deferred.full()) finish_deferred(deferred, sink);
                 return;
             }
-            exits.flags = capture_bit;
+            exits = Exits::of_captures();
             for (const Move& m : moves) exits.add(store_.lookup<R>(make_move(p, m)));
         } else {
             pending = MoveGenerator<R>::count_quiet(p);
@@ -450,11 +457,13 @@ class PairSolver {
             int white[8], black[8], white_at[8], black_at[8];
             const int wk = kings_by_rank<WK>(p.kings_of(Color::white), free, white_at, white);
             const int bk = kings_by_rank<BK>(p.kings_of(Color::black), free, black_at, black);
+            const Move* crowning[24];
+            int crownings = 0;
             for (int j = 0; j < man_moves.size; ++j) {
                 const ManMove& m = man_moves.items[j];
                 if (p.kings & m.to) continue;
                 if (m.move.promotes) {
-                    exits.add(store_.lookup<R>(make_move(p, m.move)));
+                    crowning[crownings++] = &m.move;
                     --pending;
                     continue;
                 }
@@ -471,6 +480,15 @@ class PairSolver {
                     m.results[flipped_kings_index(white_after, wk, black_after, bk, free.count,
                                                   kings_radix_[m.c_after].divisor())]));
                 --pending;
+            }
+            if (crownings > 0) {
+                if (deferred.add(s, crownings, exits, pending)) {
+                    for (int j = 0; j < crownings; ++j) deferred.locate(store_, p, *crowning[j]);
+                    if (deferred.full()) finish_deferred(deferred, sink);
+                    return;
+                }
+                for (int j = 0; j < crownings; ++j)
+                    exits.add(store_.lookup<R>(make_move(p, *crowning[j])));
             }
         }
         finish(s, exits, pending, sink);
@@ -915,7 +933,7 @@ class PairSolver {
             const ManMoves moves = man_moves(c, men.men[b]);
             prefetch_successor_results(moves);
             const std::uint64_t first = men.men[b] * k;
-            DeferredCaptures deferred;
+            DeferredExits deferred;
             with_kings(materials_[c], [&](auto white_kings, auto black_kings) {
                 indices_[c].for_each_position(
                     first, first + k, [&](std::uint64_t i, const Position& p) {
@@ -923,7 +941,7 @@ class PairSolver {
                                                              deferred, component);
                     });
             });
-            finish_captures(deferred, component);
+            finish_deferred(deferred, component);
         }
         const auto t1 = std::chrono::steady_clock::now();
         with_kings(materials_[0], [&](auto white_kings, auto black_kings) {
