@@ -148,7 +148,7 @@ struct Board {
                                              mask & ~file_mask(S.width - 1), mask}
                    : std::array<Bitboard, 4>{mask, mask, mask, mask};
 
-    static constexpr Bitboard step(Bitboard b, int d) {
+    [[gnu::always_inline]] static constexpr Bitboard step(Bitboard b, int d) {
         const int s = shift[d];
         return (s > 0 ? b << s : b >> -s) & landing[d];
     }
