@@ -2,6 +2,8 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
+
+#include <sys/resource.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 
@@ -292,6 +294,16 @@ std::uint64_t apply_mirror_layout(const GenerateOptions& o, const std::vector<Pa
     return written[drop].wdl.file_size - h.file_size;
 }
 
+// The process's CPU time so far (all threads), to tell a busy host from a slow pair.
+double cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    const auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+    };
+    return seconds(u.ru_utime) + seconds(u.ru_stime);
+}
+
 // "0201+0102": a class and its mirror, solved together.
 std::string pair_label(Material m) {
     std::string s = m.name();
@@ -445,6 +457,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         const std::string label = pair_label(m);
         const std::uint64_t positions = index.size() + (single ? 0 : mirror_index.size());
         const auto t0 = std::chrono::steady_clock::now();
+        const double cpu0 = cpu_seconds();
         progress.start(label, positions);
         SolveTimes times;
         std::vector<PairResult> results = solve_pair(
@@ -478,10 +491,10 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         char note[300];
         std::snprintf(note, sizeof note,
                       "%s: %llu positions in %.2f s (%.2f M pos/s; solved in %.2f s: initialised "
-                      "in %.2f s, resolved in %.2f s; written in %.2f s)",
+                      "in %.2f s, resolved in %.2f s; written in %.2f s; CPU %.2f s)",
                       label.c_str(), static_cast<unsigned long long>(positions), secs,
                       secs > 0 ? static_cast<double>(positions) / secs / 1e6 : 0.0, solving,
-                      times.initialise, times.resolve, secs - solving);
+                      times.initialise, times.resolve, secs - solving, cpu_seconds() - cpu0);
         progress.finish(note);
     }
     ::sync();
