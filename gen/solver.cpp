@@ -133,6 +133,7 @@ class PairSolver {
             if (c.white_kings > 8 || c.black_kings > 8)
                 throw Error("class " + c.name() + " has more kings than the solver handles (8)");
         const int free_squares = make_tables(board_).squares - m.men();
+        free_squares_ = free_squares;
         for (int c = 0; c < 2; ++c) {
             const int wk = materials_[c].white_kings, bk = materials_[c].black_kings;
             kings_radix_[c] = FastDivisor(choose(free_squares - wk, bk));
@@ -757,6 +758,74 @@ class PairSolver {
         }
     }
 
+    // Per class, the kings index of each kings index's colour flip (flipped_kings_index): it
+    // depends on the kings' ranks among the free squares alone, not on where the men are.
+    void make_flipped_kings() {
+        const int n = free_squares_;
+        for (int c = 0; c < 2; ++c) {
+            const int wk = materials_[c].white_kings, bk = materials_[c].black_kings;
+            const std::uint64_t radix = kings_radix_[mirror(c)].divisor();
+            flipped_kings_[c].resize(kings_per_men());
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, kings_per_men(), 4096),
+                              [&](const auto& r) {
+                                  for (std::uint64_t k = r.begin(); k != r.end(); ++k) {
+                                      std::uint64_t white_rank = 0, black_rank = 0;
+                                      kings_radix_[c].divide(k, white_rank, black_rank);
+                                      int white[8], black[8];
+                                      white_subsets_[c].unrank(white_rank, wk, white);
+                                      black_subsets_[c].unrank(black_rank, bk, black);
+                                      skip_ranks(black, bk, white, wk);
+                                      flipped_kings_[c][k] = static_cast<std::uint32_t>(
+                                          flipped_kings_index(white, wk, black, bk, n, radix));
+                                  }
+                              });
+        }
+    }
+
+    // predecessors_by_king_unmoves for a component: each predecessor is the flip of s with one
+    // Black king moved back, whose kings index is found on the Black kings' ranks among the
+    // squares the White kings leave, then flipped by table (flipped_kings_).
+    template <int WK, int BK, class Emit>
+    [[gnu::always_inline]] void predecessors_by_flip_table(const Block& block,
+                                                           std::uint64_t kings_index,
+                                                           const FreeSquares& free,
+                                                           Emit&& emit) const {
+        const auto c = static_cast<std::size_t>(block.c);
+        const Material& m = materials_[c];
+        const int wk = WK >= 0 ? WK : m.white_kings, bk = BK >= 0 ? BK : m.black_kings;
+        std::uint64_t white_rank = 0, black_rank = 0;
+        kings_radix_[c].divide(kings_index, white_rank, black_rank);
+        int white[8], black[8], black_square[8];
+        white_subsets_[c].unrank(white_rank, wk, white);
+        black_subsets_[c].unrank(black_rank, bk, black);
+        for (int i = 0; i < bk; ++i) black_square[i] = black[i];
+        skip_ranks(black_square, bk, white, wk);  // ranks among all the free squares
+        Bitboard kings = 0;
+        for (int i = 0; i < wk; ++i) kings |= free.square[white[i]];
+        for (int i = 0; i < bk; ++i) kings |= free.square[black_square[i]];
+        const Bitboard empty = board_mask_ & ~(block.men.white | block.men.black | kings);
+        const std::uint64_t first = white_rank * kings_radix_[c].divisor();
+        const std::uint32_t* flipped = flipped_kings_[c].data();
+        for (int i = 0; i < bk; ++i) {
+            const Bitboard to = free.square[black_square[i]];
+            for (int dir = 0; dir < 4; ++dir)
+                for (Bitboard from = B::step(to, dir) & empty; from;
+                     from = B::step(from, dir) & empty) {
+                    // The from square's rank among the squares the White kings leave.
+                    int rank = free.rank[lowest_bit(from)];
+                    int below = 0;
+                    for (int t = 0; t < wk; ++t) below += white[t] < rank ? 1 : 0;
+                    rank -= below;
+                    int moved[8];
+                    for (int t = 0; t < bk; ++t) moved[t] = t == i ? rank : black[t];
+                    sort_short(moved, bk);
+                    emit(static_cast<std::uint32_t>(block.king_predecessors +
+                                                    flipped[first + colex_rank(moved, bk)]));
+                    if (!R::flying_kings) break;
+                }
+        }
+    }
+
     // Whether each predecessor is updated by one task only, so that updates need no atomic
     // read-modify-write: in-slice un-moves are king un-moves, which lead from a men block to its
     // flip's block only (resolve_level gives each task whole blocks). Turkish sideways man
@@ -892,6 +961,7 @@ class PairSolver {
 
     void solve_slice_by_components(int s) {
         const auto t0 = std::chrono::steady_clock::now();
+        if (flipped_kings_[0].empty()) make_flipped_kings();
         const std::vector<ComponentMen> components = components_of_slice(s);
         tbb::parallel_for(
             tbb::blocked_range<std::size_t>(0, components.size(), 1), [&](const auto& r) {
@@ -993,9 +1063,9 @@ class PairSolver {
                 };
                 const auto for_each_predecessor = [&](auto&& f) {
                     if (j == 0)
-                        predecessors_by_king_unmoves<WK, BK>(blocks[0], kings_index, free[0], f);
+                        predecessors_by_flip_table<WK, BK>(blocks[0], kings_index, free[0], f);
                     else
-                        predecessors_by_king_unmoves<BK, WK>(blocks[1], kings_index, free[1], f);
+                        predecessors_by_flip_table<BK, WK>(blocks[1], kings_index, free[1], f);
                 };
                 if (value == Value::loss)
                     for_each_predecessor([&](std::uint32_t q) {
@@ -1048,6 +1118,8 @@ class PairSolver {
     // Per class: its White kings' ranks among the free squares and its Black kings' among
     // those White's leave, by colex rank.
     std::vector<SubsetTable> white_subsets_, black_subsets_;
+    std::vector<std::uint32_t> flipped_kings_[2];  // per class, by kings index (components)
+    int free_squares_ = 0;
     const Bitboard board_mask_ = make_tables(board_).mask;
     const int threads_ = static_cast<int>(
         tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
@@ -1105,7 +1177,10 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads) {
             largest = std::max(
                 largest, index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s)));
     }
-    return 3 * pair + 8 * largest + largest / 4 + static_cast<std::uint64_t>(threads) * per_thread;
+    // Plus, with components, each class's table of flipped kings indices (4 bytes per index).
+    const std::uint64_t flipped = per_thread > 0 ? 8 * kings_per_men : 0;
+    return 3 * pair + 8 * largest + largest / 4 + flipped +
+           static_cast<std::uint64_t>(threads) * per_thread;
 }
 
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
