@@ -119,8 +119,10 @@ class PairSolver {
     using B = typename R::Board;
 
   public:
-    PairSolver(const Variant& v, Material m, const SolvedStore& store, const ProgressFn& progress)
+    PairSolver(const Variant& v, Material m, const SolvedStore& store, const ProgressFn& progress,
+               SliceSolving solving)
         : variant_(v),
+          solving_(solving),
           board_(v.info().board),
           store_(store),
           progress_(progress),
@@ -196,7 +198,8 @@ class PairSolver {
     }
 
     bool by_components(int s) const {
-        return solved_by_components(R::men_move_sideways, indices_[0].men_in_slice(s),
+        return solving_ == SliceSolving::automatic &&
+               solved_by_components(R::men_move_sideways, indices_[0].men_in_slice(s),
                                     kings_per_men(), threads_);
     }
 
@@ -963,6 +966,7 @@ class PairSolver {
         const auto t0 = std::chrono::steady_clock::now();
         if (flipped_kings_[0].empty()) make_flipped_kings();
         const std::vector<ComponentMen> components = components_of_slice(s);
+        times_.components += components.size();
         tbb::parallel_for(
             tbb::blocked_range<std::size_t>(0, components.size(), 1), [&](const auto& r) {
                 Component& component = components_.local();
@@ -1104,6 +1108,7 @@ class PairSolver {
     }
 
     const Variant variant_;
+    const SliceSolving solving_;
     const BoardSpec board_;
     const Flipper flip_{board_};
     const SolvedStore& store_;
@@ -1184,9 +1189,10 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads) {
 }
 
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
-                                   const ProgressFn& progress, SolveTimes* times) {
+                                   const ProgressFn& progress, SolveTimes* times,
+                                   SliceSolving solving) {
     return dispatch(v.base, [&](auto rules) {
-        return PairSolver<decltype(rules)>(v, m, store, progress).run(times);
+        return PairSolver<decltype(rules)>(v, m, store, progress, solving).run(times);
     });
 }
 

@@ -34,10 +34,24 @@
 // Distances only grow from one level to the next, so each level is processed in parallel and
 // the result does not depend on the order or the thread count.
 //
-// Memory: the results (2 bytes of outcome and 1 of capture flag per position of the pair), plus
-// 4 bytes of state, 2 bits of level bitmaps and at most 4 of bucket entries per position of the
-// largest slice (solver_bytes). The state, the bitmaps and the results are accessed at random and
-// asked for 2 MiB pages.
+// Components. Where men only move forward (every variant but turkish), the quiet moves inside a
+// slice are king moves, which keep the men: they lead from a men configuration to its flip's
+// and back. So a slice falls apart into components of two men configurations (one where a
+// configuration is its own flip), and a slice with enough of them (4 per thread) is solved
+// component by component, each whole by one task, with the same rules as above: initialise its
+// 2 x kings_per_men() positions, resolve them level by level from per-distance buckets, store the
+// values. Its states (88 KiB for english 2211) stay in the core's cache through all its levels
+// and tasks share nothing. A king un-move's predecessor is found on the kings' ranks: its kings
+// index (before the flip) from the Black kings' ranks among the squares White's leave, then the
+// flip by a per-class table (the flip of a kings index depends on the ranks alone). The kings
+// counts are compile-time constants up to 3 a side, so these loops unroll. The updates are
+// computed without branches (which outcome applies is unpredictable).
+//
+// Memory: the results (2 bytes of outcome and 1 of capture flag per position of the pair), plus,
+// for slices solved whole, 4 bytes of state, 2 bits of level bitmaps and at most 4 of bucket
+// entries per position of the largest such slice, and for components a buffer per thread of
+// about 96 bytes per kings placement and the flip tables (solver_bytes). The state, the bitmaps
+// and the results are accessed at random and asked for 2 MiB pages.
 #pragma once
 
 #include <atomic>
@@ -56,9 +70,9 @@ struct PairResult {
     std::vector<std::uint8_t> capture;    // 1 where the side to move must capture
 };
 
-// The memory solve_pair needs for m and its mirror: 3 bytes per position of the pair (the
-// results), 8 per position of the largest slice (state and bucket entries) and 2 bits (level
-// bitmaps).
+// The memory solve_pair needs for m and its mirror on `threads` threads: 3 bytes per position of
+// the pair (the results), 8 per position of the largest slice solved whole (state and bucket
+// entries) and 2 bits (level bitmaps), and the components' buffers and tables.
 std::uint64_t solver_bytes(const Variant& v, Material m, int threads);
 // The part of it that solve_pair returns: the results alone.
 std::uint64_t solver_result_bytes(const BoardSpec& board, Material m);
@@ -67,13 +81,18 @@ using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
 // Wall time of the solver's two phases, over all slices (for the generator's report).
 struct SolveTimes {
-    double initialise = 0;  // seconds initialising positions (exits looked up)
-    double resolve = 0;     // seconds resolving them level by level
+    double initialise = 0;         // seconds initialising positions (exits looked up)
+    double resolve = 0;            // seconds resolving them level by level
+    std::uint64_t components = 0;  // solved as components (the rest in slices solved whole)
 };
+
+// How slices are solved: as components where possible, or every one whole (tests compare them).
+enum class SliceSolving { automatic, whole };
 
 // Solves m and m.mirrored() (one result if they are equal). The store must hold every class
 // that m's exits can reach (SolvedStore::load_below).
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
-                                   const ProgressFn& progress = {}, SolveTimes* times = nullptr);
+                                   const ProgressFn& progress = {}, SolveTimes* times = nullptr,
+                                   SliceSolving solving = SliceSolving::automatic);
 
 }  // namespace damas

@@ -2,6 +2,7 @@
 // a class's files back, running the binary.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +40,14 @@ struct ScratchDir {
     ScratchDir(const ScratchDir&) = delete;
     ScratchDir& operator=(const ScratchDir&) = delete;
 };
+
+// A variant's name as a test name ("english_giveaway").
+inline std::string variant_test_name(const ::testing::TestParamInfo<Variant>& info) {
+    std::string s = info.param.name();
+    for (char& c : s)
+        if (c == '-') c = '_';
+    return s;
+}
 
 inline GenerateSummary generate_quietly(const Variant& v, int pieces,
                                         const std::filesystem::path& dir, int threads = 2,

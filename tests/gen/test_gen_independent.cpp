@@ -27,15 +27,8 @@ TEST_P(Independent, IndexCoversReferencePositions) {
     });
 }
 
-std::string variant_test_name(const ::testing::TestParamInfo<Variant>& info) {
-    std::string s = info.param.name();
-    for (char& c : s)
-        if (c == '-') c = '_';
-    return s;
-}
-
 INSTANTIATE_TEST_SUITE_P(AllVariants, Independent, ::testing::ValuesIn(all_variants()),
-                         variant_test_name);
+                         test::variant_test_name);
 
 }  // namespace
 }  // namespace damas
