@@ -765,7 +765,7 @@ class PairSolver {
     // depends on the kings' ranks among the free squares alone, not on where the men are.
     void make_flipped_kings() {
         const int n = free_squares_;
-        for (int c = 0; c < 2; ++c) {
+        for (int c = 0; c < classes_; ++c) {  // a class its own mirror needs one
             const int wk = materials_[c].white_kings, bk = materials_[c].black_kings;
             const std::uint64_t radix = kings_radix_[mirror(c)].divisor();
             flipped_kings_[c].resize(kings_per_men());
