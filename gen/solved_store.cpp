@@ -3,6 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "gen/huge_pages.hpp"
 #include "probe/table_file.hpp"
 #include "rules/error.hpp"
 
@@ -79,7 +80,8 @@ void SolvedStore::load(Material m) {
     std::vector<std::uint16_t> plies(dtw.size());
     dtw.read_all(plies);
     const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw, plies);
-    std::vector<std::uint16_t> outcomes(values.size());
+    // Looked up at random by the pairs that capture or crown into this class.
+    std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(values.size());
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         // Capture positions hold fill values; lookups never read them (probe/outcome.hpp).
         Outcome o{static_cast<Value>(values[i]), 0};

@@ -5,8 +5,6 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -16,6 +14,7 @@
 #include <string>
 #include <type_traits>
 
+#include "gen/huge_pages.hpp"
 #include "gen/king_ranks.hpp"
 #include "rules/error.hpp"
 #include "rules/unmove.hpp"
@@ -49,53 +48,6 @@ struct StateWord {
         return status | (std::uint32_t{pending} << 8) | (std::uint32_t{distance} << 16);
     }
 };
-
-// The state and the results are read and written at random over hundreds of MiB: with 4 KiB
-// pages nearly every access also misses the TLB. Asks the kernel for 2 MiB pages (Linux, when
-// transparent huge pages are in madvise mode; harmless elsewhere) for the whole 2 MiB-aligned
-// part of [p, p + bytes), before the memory is first touched.
-constexpr std::size_t huge_page = std::size_t{2} << 20;
-void advise_huge_pages(void* p, std::size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + huge_page - 1) & ~(huge_page - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(huge_page - 1);
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-// A zero-filled vector of n values, its memory advised as above before the fill touches it.
-template <class T>
-std::vector<T> huge_vector(std::size_t n) {
-    std::vector<T> v;
-    v.reserve(n);
-    advise_huge_pages(v.data(), n * sizeof(T));
-    v.resize(n);
-    return v;
-}
-
-// An array of n default-constructed T (which need not be movable), aligned to huge pages.
-template <class T>
-struct HugeArrayDeleter {
-    std::size_t n;
-    void operator()(T* p) const {
-        std::destroy_n(p, n);
-        std::free(p);
-    }
-};
-template <class T>
-using HugeArray = std::unique_ptr<T[], HugeArrayDeleter<T>>;
-template <class T>
-HugeArray<T> make_huge_array(std::size_t n) {
-    const std::size_t bytes = (n * sizeof(T) + huge_page - 1) & ~(huge_page - 1);
-    void* p = std::aligned_alloc(huge_page, std::max(bytes, huge_page));
-    if (!p) throw std::bad_alloc();
-    advise_huge_pages(p, bytes);
-    return HugeArray<T>(std::uninitialized_value_construct_n(static_cast<T*>(p), n) - n,
-                        HugeArrayDeleter<T>{n});
-}
 
 // Whether a slice is solved as components of two men configurations (PairSolver::Component):
 // where men only move forward, when it has enough of them to keep the threads busy, and they

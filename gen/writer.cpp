@@ -55,14 +55,36 @@ T block_fill(std::span<const T> v, FillRule rule) {
         ++odd[v[i + 1]];
     }
     if (i < v.size()) ++even[v[i]];
+    // The known values' range: a DTW block's distances are few and close together, so the
+    // counts are searched over the range (ascending: the smallest wins a tie) instead of over v.
+    T lo = unknown, hi = 0;
+    for (const T x : v) {
+        const bool known = x != unknown;
+        lo = std::min(lo, known ? x : unknown);
+        hi = std::max(hi, known ? x : T{0});
+    }
     T best = 0;
     std::uint32_t best_count = 0;
-    for (T x : v) {
-        const std::uint32_t c = even[x] + odd[x];
-        if (x != unknown && (c > best_count || (c == best_count && x < best)))
-            best = x, best_count = c;
+    if (lo > hi) {  // no known value
+    } else if (static_cast<std::size_t>(hi - lo) <= v.size()) {
+        for (std::size_t x = lo; x <= hi; ++x) {
+            const std::uint32_t c = even[x] + odd[x];
+            if (c > best_count) best = static_cast<T>(x), best_count = c;
+        }
+    } else {
+        for (T x : v) {
+            const std::uint32_t c = even[x] + odd[x];
+            if (x != unknown && (c > best_count || (c == best_count && x < best)))
+                best = x, best_count = c;
+        }
     }
-    for (T x : v) even[x] = odd[x] = 0;
+    if (lo <= hi && static_cast<std::size_t>(hi - lo) <= v.size()) {
+        std::fill(even + lo, even + hi + 1, 0);
+        std::fill(odd + lo, odd + hi + 1, 0);
+        even[unknown] = odd[unknown] = 0;
+    } else {
+        for (T x : v) even[x] = odd[x] = 0;
+    }
     return best;
 }
 
@@ -81,6 +103,11 @@ void encode_plain(std::span<const T> v, FillRule rule, std::vector<std::byte>& o
                 fill = x;
             out[i / 4] |= static_cast<std::byte>(x << (2 * (i % 4)));
         }
+    } else if (rule == FillRule::block_majority) {
+        // One fill value: a select the compiler vectorises.
+        out.resize(2 * v.size());
+        for (std::size_t i = 0; i < v.size(); ++i)
+            le::store<std::uint16_t>(&out[2 * i], v[i] == unknown ? fill : v[i]);
     } else {
         out.resize(2 * v.size());
         for (std::size_t i = 0; i < v.size(); ++i) {
