@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -57,16 +59,25 @@ T block_fill(std::span<const T> v, FillRule rule) {
     if (i < v.size()) ++even[v[i]];
     // The known values' range: a DTW block's distances are few and close together, so the
     // counts are searched over the range (ascending: the smallest wins a tie) instead of over v.
-    T lo = unknown, hi = 0;
-    for (const T x : v) {
-        const bool known = x != unknown;
-        lo = std::min(lo, known ? x : unknown);
-        hi = std::max(hi, known ? x : T{0});
+    constexpr unsigned none = std::numeric_limits<T>::max();
+    unsigned lo = none, hi = 0;
+    if constexpr (unknown_of<T>() == none) {
+        // Two plain min/max loops, which the compiler vectorises: the unknown value is the
+        // largest, so the minimum skips it, and it wraps to 0 when 1 is added.
+        for (const T x : v) lo = std::min<unsigned>(lo, x);
+        for (const T x : v) hi = std::max<unsigned>(hi, static_cast<T>(x + 1));
+        hi = hi == 0 ? 0 : hi - 1;
+    } else {
+        for (const T x : v) {
+            if (x == unknown) continue;
+            lo = std::min<unsigned>(lo, x);
+            hi = std::max<unsigned>(hi, x);
+        }
     }
     T best = 0;
     std::uint32_t best_count = 0;
     if (lo > hi) {  // no known value
-    } else if (static_cast<std::size_t>(hi - lo) <= v.size()) {
+    } else if (hi - lo <= v.size()) {
         for (std::size_t x = lo; x <= hi; ++x) {
             const std::uint32_t c = even[x] + odd[x];
             if (c > best_count) best = static_cast<T>(x), best_count = c;
@@ -78,7 +89,7 @@ T block_fill(std::span<const T> v, FillRule rule) {
                 best = x, best_count = c;
         }
     }
-    if (lo <= hi && static_cast<std::size_t>(hi - lo) <= v.size()) {
+    if (lo <= hi && hi - lo <= v.size()) {
         std::fill(even + lo, even + hi + 1, 0);
         std::fill(odd + lo, odd + hi + 1, 0);
         even[unknown] = odd[unknown] = 0;
@@ -106,8 +117,17 @@ void encode_plain(std::span<const T> v, FillRule rule, std::vector<std::byte>& o
     } else if (rule == FillRule::block_majority) {
         // One fill value: a select the compiler vectorises.
         out.resize(2 * v.size());
-        for (std::size_t i = 0; i < v.size(); ++i)
-            le::store<std::uint16_t>(&out[2 * i], v[i] == unknown ? fill : v[i]);
+        if constexpr (std::endian::native == std::endian::little) {
+            const T* __restrict in = v.data();
+            std::byte* __restrict to = out.data();
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                const T x = in[i] == unknown ? fill : in[i];
+                std::memcpy(to + 2 * i, &x, 2);
+            }
+        } else {
+            for (std::size_t i = 0; i < v.size(); ++i)
+                le::store<std::uint16_t>(&out[2 * i], v[i] == unknown ? fill : v[i]);
+        }
     } else {
         out.resize(2 * v.size());
         for (std::size_t i = 0; i < v.size(); ++i) {
