@@ -228,18 +228,21 @@ TableHeader write_class_wdl(const GenerateOptions& o, const PairResult& r,
 // The class's DTW file, its header's counts taken from its wdl header.
 TableHeader write_class_dtw(const GenerateOptions& o, const PairResult& r, const TableHeader& wdl,
                             WriteOptions wo) {
-    std::vector<std::uint16_t> dtw(r.outcomes.size());
-    for_each_index_in_parallel(dtw.size(), [&](std::size_t i) {
-        const Outcome out = unpack_outcome(r.outcomes[i]);
-        dtw[i] = r.capture[i] ? dtw_unknown : out.value == Value::draw ? dtw_draw : out.plies;
-    });
+    // Converted block by block as the writer encodes: no copy of the class is held.
+    const DtwValues values = [&r](std::uint64_t first, std::span<std::uint16_t> out) {
+        for (std::size_t k = 0; k < out.size(); ++k) {
+            const std::size_t i = first + k;
+            const Outcome v = unpack_outcome(r.outcomes[i]);
+            out[k] = r.capture[i] ? dtw_unknown : v.value == Value::draw ? dtw_draw : v.plies;
+        }
+    };
     wo.counts_from = &wdl;
     return write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw),
-                           table_info(o.variant, r.material), dtw, wo);
+                           table_info(o.variant, r.material), r.outcomes.size(), values, wo);
 }
 
-// Writes the class's WDL file (at `wdl_path`), then its DTW file, each from its own copy of the
-// values (the WDL copy is freed first: at most 2 bytes per position on top of the results).
+// Writes the class's WDL file (at `wdl_path`) from a copy of its values (1 byte per position on
+// top of the results), then its DTW file, converted block by block.
 WrittenClass write_class(const GenerateOptions& o, const PairResult& r,
                          const std::filesystem::path& wdl_path) {
     const WriteOptions wo = write_options(o);
@@ -264,7 +267,7 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o,
     const std::size_t dropped = 1 - kept;
     const TableHeader dropped_counts =
         wdl_table_counts(table_info(o.variant, pair[dropped].material), wdl[dropped]);
-    std::vector<std::uint8_t>().swap(wdl[dropped]);  // at most 2 bytes per position from here
+    std::vector<std::uint8_t>().swap(wdl[dropped]);
     std::uint64_t bytes = 0;
     for (std::size_t c = 0; c < 2; ++c) {
         const Material m = pair[c].material;

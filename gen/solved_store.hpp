@@ -42,7 +42,8 @@ struct SolvedClass {
 
 class SolvedStore {
   public:
-    SolvedStore(Variant v, std::filesystem::path dir) : variant_(v), dir_(std::move(dir)) {}
+    SolvedStore(Variant v, std::filesystem::path dir)
+        : variant_(v), flip_(v.info().board), dir_(std::move(dir)) {}
 
     // Keeps a class (takes the outcomes); `complete` as in SolvedClass.
     void add(Material m, std::vector<std::uint16_t> outcomes, bool complete);
@@ -63,7 +64,7 @@ class SolvedStore {
     // The outcome stored for a position (after the colour flip), with no rule applied and no
     // capture resolved: what the files say. For capture positions it is a fill value.
     Outcome stored(const Position& p) const {
-        const Position w = p.side == Color::white ? p : flip(variant_.info().board, p);
+        const Position w = p.side == Color::white ? p : flip_(p);
         const SolvedClass& c = find(Material::of(w));
         return unpack_outcome(c.outcomes[c.index->index(w)]);
     }
@@ -86,7 +87,7 @@ class SolvedStore {
         if (!p.of(p.side)) return {nullptr, no_move_outcome(variant_.giveaway)};
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown)
             return {nullptr, m};
-        const Position w = p.side == Color::white ? p : flip(variant_.info().board, p);
+        const Position w = p.side == Color::white ? p : flip_(p);
         const SolvedClass& c = find(Material::of(w));
         if (c.complete) return {&c.outcomes[c.index->index(w)], {}};
         return {nullptr, resolve_outcome<R>(p, variant_.giveaway,
@@ -108,6 +109,7 @@ class SolvedStore {
     void complete(SolvedClass& c);
 
     Variant variant_;
+    Flipper flip_;  // its shift worked out once: locate() is called in hot loops
     std::filesystem::path dir_;
     std::map<Material, SolvedClass> classes_;
     std::vector<const SolvedClass*> by_key_ = std::vector<const SolvedClass*>(10000, nullptr);

@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -26,7 +28,7 @@
 namespace damas {
 namespace {
 
-constexpr unsigned blocks_per_thread_per_batch = 16;
+constexpr unsigned blocks_per_thread_in_flight = 8;
 
 template <class T>
 constexpr T unknown_of() {
@@ -256,15 +258,6 @@ void parallel_blocks(std::size_t workers, std::uint64_t first, std::size_t count
     if (error) std::rethrow_exception(error);
 }
 
-// Calls encode(worker, block, out[i]) for blocks [first, first + out.size()), in parallel.
-template <class Encode>
-void encode_batch(std::size_t workers, std::uint64_t first, std::span<EncodedBlock> out,
-                  const Encode& encode) {
-    parallel_blocks(workers, first, out.size(), [&](std::size_t w, std::uint64_t b) {
-        encode(w, b, out[static_cast<std::size_t>(b - first)]);
-    });
-}
-
 // The positions [first, first + n) of block b of a table of `positions` positions.
 struct BlockSpan {
     std::uint64_t first;
@@ -275,27 +268,47 @@ BlockSpan block_span(std::uint64_t b, std::uint32_t ppb, std::uint64_t positions
     return {first, static_cast<std::size_t>(std::min<std::uint64_t>(ppb, positions - first))};
 }
 
-// Encodes every block of h (encode as for encode_batch) and writes them after h.blocks_offset,
-// then the offset table; fills in h's offsets and checksums.
+// Encodes every block of h (encode(worker, block, out), worker < threads) and writes them after
+// h.blocks_offset, then the offset table; fills in h's offsets and checksums.
+// A pipeline: `threads` threads encode blocks, and each block is written (in order) as soon as
+// it and those before it are ready, by whichever thread is free. Batches with a barrier left a
+// fifth of the threads' time idle (the slowest block of each batch, the serial writes).
 template <class Encode>
 void write_blocks(TmpFile& file, TableHeader& h, unsigned threads, const Encode& encode) {
     std::vector<std::byte> table(format::table_bytes(h.blocks));
     Xxh64Stream blocks_hash;
     std::uint64_t pos = h.blocks_offset;
-    std::vector<EncodedBlock> batch(std::size_t{threads} * blocks_per_thread_per_batch);
-    for (std::uint64_t b0 = 0; b0 < h.blocks; b0 += batch.size()) {
-        const auto n =
-            static_cast<std::size_t>(std::min<std::uint64_t>(batch.size(), h.blocks - b0));
-        const std::span<EncodedBlock> part = std::span(batch).first(n);
-        encode_batch(threads, b0, part, encode);
-        for (std::size_t i = 0; i < n; ++i) {
-            le::store<std::uint64_t>(&table[8 * (b0 + i)], pos);
-            le::store<std::uint64_t>(&table[8 * (h.blocks + 1 + b0 + i)], part[i].hash);
-            file.write_at(pos, part[i].compressed);
-            blocks_hash.update(part[i].compressed);
-            pos += part[i].compressed.size();
-        }
-    }
+    // Blocks leave the pipeline in order, so those in it are consecutive: slot b % size.
+    std::vector<EncodedBlock> slots(std::size_t{threads} * blocks_per_thread_in_flight);
+    std::uint64_t next = 0;
+    tbb::task_arena arena(static_cast<int>(threads));
+    arena.execute([&] {
+        tbb::parallel_pipeline(
+            slots.size(),
+            tbb::make_filter<void, std::uint64_t>(tbb::filter_mode::serial_in_order,
+                                                  [&](tbb::flow_control& control) -> std::uint64_t {
+                                                      if (next == h.blocks) control.stop();
+                                                      return next == h.blocks ? 0 : next++;
+                                                  }) &
+                tbb::make_filter<std::uint64_t, std::uint64_t>(
+                    tbb::filter_mode::parallel,
+                    [&](std::uint64_t b) {
+                        const int w = tbb::this_task_arena::current_thread_index();
+                        if (w < 0 || w >= static_cast<int>(threads))
+                            throw Error("writer: a thread outside the writing arena");
+                        encode(static_cast<std::size_t>(w), b, slots[b % slots.size()]);
+                        return b;
+                    }) &
+                tbb::make_filter<std::uint64_t, void>(
+                    tbb::filter_mode::serial_in_order, [&](std::uint64_t b) {
+                        const EncodedBlock& e = slots[b % slots.size()];
+                        le::store<std::uint64_t>(&table[8 * b], pos);
+                        le::store<std::uint64_t>(&table[8 * (h.blocks + 1 + b)], e.hash);
+                        file.write_at(pos, e.compressed);
+                        blocks_hash.update(e.compressed);
+                        pos += e.compressed.size();
+                    }));
+    });
     le::store<std::uint64_t>(&table[8 * h.blocks], pos);
     h.file_size = pos;
     h.table_checksum = xxh64(table);
@@ -360,28 +373,35 @@ void count_values(std::span<const std::uint16_t> v, TableHeader& h) {
 // from the values); the offsets and checksums are filled in as the file is written.
 template <class T>
 TableHeader start_header(const TableInfo& info, Metric metric, std::uint32_t ppb,
-                         std::span<const T> values, const WriteOptions& opt) {
+                         std::uint64_t positions, std::span<const T> values,
+                         const WriteOptions& opt) {
     TableHeader h;
     h.variant = info.variant;
     h.material = info.material;
     h.metric = metric;
     h.generator = info.generator;
     h.positions_per_block = ppb;
-    if (values.size() >= format::max_positions) throw Error("table too large");
-    h.positions = values.size();
+    if (positions >= format::max_positions) throw Error("table too large");
+    h.positions = positions;
     h.blocks = (h.positions + h.positions_per_block - 1) / h.positions_per_block;
     if (opt.counts_from) {
         h.wins = opt.counts_from->wins, h.draws = opt.counts_from->draws;
         h.losses = opt.counts_from->losses, h.unknown = opt.counts_from->unknown;
     } else {
+        if (values.size() != positions)
+            throw Error("write table: values given block by block need counts_from");
         count_values(values, h);
     }
     return h;
 }
 
-template <class T>
+// A table of `positions` values: values(worker, first, n) gives [first, first + n) (worker <
+// opt.threads); `all`, when not empty, holds them all (for counting when opt.counts_from is
+// null).
+template <class T, class Values>
 TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
-                        std::span<const T> values, const WriteOptions& opt, Metric metric) {
+                        std::uint64_t positions, std::span<const T> all, const Values& values,
+                        const WriteOptions& opt, Metric metric) {
     const FillRule fill = opt.fill != FillRule::automatic ? opt.fill
                           : metric == Metric::wdl         ? FillRule::previous
                                                           : FillRule::block_majority;
@@ -390,7 +410,7 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
                                   : format::default_positions_per_block(metric);
     if (ppb % 4 != 0 || format::block_bytes(metric, ppb) > format::max_block_bytes)
         throw Error("invalid positions per block " + std::to_string(ppb));
-    TableHeader h = start_header(info, metric, ppb, values, opt);
+    TableHeader h = start_header(info, metric, ppb, positions, all, opt);
     h.table_offset = format::header_size;
     h.blocks_offset = h.table_offset + format::table_bytes(h.blocks);
     encode_header(h);  // checks the text fields before any file is created
@@ -409,13 +429,22 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
     TmpFile file(path);
     write_blocks(file, h, threads, [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
         const BlockSpan at = block_span(b, ppb, h.positions);
-        encode_plain(values.subspan(at.first, at.n), fill, out.plain);
+        encode_plain(std::span<const T>(values(w, at.first, at.n)), fill, out.plain);
         out.hash = xxh64(out.plain);
         comps[w]->compress(out.plain, out.compressed);
     });
     file.write_at(0, encode_header(h));
     file.commit(opt.durable);
     return h;
+}
+
+template <class T>
+TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
+                        std::span<const T> values, const WriteOptions& opt, Metric metric) {
+    return write_table(
+        path, info, values.size(), values,
+        [&](std::size_t, std::uint64_t first, std::size_t n) { return values.subspan(first, n); },
+        opt, metric);
 }
 
 // Blocks 0, stride, 2 stride, ... of a table of `blocks` blocks: the ones an estimate encodes.
@@ -445,7 +474,8 @@ TableHeader context_header(const TableInfo& info, std::span<const std::uint8_t> 
     const Material m{info.material[0], info.material[1], info.material[2], info.material[3]};
     if (half && !wdl_context::odd_half_allowed(info.variant, m))
         throw Error("write_wdl_context_table: the half layout is not valid for " + m.name());
-    TableHeader h = start_header(info, Metric::wdl, wdl_context::positions_per_block, values, opt);
+    TableHeader h = start_header(info, Metric::wdl, wdl_context::positions_per_block, values.size(),
+                                 values, opt);
     h.codec = Codec::context;
     h.half = half;
     return h;
@@ -548,8 +578,8 @@ std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info,
     WriteOptions uncounted = opt;
     uncounted.counts_from = &no_counts;
     if (codec == Codec::zstd) {
-        const TableHeader h =
-            start_header(info, Metric::wdl, format::wdl_positions_per_block, values, uncounted);
+        const TableHeader h = start_header(info, Metric::wdl, format::wdl_positions_per_block,
+                                           values.size(), values, uncounted);
         const Sample sample{stride, h.blocks};
         std::vector<std::unique_ptr<Compressor>> comps;
         for (unsigned t = 0; t < threads; ++t)
@@ -583,7 +613,8 @@ std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info,
 }
 
 TableHeader wdl_table_counts(const TableInfo& info, std::span<const std::uint8_t> values) {
-    return start_header(info, Metric::wdl, format::wdl_positions_per_block, values, {});
+    return start_header(info, Metric::wdl, format::wdl_positions_per_block, values.size(), values,
+                        {});
 }
 
 TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
@@ -616,6 +647,21 @@ TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const Tabl
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint16_t> values, const WriteOptions& options) {
     return write_table(path, info, values, options, Metric::dtw);
+}
+
+TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::uint64_t positions, const DtwValues& values,
+                            const WriteOptions& options) {
+    if (!options.counts_from) throw Error("write_dtw_table: values by block need counts_from");
+    std::vector<std::vector<std::uint16_t>> buffers(std::max(1u, options.threads));
+    return write_table(
+        path, info, positions, std::span<const std::uint16_t>(),
+        [&](std::size_t w, std::uint64_t first, std::size_t n) {
+            buffers[w].resize(n);
+            values(first, buffers[w]);
+            return std::span<const std::uint16_t>(buffers[w]);
+        },
+        options, Metric::dtw);
 }
 
 TableHeader write_dtr_table(const std::filesystem::path& path, const TableInfo& info, Metric metric,

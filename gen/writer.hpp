@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -88,6 +89,13 @@ TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const Tabl
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint16_t> values,
                             const WriteOptions& options = {});
+// The same for values given block by block: values(first, out) fills out with the values of
+// positions [first, first + out.size()), from any of options.threads threads at once. The whole
+// array is never held. options.counts_from is required (the values are not counted).
+using DtwValues = std::function<void(std::uint64_t first, std::span<std::uint16_t> out)>;
+TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::uint64_t positions, const DtwValues& values,
+                            const WriteOptions& options);
 // values[i]: dtr values (format.hpp) of one of the dtr metrics, compressed as dtw.
 TableHeader write_dtr_table(const std::filesystem::path& path, const TableInfo& info, Metric metric,
                             std::span<const std::uint16_t> values,

@@ -2,6 +2,8 @@
 // determinism, header contents, the cache-only path and reads from many threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <thread>
 
 #include "gen/writer.hpp"
@@ -163,6 +165,31 @@ TEST(TableFile, DeterministicBytes) {
     write_dtw_table(dir.path / "a.dtw", test::test_info(), d, {.threads = 1});
     write_dtw_table(dir.path / "b.dtw", test::test_info(), d, {.threads = 4});
     EXPECT_EQ(test::file_bytes(dir.path / "a.dtw"), test::file_bytes(dir.path / "b.dtw"));
+}
+
+// Values given block by block (the generator's way) give the bytes of the whole array, with any
+// number of threads; without counts_from they are refused.
+TEST(TableFile, DtwByBlocksMatchesWholeArray) {
+    ScratchDir dir("dtw-blocks");
+    const auto d = test::random_dtw(100'003, 11);
+    const TableHeader whole = write_dtw_table(dir.path / "a.dtw", test::test_info(), d);
+    std::atomic<std::uint64_t> asked{0};
+    const DtwValues by_block = [&](std::uint64_t first, std::span<std::uint16_t> out) {
+        std::copy_n(d.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+        asked += out.size();
+    };
+    for (const unsigned threads : {1u, 3u}) {
+        asked = 0;
+        const auto path = dir.path / ("b" + std::to_string(threads) + ".dtw");
+        const TableHeader h = write_dtw_table(path, test::test_info(), d.size(), by_block,
+                                              {.threads = threads, .counts_from = &whole});
+        EXPECT_EQ(asked, d.size());  // each value once
+        EXPECT_EQ(h.wins, whole.wins);
+        EXPECT_EQ(test::file_bytes(dir.path / "a.dtw"), test::file_bytes(path));
+    }
+    EXPECT_THROW(write_dtw_table(dir.path / "c.dtw", test::test_info(), d.size(), by_block, {}),
+                 Error);
+    EXPECT_FALSE(std::filesystem::exists(dir.path / "c.dtw"));
 }
 
 TEST(TableFile, AtomicWriteAndErrors) {
