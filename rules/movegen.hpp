@@ -199,20 +199,25 @@ class MoveGenerator {
               own_men_(p.men(p.side)),
               own_kings_(p.kings_of(p.side)) {}
 
+        // Searches from the pieces that have a first jump only (most have none; the others
+        // would find nothing), in the same order as from every piece.
         void run() {
-            if (men_may_capture()) for_each_bit(own_men_, [&](int sq) { start(sq, false); });
-            for_each_bit(own_kings_, [&](int sq) { start(sq, true); });
+            for_each_bit(first_jumpers(own_men_, false), [&](int sq) { start(sq, false); });
+            const Bitboard kings = R::flying_kings ? own_kings_ : first_jumpers(own_kings_, true);
+            for_each_bit(kings, [&](int sq) { start(sq, true); });
         }
 
       private:
-        // Whole-board test: can any man jump at all? Most positions have no capture.
-        bool men_may_capture() const {
-            const Bitboard victims = targets(false);
-            for (int d = 0; d < 4; ++d)
-                if (man_captures_in(us_, d) &&
-                    (B::step(B::step(own_men_, d) & victims, d) & empty_))
-                    return true;
-            return false;
+        // Whole-board test: which of `pieces` (men, or short kings) can jump at all.
+        Bitboard first_jumpers(Bitboard pieces, bool kings) const {
+            const Bitboard victims = targets(kings);
+            Bitboard from = 0;
+            for (int d = 0; d < 4; ++d) {
+                if (!kings && !man_captures_in(us_, d)) continue;
+                const Bitboard land = B::step(B::step(pieces, d) & victims, d) & empty_;
+                from |= B::step(B::step(land, opposite(d)), opposite(d));
+            }
+            return from & pieces;
         }
 
         void start(int sq, bool king) {
