@@ -272,7 +272,7 @@ BlockSpan block_span(std::uint64_t b, std::uint32_t ppb, std::uint64_t positions
 // h.blocks_offset, then the offset table; fills in h's offsets and checksums.
 // A pipeline: `threads` threads encode blocks, and each block is written (in order) as soon as
 // it and those before it are ready, by whichever thread is free. Batches with a barrier left a
-// fifth of the threads' time idle (the slowest block of each batch, the serial writes).
+// sixth of the threads' time idle (the slowest block of each batch, the serial writes).
 template <class Encode>
 void write_blocks(TmpFile& file, TableHeader& h, unsigned threads, const Encode& encode) {
     std::vector<std::byte> table(format::table_bytes(h.blocks));
