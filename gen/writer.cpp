@@ -15,8 +15,6 @@
 #include <cstring>
 #include <exception>
 #include <limits>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "probe/bytes.hpp"
@@ -236,26 +234,24 @@ class TmpFile {
     bool committed_ = false;
 };
 
-// Calls f(worker, block) for blocks [first, first + count) with `workers` threads, block
-// first + i by worker i % workers.
+// The calling thread's slot in the task arena of `workers` slots it runs in: the index of its
+// per-worker state (compressors, counts).
+std::size_t arena_worker(std::size_t workers) {
+    const int w = tbb::this_task_arena::current_thread_index();
+    if (w < 0 || static_cast<std::size_t>(w) >= workers)
+        throw Error("writer: a thread outside the writing arena");
+    return static_cast<std::size_t>(w);
+}
+
+// Calls f(worker, block) for blocks [first, first + count) on at most `workers` threads (a task
+// arena; worker: arena_worker), in any order.
 template <class F>
 void parallel_blocks(std::size_t workers, std::uint64_t first, std::size_t count, const F& f) {
-    workers = std::min(workers, count);
-    std::exception_ptr error;
-    std::mutex error_mutex;
-    const auto work = [&](std::size_t w) {
-        try {
-            for (std::size_t i = w; i < count; i += workers) f(w, first + i);
-        } catch (...) {
-            std::lock_guard lock(error_mutex);
-            error = std::current_exception();
-        }
-    };
-    std::vector<std::thread> threads;
-    for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(work, w);
-    if (workers > 0) work(0);
-    for (auto& t : threads) t.join();
-    if (error) std::rethrow_exception(error);
+    tbb::task_arena arena(static_cast<int>(workers));
+    arena.execute([&] {
+        tbb::parallel_for(std::size_t{0}, count,
+                          [&](std::size_t i) { f(arena_worker(workers), first + i); });
+    });
 }
 
 // The positions [first, first + n) of block b of a table of `positions` positions.
@@ -290,15 +286,12 @@ void write_blocks(TmpFile& file, TableHeader& h, unsigned threads, const Encode&
                                                       if (next == h.blocks) control.stop();
                                                       return next == h.blocks ? 0 : next++;
                                                   }) &
-                tbb::make_filter<std::uint64_t, std::uint64_t>(
-                    tbb::filter_mode::parallel,
-                    [&](std::uint64_t b) {
-                        const int w = tbb::this_task_arena::current_thread_index();
-                        if (w < 0 || w >= static_cast<int>(threads))
-                            throw Error("writer: a thread outside the writing arena");
-                        encode(static_cast<std::size_t>(w), b, slots[b % slots.size()]);
-                        return b;
-                    }) &
+                tbb::make_filter<std::uint64_t, std::uint64_t>(tbb::filter_mode::parallel,
+                                                               [&](std::uint64_t b) {
+                                                                   encode(arena_worker(threads), b,
+                                                                          slots[b % slots.size()]);
+                                                                   return b;
+                                                               }) &
                 tbb::make_filter<std::uint64_t, void>(
                     tbb::filter_mode::serial_in_order, [&](std::uint64_t b) {
                         const EncodedBlock& e = slots[b % slots.size()];
