@@ -81,13 +81,13 @@ class PairSolver {
           classes_(m == m.mirrored() ? 1 : 2),
           materials_{m, m.mirrored()},
           indices_{ClassIndex(board_, m), ClassIndex(board_, m.mirrored())},
-          kings_per_men_(indices_[0].kings_per_men()) {
+          kings_per_men_(indices_[0].kings_per_men()),
+          free_squares_(make_tables(board_).squares - m.men()) {
         // The kings' rank arrays of the hot loops hold 8 kings a side (gen/king_ranks.hpp).
         for (const Material c : materials_)
             if (c.white_kings > 8 || c.black_kings > 8)
                 throw Error("class " + c.name() + " has more kings than the solver handles (8)");
-        const int free_squares = make_tables(board_).squares - m.men();
-        free_squares_ = free_squares;
+        const int free_squares = free_squares_;
         for (int c = 0; c < 2; ++c) {
             const int wk = materials_[c].white_kings, bk = materials_[c].black_kings;
             kings_radix_[c] = FastDivisor(choose(free_squares - wk, bk));
@@ -1076,7 +1076,7 @@ class PairSolver {
     // those White's leave, by colex rank.
     std::vector<SubsetTable> white_subsets_, black_subsets_;
     std::vector<std::uint32_t> flipped_kings_[2];  // per class, by kings index (components)
-    int free_squares_ = 0;
+    const int free_squares_;                       // the squares the men leave
     const Bitboard board_mask_ = make_tables(board_).mask;
     const int threads_ = static_cast<int>(
         tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
