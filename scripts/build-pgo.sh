@@ -10,6 +10,12 @@ variant=${1:-english}
 pieces=${2:-5}
 dir=build-pgo
 profile="$PWD/$dir/profile"
+# Bad arguments fail now, not after the instrumented build.
+case "$pieces" in
+    [2-8]) ;;
+    *) echo "build-pgo.sh: pieces must be 2..8, not '$pieces'" >&2; exit 2 ;;
+esac
+if [ -x build/damas ]; then build/damas count --variant "$variant" --pieces 2 > /dev/null; fi
 train=$(mktemp -d)
 trap 'rm -rf "$train"' EXIT
 
