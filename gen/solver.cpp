@@ -91,12 +91,11 @@ class PairSolver {
         for (const Material c : materials_)
             if (c.white_kings > 8 || c.black_kings > 8)
                 throw Error("class " + c.name() + " has more kings than the solver handles (8)");
-        const int free_squares = free_squares_;
         for (int c = 0; c < 2; ++c) {
             const int wk = materials_[c].white_kings, bk = materials_[c].black_kings;
-            kings_radix_[c] = FastDivisor(choose(free_squares - wk, bk));
-            white_subsets_.emplace_back(wk, free_squares);
-            black_subsets_.emplace_back(bk, free_squares - wk);
+            kings_radix_[c] = FastDivisor(choose(free_squares_ - wk, bk));
+            white_subsets_.emplace_back(wk, free_squares_);
+            black_subsets_.emplace_back(bk, free_squares_ - wk);
         }
         for (int c = 0; c < classes_; ++c) {
             total_ += indices_[c].size();

@@ -19,15 +19,15 @@ if [ -x build/damas ]; then build/damas count --variant "$variant" --pieces 2 > 
 train=$(mktemp -d)
 trap 'rm -rf "$train"' EXIT
 
-configure() {  # the PGO step
+build_step() {  # configures build-pgo/ for a PGO step ($1) and builds damas
     cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDAMAS_BUILD_TESTS=OFF \
         -DDAMAS_BUILD_BENCH=OFF -DDAMAS_PGO="$1" -DDAMAS_PGO_DIR="$profile" > /dev/null
     cmake --build "$dir" --target damas --parallel "$(nproc)"
 }
 
 rm -rf "$profile"
-configure generate
+build_step generate
 echo "training: damas gen --variant $variant --pieces $pieces (instrumented, slower than usual)"
 "$dir/damas" gen --variant "$variant" --pieces "$pieces" --dir "$train" --quiet
-configure use
+build_step use
 echo "profile-guided build: $dir/damas (trained on $variant, $pieces pieces)"
