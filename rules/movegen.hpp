@@ -21,12 +21,15 @@ namespace damas {
 
 // The position after the move. The same for every variant: the move carries all it needs.
 constexpr Position make_move(Position p, const Move& m) {
-    const int us = index_of(p.side);
     const Bitboard from = bit(m.from);
     const Bitboard to = bit(m.to);
     const bool was_king = (p.kings & from) != 0;
-    p.pieces[us] = (p.pieces[us] & ~from) | to;
-    p.pieces[1 - us] &= ~m.captured;
+    // Selects rather than p.pieces[side]: see Position::of.
+    const Bitboard mover = (p.of(p.side) & ~from) | to;
+    const Bitboard other = p.of(~p.side) & ~m.captured;
+    const bool white = p.side == Color::white;
+    p.pieces[0] = white ? mover : other;
+    p.pieces[1] = white ? other : mover;
     p.kings &= ~(m.captured | from);
     if (was_king || m.promotes) p.kings |= to;
     p.side = ~p.side;

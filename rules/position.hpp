@@ -17,7 +17,9 @@ struct Position {
     Color side = Color::white;
 
     constexpr Bitboard occupied() const { return pieces[0] | pieces[1]; }
-    constexpr Bitboard of(Color c) const { return pieces[index_of(c)]; }
+    // A select, not an index: an indexed read makes the compiler keep a position that was just
+    // computed in registers in memory, and read it back before the writes have landed.
+    constexpr Bitboard of(Color c) const { return c == Color::white ? pieces[0] : pieces[1]; }
     constexpr Bitboard men(Color c) const { return of(c) & ~kings; }
     constexpr Bitboard kings_of(Color c) const { return of(c) & kings; }
     constexpr bool operator==(const Position&) const = default;
