@@ -1,24 +1,51 @@
 #!/usr/bin/env bash
 # Generator benchmarks (issue 4), not tests: wall time, throughput and peak memory of full runs
 # with 2 threads, and the size of the english WDL files. Each run starts from an empty folder.
-# Usage: scripts/bench-gen.sh [quick|all]   (quick: brazilian 2-5 only; all: also international
-# 2-5 and english 2-6, which take tens of minutes).
+# Usage: scripts/bench-gen.sh [quick|all|pair [runs]]
+#   quick: brazilian 2-5 only; all: also international 2-5 and english 2-6 (tens of minutes);
+#   pair:  the largest 6-piece 8x8 pair, english 2211 + 1122, solved and written `runs` times
+#          (default 3) with the smaller classes on disk (made once, in $BENCH_DIR/pair).
+# DAMAS=path picks the binary (default build/damas; build-pgo/damas for the profile-guided one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
 out=${BENCH_DIR:-/tmp/damas-bench}
 threads=${THREADS:-2}
+damas=${DAMAS:-build/damas}
 
 run() {  # variant pieces
     local dir="$out/$1-$2"
     rm -rf "$dir"
-    /usr/bin/time -f "peak %M KiB, wall %e s" build/damas gen -v "$1" -p "$2" -d "$dir" -t "$threads" -q
+    /usr/bin/time -f "peak %M KiB, wall %e s" "$damas" gen -v "$1" -p "$2" -d "$dir" -t "$threads" -q
 }
 
-run brazilian 5
-if [ "$mode" = all ]; then
-    run international 5
-    run english 6
-    printf 'english 2-6 WDL files: '
-    du -cb "$out"/english-6/english/*.wdl | tail -n 1
-fi
+# The pair's own line (positions, seconds, M positions/s, the phases, CPU seconds) per run.
+pair() {  # runs
+    local dir="$out/pair"
+    echo "preparing the classes english 2211 needs in $dir (once)"
+    "$damas" gen -v english -p 6 -c 2211 -d "$dir" -t "$threads" -q
+    for _ in $(seq "$1"); do
+        rm -f "$dir"/english/2211.* "$dir"/english/1122.*
+        "$damas" gen -v english -p 6 -c 2211 -d "$dir" -t "$threads" 2>&1 |
+            grep -E '^1122\+2211: .* positions in' || {
+            echo "bench-gen.sh: the pair's line is missing from damas's output" >&2
+            exit 1
+        }
+    done
+}
+
+case "$mode" in
+    quick) run brazilian 5 ;;
+    all)
+        run brazilian 5
+        run international 5
+        run english 6
+        printf 'english 2-6 WDL files: '
+        du -cb "$out"/english-6/english/*.wdl | tail -n 1
+        ;;
+    pair) pair "${2:-3}" ;;
+    *)
+        echo "usage: scripts/bench-gen.sh [quick|all|pair [runs]]" >&2
+        exit 2
+        ;;
+esac
