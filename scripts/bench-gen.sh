@@ -26,8 +26,12 @@ pair() {  # runs
     "$damas" gen -v english -p 6 -c 2211 -d "$dir" -t "$threads" -q
     for _ in $(seq "$1"); do
         rm -f "$dir"/english/2211.* "$dir"/english/1122.*
-        "$damas" gen -v english -p 6 -c 2211 -d "$dir" -t "$threads" 2>&1 |
-            grep -E '^1122\+2211: .* positions in' || {
+        local log
+        log=$("$damas" gen -v english -p 6 -c 2211 -d "$dir" -t "$threads" 2>&1) || {
+            echo "$log" >&2  # damas's own error message
+            exit 1
+        }
+        grep -E '^1122\+2211: .* positions in' <<< "$log" || {
             echo "bench-gen.sh: the pair's line is missing from damas's output" >&2
             exit 1
         }
