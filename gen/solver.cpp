@@ -183,7 +183,7 @@ class PairSolver {
                 flip_.rotate(block.men.black), flip_.rotate(block.men.white));
             block.king_predecessors =
                 base_[c_after] + local_men_[c_after][men_after] * kings_per_men();
-            const ManMoves moves = man_moves(c, men);
+            const ManMoves moves = man_moves(c, block.men);
             prefetch_successor_results(moves);
             FreeSquares free;
             free.set(board_mask_, block.men.white | block.men.black);
@@ -268,8 +268,7 @@ class PairSolver {
         std::array<ManMove, 24> items;
         int size = 0;
     };
-    ManMoves man_moves(int c, std::uint64_t men) const {
-        const MenPlacement placement = indices_[c].men(men);
+    ManMoves man_moves(int c, const MenPlacement& placement) const {
         Position only_men;
         only_men.pieces = {placement.white, placement.black};
         MoveList list;
@@ -286,7 +285,10 @@ class PairSolver {
             const Bitboard new_white = flip_.rotate(placement.black);
             const Bitboard new_black = flip_.rotate(white_after);
             const std::uint64_t men_after = indices_[c_after].men_index(new_white, new_black);
-            if (slice_of_men_[c_after][men_after] != slice_)
+            // A forward move advances a man, so it leaves the slice (slices.cpp); reading the
+            // slice table (a random access into an array of every men configuration) cost a
+            // cache miss per position in the classes without kings.
+            if (!R::men_move_sideways || slice_of_men_[c_after][men_after] != slice_)
                 mm.results = results_[c_after].outcomes.data() + men_after * kings_per_men();
         }
         return out;
@@ -326,7 +328,14 @@ class PairSolver {
         Exits known[positions];
         std::uint8_t pending[positions];
         std::uint16_t first[positions + 1];
-        typename SolvedStore::Located exits[max_exits];
+        // Where each exit's outcome is, or the outcome itself (packed) when no slot holds it.
+        // Trivial members: the batch is made per men configuration, and initialising 512
+        // entries took a fifth of the time in the classes without kings (one position each).
+        struct Exit {
+            const std::uint16_t* slot;
+            std::uint16_t packed;
+        };
+        Exit exits[max_exits];
         int count = 0, exit_count = 0;
 
         // Whether position s with n such exits joins the batch (else they are looked up at once).
@@ -341,7 +350,7 @@ class PairSolver {
         void locate(const SolvedStore& store, const Position& p, const Move& m) {
             const auto at = store.locate<R>(make_move(p, m));
             if (at.slot) __builtin_prefetch(at.slot);
-            exits[exit_count++] = at;
+            exits[exit_count++] = {at.slot, at.slot ? std::uint16_t{0} : pack_outcome(at.outcome)};
         }
         bool full() const { return count == positions; }
     };
@@ -353,7 +362,7 @@ class PairSolver {
             Exits exits = deferred.known[k];
             for (int e = deferred.first[k]; e < deferred.first[k + 1]; ++e) {
                 const auto& at = deferred.exits[e];
-                exits.add(at.slot ? unpack_outcome(*at.slot) : at.outcome);
+                exits.add(unpack_outcome(at.slot ? *at.slot : at.packed));
             }
             finish(deferred.state[k], exits, deferred.pending[k], sink);
         }
@@ -900,8 +909,9 @@ class PairSolver {
         }
     };
     struct ComponentMen {
-        std::uint64_t men[2];  // the men index of each configuration: class 0's, its flip's
-        int blocks;            // 1 when the class is its own mirror and men[0] its own flip
+        std::uint64_t men[2];    // the men index of each configuration: class 0's, its flip's
+        int blocks;              // 1 when the class is its own mirror and men[0] its own flip
+        MenPlacement placement;  // class 0's men
     };
 
     std::vector<ComponentMen> components_of_slice(int s) const {
@@ -912,7 +922,7 @@ class PairSolver {
             const std::uint64_t flipped =
                 indices_[c].men_index(flip_.rotate(p.black), flip_.rotate(p.white));
             if (classes_ == 1 && flipped < men) continue;  // in flipped's component
-            out.push_back({{men, flipped}, classes_ == 1 && flipped == men ? 1 : 2});
+            out.push_back({{men, flipped}, classes_ == 1 && flipped == men ? 1 : 2, p});
         }
         return out;
     }
@@ -957,9 +967,14 @@ class PairSolver {
         FreeSquares free[2];
         for (int b = 0; b < men.blocks; ++b) {
             const int c = b == 0 ? 0 : mirror(0);
-            blocks[b] = {indices_[c].men(men.men[b]), men.blocks == 2 ? (1 - b) * k : 0, c};
+            // The flip's men are class 0's rotated (no unranking).
+            const MenPlacement placement =
+                b == 0 ? men.placement
+                       : MenPlacement{flip_.rotate(men.placement.black),
+                                      flip_.rotate(men.placement.white)};
+            blocks[b] = {placement, men.blocks == 2 ? (1 - b) * k : 0, c};
             free[b].set(board_mask_, blocks[b].men.white | blocks[b].men.black);
-            const ManMoves moves = man_moves(c, men.men[b]);
+            const ManMoves moves = man_moves(c, placement);
             prefetch_successor_results(moves);
             const std::uint64_t first = men.men[b] * k;
             DeferredExits deferred;
