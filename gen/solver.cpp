@@ -968,10 +968,9 @@ class PairSolver {
         for (int b = 0; b < men.blocks; ++b) {
             const int c = b == 0 ? 0 : mirror(0);
             // The flip's men are class 0's rotated (no unranking).
-            const MenPlacement placement =
-                b == 0 ? men.placement
-                       : MenPlacement{flip_.rotate(men.placement.black),
-                                      flip_.rotate(men.placement.white)};
+            const MenPlacement placement = b == 0 ? men.placement
+                                                  : MenPlacement{flip_.rotate(men.placement.black),
+                                                                 flip_.rotate(men.placement.white)};
             blocks[b] = {placement, men.blocks == 2 ? (1 - b) * k : 0, c};
             free[b].set(board_mask_, blocks[b].men.white | blocks[b].men.black);
             const ManMoves moves = man_moves(c, placement);
