@@ -1,5 +1,5 @@
-// The comparison of generated files with the reference solver (reference_solver.hpp), shared by
-// test_gen_independent (fast) and test_gen_independent_slow (international with 3 pieces).
+// The comparison of generated files with the reference solver (reference_solver.hpp), used by
+// test_gen_independent.
 //
 // The generated files are read whole (TableFile) and addressed with ClassIndex; a Black-to-move
 // position is the colour flip of a White-to-move one of the mirrored class, as the files store
