@@ -183,15 +183,19 @@ class PairSolver {
                 flip_.rotate(block.men.black), flip_.rotate(block.men.white));
             block.king_predecessors =
                 base_[c_after] + local_men_[c_after][men_after] * kings_per_men();
+        });
+        for_each_men_part([&](int c, std::uint64_t men, std::uint64_t local, std::uint64_t begin,
+                              std::uint64_t end) {
+            const Block& block = blocks_[local / kings_per_men()];
             const ManMoves moves = man_moves(c, block.men);
-            prefetch_successor_results(moves);
+            if (begin == 0) prefetch_successor_results(moves);
             FreeSquares free;
             free.set(board_mask_, block.men.white | block.men.black);
             const std::uint64_t first = men * kings_per_men();
             DeferredExits deferred;
             SliceSink sink{*this};
             indices_[c].for_each_position(
-                first, first + kings_per_men(), [&](std::uint64_t i, const Position& p) {
+                first + begin, first + end, [&](std::uint64_t i, const Position& p) {
                     initialise(local + (i - first), p, moves, free, deferred, sink);
                 });
             finish_deferred(deferred, sink);
@@ -868,11 +872,37 @@ class PairSolver {
         }
     }
 
+    // Calls f(class, men index, first slice-local state, first and end kings index) for parts
+    // of every men configuration of the slice being solved, in parallel, both classes in one
+    // loop: a configuration is split into parts of at most part_positions positions, so that a
+    // slice of few configurations keeps every thread busy (a class without men has one; whole
+    // configurations left one of two threads idle through most of such a class).
+    static constexpr std::uint64_t part_positions = std::uint64_t{1} << 16;
+    template <class F>
+    void for_each_men_part(F&& f) const {
+        const std::uint64_t k = kings_per_men();
+        const std::uint64_t parts = (k + part_positions - 1) / part_positions;  // per configuration
+        const std::size_t first_class_men = slice_men_[0][slice_].size();
+        const std::size_t men =
+            first_class_men + (classes_ == 2 ? slice_men_[1][slice_].size() : 0);
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men * parts, 1), [&](const auto& r) {
+            for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                const std::size_t j = i / parts;
+                const int c = j < first_class_men ? 0 : 1;
+                const std::size_t m = c == 0 ? j : j - first_class_men;
+                const std::uint64_t begin = (i % parts) * part_positions;
+                f(c, slice_men_[c][slice_][m], base_[c] + m * k, begin,
+                  std::min(k, begin + part_positions));
+            }
+        });
+    }
+
     // The slice's values into the pair's result arrays.
     void store_results() {
-        for_each_men_block([&](int c, std::uint64_t men, std::uint64_t local) {
+        for_each_men_part([&](int c, std::uint64_t men, std::uint64_t local, std::uint64_t begin,
+                              std::uint64_t end) {
             const std::uint64_t first = men * kings_per_men();
-            for (std::uint64_t k = 0; k < kings_per_men(); ++k)
+            for (std::uint64_t k = begin; k < end; ++k)
                 store_result(c, first + k, states_[local + k]);
         });
     }
