@@ -14,6 +14,8 @@
 //     kings index of each successor (and skips the moves a king blocks), worked out from the
 //     ranks of its kings among the free squares (gen/king_ranks.hpp). The captures' outcomes in
 //     smaller classes are located for 32 positions at a time and prefetched before they are read.
+//     Tasks take parts of at most 64 Ki positions of a men configuration, so that a slice of few
+//     configurations (a class without men has one) keeps every thread busy.
 //  2. Resolve by increasing distance d, one level per distance: the positions pushed to d
 //     (initialisation and longest losses: a bucket per distance; predecessors that may resolve
 //     at d: a bitmap filled while resolving d - 1). The level is walked as a bitmap, so each
