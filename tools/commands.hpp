@@ -17,6 +17,7 @@ void add_index_commands(CLI::App& app);       // count, index, unindex
 void add_gen_commands(CLI::App& app);         // gen, verify
 void add_probe_commands(CLI::App& app);       // probe, best, line, stats, info
 void add_draw_rules_commands(CLI::App& app);  // gen-rules, probe-rules
+void add_svg_commands(CLI::App& app);         // svg
 
 // Thrown by a command to end with this exit code after it printed its own report.
 struct ExitCode {

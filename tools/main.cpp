@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     damas::cli::add_gen_commands(app);
     damas::cli::add_probe_commands(app);
     damas::cli::add_draw_rules_commands(app);
+    damas::cli::add_svg_commands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

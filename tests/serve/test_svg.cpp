@@ -1,0 +1,148 @@
+// Board diagrams (tools/svg.hpp) and `damas svg`: every playable square drawn once with its name
+// where the variant's numbering puts it (the corners checked against the PDN standards), every
+// piece drawn, the move's arrow between the right squares; bad input is one error line.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "rules/notation.hpp"
+#include "tools/svg.hpp"
+
+namespace damas::cli {
+namespace {
+
+int count(const std::string& text, const std::string& part) {
+    int n = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+    return n;
+}
+
+// The top-left corner of the rect drawn for a named square.
+std::pair<int, int> corner(const std::string& svg, const std::string& name) {
+    const std::regex square("<g class=\"square\" data-square=\"" + name +
+                            "\"><rect x=\"([0-9.]+)\" y=\"([0-9.]+)\"");
+    std::smatch m;
+    if (!std::regex_search(svg, m, square)) return {-1, -1};
+    return {std::stoi(m[1]), std::stoi(m[2])};
+}
+
+TEST(Svg, EverySquareOnceWithEveryPieceOfTheInitialPosition) {
+    for (const Variant v : all_variants()) {
+        const Position p = initial_position(v);
+        const std::string svg = board_svg(v, p);
+        const GeometryTables g = make_tables(v.info().board);
+        EXPECT_EQ(count(svg, "<g class=\"square\""), g.squares) << v.name();
+        for (int s = 0; s < g.squares; ++s) {
+            const std::string name = square_name(v.info(), g.bit_of_square[s]);
+            EXPECT_EQ(count(svg, "data-square=\"" + name + "\""), 1) << v.name() << " " << name;
+        }
+        EXPECT_EQ(count(svg, "class=\"piece white man\""), popcount(p.of(Color::white)));
+        EXPECT_EQ(count(svg, "class=\"piece black man\""), popcount(p.of(Color::black)));
+        EXPECT_EQ(count(svg, "<g "), count(svg, "</g>"));
+        EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+    }
+}
+
+TEST(Svg, CornersFollowEachNumbering) {
+    const auto corner_of = [](const char* variant, const char* square) {
+        const Variant v = *parse_variant(variant);
+        return corner(board_svg(v, initial_position(v)), square);
+    };
+    using P = std::pair<int, int>;
+    // International (FMJD): 1 is b10 (top row, second column), 5 is j10, 46 is a1, 50 is i1.
+    EXPECT_EQ(corner_of("international", "1"), P(48, 0));
+    EXPECT_EQ(corner_of("international", "5"), P(432, 0));
+    EXPECT_EQ(corner_of("international", "46"), P(0, 432));
+    EXPECT_EQ(corner_of("international", "50"), P(384, 432));
+    // English: 1 at the top left's first dark square, 32 at the bottom right's last one.
+    EXPECT_EQ(corner_of("english", "1"), P(48, 0));
+    EXPECT_EQ(corner_of("english", "32"), P(288, 336));
+    // Portuguese: a1 is light, 1 is h1 (bottom row from the right), 32 is a8.
+    EXPECT_EQ(corner_of("portuguese", "1"), P(336, 336));
+    EXPECT_EQ(corner_of("portuguese", "32"), P(0, 0));
+    // Algebraic boards: a1 bottom left.
+    EXPECT_EQ(corner_of("brazilian", "a1"), P(0, 336));
+    EXPECT_EQ(corner_of("turkish", "a1"), P(0, 336));
+    EXPECT_EQ(corner_of("turkish", "h8"), P(336, 0));
+}
+
+TEST(Svg, KingsAndMoveArrow) {
+    const Variant v = *parse_variant("international");
+    const Position p = parse_fen(v, "W:WK32,28:B23,K5");
+    const auto move = find_move(v, p, "28x19");
+    ASSERT_TRUE(move);
+    SvgOptions o;
+    o.move = move;
+    const std::string svg = board_svg(v, p, o);
+    EXPECT_EQ(count(svg, "class=\"piece white king\""), 1);
+    EXPECT_EQ(count(svg, "class=\"piece black king\""), 1);
+    EXPECT_EQ(count(svg, "class=\"piece white man\""), 1);
+    // 28 is d5's neighbour... the arrow runs between the centres of 28 and 19.
+    const auto [x28, y28] = corner(svg, "28");
+    const auto [x19, y19] = corner(svg, "19");
+    const std::string arrow = "<line class=\"move\" x1=\"" + std::to_string(x28 + 24) + "\" y1=\"" +
+                              std::to_string(y28 + 24) + "\" x2=\"" + std::to_string(x19 + 24) +
+                              "\" y2=\"" + std::to_string(y19 + 24) + "\"";
+    EXPECT_NE(svg.find(arrow), std::string::npos) << svg;
+    EXPECT_EQ(count(svg, "class=\"captured\""), 2);  // one cross: two strokes
+    EXPECT_FALSE(find_move(v, p, "28-22"));          // a capture is compulsory
+    EXPECT_FALSE(find_move(v, p, "junk"));
+}
+
+struct CliRun {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+CliRun damas(const std::string& args) {
+    const auto dir = std::filesystem::temp_directory_path();
+    const auto out = dir / ("svg_out_" + std::to_string(::getpid()));
+    const auto err = dir / ("svg_err_" + std::to_string(::getpid()));
+    const int status = std::system((std::string("'") + DAMAS_BINARY + "' " + args + " >'" +
+                                    out.string() + "' 2>'" + err.string() + "'")
+                                       .c_str());
+    const auto slurp = [](const std::filesystem::path& f) {
+        std::ifstream in(f);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    };
+    CliRun r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    std::filesystem::remove(out);
+    std::filesystem::remove(err);
+    return r;
+}
+
+TEST(SvgCommand, WritesTheDiagramAndRejectsBadInput) {
+    const auto file =
+        std::filesystem::temp_directory_path() / ("board_" + std::to_string(::getpid()) + ".svg");
+    CliRun r = damas("svg -v english 'W:W21,22:B9' --move 22-18 -o '" + file.string() + "'");
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::ifstream in(file);
+    std::stringstream s;
+    s << in.rdbuf();
+    const Variant english = *parse_variant("english");
+    SvgOptions o;
+    const Position p = parse_fen(english, "W:W21,22:B9");
+    o.move = find_move(english, p, "22-18");
+    EXPECT_EQ(s.str(), board_svg(english, p, o));
+    std::filesystem::remove(file);
+
+    for (const char* bad : {"svg -v english 'W:W21,22:B9' --move 22-13", "svg -v nope 'W:W21:B9'",
+                            "svg -v english 'W:W99:B9'"}) {
+        r = damas(bad);
+        EXPECT_EQ(r.code, 2) << bad;
+        EXPECT_TRUE(r.out.empty());
+        EXPECT_EQ(count(r.err, "\n"), 1) << r.err;
+        EXPECT_EQ(r.err.rfind("damas: error: ", 0), 0u) << r.err;
+    }
+}
+
+}  // namespace
+}  // namespace damas::cli
