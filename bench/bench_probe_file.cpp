@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "gen/writer.hpp"
-#include "probe/table_file.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 namespace {

@@ -1,11 +1,12 @@
 # Installation of the probing library (included by the top-level CMakeLists.txt).
 #
 # What `cmake --install` puts under the prefix:
-#   lib/libdamas-probe.so       the probing library: rules, index and probe compiled once more
+#   lib/libdamas-probe.so       the probing library: rules, index, table and probe compiled again
 #                               as position-independent code into one shared library that links
 #                               zstd and the C++ runtime itself, so a C program (or another
 #                               language's FFI) links it alone. The static in-tree libraries
-#                               (damas_rules, damas_index, damas_probe) are not installed.
+#                               (damas_rules, damas_index, damas_table, damas_probe) are not
+#                               installed.
 #   include/damas/              the public headers: damas_probe.h (C; also as probe/damas_probe.h),
 #                               probe/probe.hpp (C++20) and the headers it includes, laid out as
 #                               in the tree so their includes resolve with -I include/damas
@@ -16,9 +17,9 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 find_package(zstd CONFIG REQUIRED)
 
-# The sources of the three lower libraries, as absolute paths.
+# The sources of the four lower libraries, as absolute paths.
 set(damas_probe_shared_sources)
-foreach(lib damas_rules damas_index damas_probe)
+foreach(lib damas_rules damas_index damas_table damas_probe)
   get_target_property(lib_dir ${lib} SOURCE_DIR)
   get_target_property(lib_sources ${lib} SOURCES)
   foreach(src IN LISTS lib_sources)
@@ -51,7 +52,7 @@ endif()
 
 # probe.hpp and everything it includes, and the C header.
 set(damas_public_headers
-  probe/probe.hpp probe/damas_probe.h probe/outcome.hpp probe/format.hpp probe/block_cache.hpp
+  probe/probe.hpp probe/damas_probe.h table/outcome.hpp table/format.hpp table/block_cache.hpp
   rules/bitboard.hpp rules/geometry.hpp rules/move.hpp rules/movegen.hpp rules/position.hpp
   rules/variant.hpp rules/variants.hpp)
 foreach(header IN LISTS damas_public_headers)

@@ -21,9 +21,9 @@
 #include "gen/solver.hpp"
 #include "gen/writer.hpp"
 #include "index/class_index.hpp"
-#include "probe/table_file.hpp"
-#include "probe/wdl_context.hpp"
 #include "rules/error.hpp"
+#include "table/table_file.hpp"
+#include "table/wdl_context.hpp"
 
 namespace damas {
 namespace {

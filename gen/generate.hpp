@@ -3,7 +3,7 @@
 //
 // Owns: the batch over classes. Classes are solved in dependency order (index/material.hpp), a
 // class together with its mirror (gen/solver.hpp). Each class gives two files, WDL and DTW
-// (probe/format.hpp), written atomically; of a pair, one wdl file may get the mirror layout
+// (table/format.hpp), written atomically; of a pair, one wdl file may get the mirror layout
 // (mirror_wdl below), written last. A rerun verifies the files of a pair and skips it,
 // so a killed run loses at most the pair in progress. Before starting, the memory the run needs
 // is estimated and the run refused if the machine lacks it. Memory: every solved class below the
@@ -40,9 +40,9 @@ struct GenerateOptions {
     std::optional<Material> only;  // build this class (and its mirror) and what it needs
     // Of each pair of classes (a class and its mirror), write the wdl values of one only, the
     // one that compresses smaller; the other's wdl file gets the mirror layout
-    // (probe/format.hpp): a probe there searches one ply. About halves the wdl bytes.
+    // (table/format.hpp): a probe there searches one ply. About halves the wdl bytes.
     bool mirror_wdl = true;
-    // The wdl files' codec (probe/format.hpp): automatic tries the context codec for classes of
+    // The wdl files' codec (table/format.hpp): automatic tries the context codec for classes of
     // at least large_class_positions positions whose zstd file would take
     // context_min_zstd_bytes or more, and uses the smaller, as estimated from every 16th block;
     // context uses it wherever it can (for tests: small classes too); zstd never.

@@ -14,9 +14,9 @@
 #include "gen/rule_solver.hpp"
 #include "gen/writer.hpp"
 #include "index/class_index.hpp"
-#include "probe/table_file.hpp"
 #include "rules/error.hpp"
 #include "rules/movegen.hpp"
+#include "table/table_file.hpp"
 
 #include <unistd.h>
 

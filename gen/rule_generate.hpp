@@ -1,4 +1,4 @@
-// The driver of the rule metric: `damas gen-rules`. Computes the dtr files (probe/format.hpp) of
+// The driver of the rule metric: `damas gen-rules`. Computes the dtr files (table/format.hpp) of
 // a database whose pure tables (wdl, dtw) are already generated.
 //
 // Owns: the batch over classes for the move-limit draw rules. Classes are solved in the pure
@@ -23,7 +23,7 @@
 
 #include "gen/progress.hpp"
 #include "index/material.hpp"
-#include "probe/draw_rules.hpp"
+#include "table/draw_rules.hpp"
 
 namespace damas {
 

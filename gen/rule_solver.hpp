@@ -1,5 +1,5 @@
-// The rule solver: the dtr metric (probe/format.hpp) of one class pair under the move-limit draw
-// rules (probe/draw_rules.hpp).
+// The rule solver: the dtr metric (table/format.hpp) of one class pair under the move-limit draw
+// rules (table/draw_rules.hpp).
 //
 // Owns: the distance to the rule's goal of every position of a class pair in each regime its
 // classes have. A state is (position, regime); the count it is under has r plies left. With r
@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "index/class_index.hpp"
-#include "probe/draw_rules.hpp"
+#include "table/draw_rules.hpp"
 
 namespace damas {
 

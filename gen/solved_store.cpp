@@ -4,8 +4,8 @@
 #include <tbb/parallel_for.h>
 
 #include "gen/huge_pages.hpp"
-#include "probe/table_file.hpp"
 #include "rules/error.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 
@@ -83,7 +83,7 @@ void SolvedStore::load(Material m) {
     // Looked up at random by the pairs that capture or crown into this class.
     std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(values.size());
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
-        // Capture positions hold fill values; lookups never read them (probe/outcome.hpp).
+        // Capture positions hold fill values; lookups never read them (table/outcome.hpp).
         Outcome o{static_cast<Value>(values[i]), 0};
         if (o.value == Value::win || o.value == Value::loss) o.plies = plies[i];
         outcomes[i] = pack_outcome(o);

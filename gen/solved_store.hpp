@@ -2,9 +2,9 @@
 //
 // Owns: in-memory outcome arrays of solved classes, one packed u16 per position
 // (plies << 2 | value), and their indexers. A class comes either straight from the solver (every
-// position known) or from its files through the same reader engines use (probe/table_file), in
+// position known) or from its files through the same reader engines use (table/table_file), in
 // which case the positions where the side to move must capture are unknown and resolved by
-// searching the captures (probe/outcome.hpp), exactly as a probe does.
+// searching the captures (table/outcome.hpp), exactly as a probe does.
 //
 // Thread safety: load() before a parallel phase; lookup() is then safe from any thread.
 #pragma once
@@ -18,8 +18,8 @@
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
 #include "index/material.hpp"
-#include "probe/outcome.hpp"
 #include "rules/variant.hpp"
+#include "table/outcome.hpp"
 
 namespace damas {
 

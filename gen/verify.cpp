@@ -11,9 +11,9 @@
 #include <optional>
 
 #include "gen/solved_store.hpp"
-#include "probe/table_file.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 namespace {

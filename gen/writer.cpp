@@ -17,11 +17,11 @@
 #include <limits>
 #include <vector>
 
-#include "probe/bytes.hpp"
-#include "probe/hash.hpp"
-#include "probe/table_file.hpp"
-#include "probe/wdl_context.hpp"
 #include "rules/error.hpp"
+#include "table/bytes.hpp"
+#include "table/hash.hpp"
+#include "table/table_file.hpp"
+#include "table/wdl_context.hpp"
 
 namespace damas {
 namespace {

@@ -1,4 +1,4 @@
-// Writing table files (probe/format.hpp) from the generator's value arrays.
+// Writing table files (table/format.hpp) from the generator's value arrays.
 //
 // Owns: the encoding side of the format: counting values, filling unknown positions with what
 // compresses best, packing, zstd compression of independent blocks, and the atomic write
@@ -15,7 +15,7 @@
 #include <span>
 #include <string>
 
-#include "probe/format.hpp"
+#include "table/format.hpp"
 
 namespace damas {
 
@@ -61,7 +61,7 @@ bool table_complete(const std::filesystem::path& path, const TableInfo& info, Me
 // Throws Error on an invalid value or an I/O failure (the temporary file is removed).
 TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint8_t> values, const WriteOptions& options = {});
-// A wdl table with the context codec (format.hpp, probe/wdl_context.hpp), in the half layout if
+// A wdl table with the context codec (format.hpp, table/wdl_context.hpp), in the half layout if
 // `half` (the class must allow it: wdl_context::odd_half_allowed). Values as for
 // write_wdl_table; the positions the probe never reads are found from the positions themselves,
 // so their values are ignored. Returns nothing (and writes nothing) if a position the probe

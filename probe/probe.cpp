@@ -10,9 +10,9 @@
 #include "index/flip.hpp"
 #include "index/man_rows.hpp"
 #include "index/material.hpp"
-#include "probe/table_file.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 namespace {

@@ -12,7 +12,7 @@
 // one side): the DTW is the number of plies until the game ends with best play, the winner
 // taking the shortest way and the loser the longest; 0 means the game is over (no legal move,
 // or turkish's king against a lone man). The files store no value where the side to move must
-// capture; the probe resolves those positions by searching the captures (probe/outcome.hpp).
+// capture; the probe resolves those positions by searching the captures (table/outcome.hpp).
 // A WDL file in the mirror layout (format.hpp) stores no value at all: a WDL probe of its class
 // searches one ply into the mirror class (about 1.7 times the average cost); a DTW probe reads
 // the value from the DTW's parity.
@@ -35,11 +35,11 @@
 #include <string>
 #include <vector>
 
-#include "probe/block_cache.hpp"
-#include "probe/format.hpp"
-#include "probe/outcome.hpp"
 #include "rules/position.hpp"
 #include "rules/variant.hpp"
+#include "table/block_cache.hpp"
+#include "table/format.hpp"
+#include "table/outcome.hpp"
 
 namespace damas {
 

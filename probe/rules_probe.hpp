@@ -1,8 +1,8 @@
 // Probing under the move-limit draw rules: the value the arbiter gives, next to the pure value.
 //
 // Owns: the answer for a position and the counts already used (RuleCounters), from the pure
-// tables (wdl, dtw) and the dtr tables (probe/format.hpp; gen/rule_generate writes them). The
-// counts are turned into the plies r the binding count has left (probe/draw_rules.hpp); at a
+// tables (wdl, dtw) and the dtr tables (table/format.hpp; gen/rule_generate writes them). The
+// counts are turned into the plies r the binding count has left (table/draw_rules.hpp); at a
 // quiet position the side to move wins under the rules iff its dtr value is a win at distance
 // <= r (loses likewise); a position where the side to move must capture is not stored and is
 // searched capture by capture, each capture changing the count as the rules say.
@@ -23,11 +23,11 @@
 #include <optional>
 #include <string>
 
-#include "probe/block_cache.hpp"
-#include "probe/draw_rules.hpp"
-#include "probe/outcome.hpp"
-#include "probe/table_file.hpp"
 #include "rules/error.hpp"
+#include "table/block_cache.hpp"
+#include "table/draw_rules.hpp"
+#include "table/outcome.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 

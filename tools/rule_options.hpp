@@ -1,4 +1,4 @@
-// The move-limit draw rules on the command line (probe/draw_rules.hpp, probe/rules_probe.hpp):
+// The move-limit draw rules on the command line (table/draw_rules.hpp, probe/rules_probe.hpp):
 // the counts and edition `damas probe` and `damas stats` take, and the answer under the rules
 // or the reason there is none (no rule table: a one-line hint to run `damas gen-rules`).
 // Implemented in cmd_draw_rules.cpp.

@@ -17,7 +17,7 @@
 #include "gen/generate.hpp"
 #include "gen/progress.hpp"
 #include "index/class_index.hpp"
-#include "probe/table_file.hpp"
+#include "table/table_file.hpp"
 
 namespace damas::test {
 

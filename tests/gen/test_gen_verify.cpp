@@ -15,7 +15,7 @@
 #include "gen/writer.hpp"
 #include "gen_fixtures.hpp"
 #include "index/material.hpp"
-#include "probe/outcome.hpp"
+#include "table/outcome.hpp"
 
 namespace damas {
 namespace {

@@ -2,7 +2,7 @@
 // memoised game-tree search over (position, counts) states, the counts kept literally as the
 // rules text says (plies since the last capture or man move; plies since the current ending
 // began; for the forcada, whether it has started and how many moves the three-king side has
-// made since). It shares nothing with probe/draw_rules or gen/rule_solver but the move
+// made since). It shares nothing with table/draw_rules or gen/rule_solver but the move
 // generator; tests compare it with the tables.
 #pragma once
 
@@ -11,10 +11,10 @@
 #include <unordered_map>
 
 #include "index/material.hpp"
-#include "probe/outcome.hpp"
 #include "rules/geometry.hpp"
 #include "rules/movegen.hpp"
 #include "rules/variant.hpp"
+#include "table/outcome.hpp"
 
 namespace damas::test {
 

@@ -1,4 +1,4 @@
-// Helpers for the mirror-layout tests (probe/format.hpp): a database whose pairs store one wdl
+// Helpers for the mirror-layout tests (table/format.hpp): a database whose pairs store one wdl
 // file must answer every probe exactly as one that stores both. Every position of every class
 // up to a size, both sides to move, is probed for WDL, cached WDL and DTW in two databases
 // generated with and without --full-wdl.
@@ -11,8 +11,8 @@
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
 #include "probe/probe.hpp"
-#include "probe/table_file.hpp"
 #include "rules/notation.hpp"
+#include "table/table_file.hpp"
 #include "test_probe_fixtures.hpp"
 
 namespace damas::test {

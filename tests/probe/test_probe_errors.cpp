@@ -6,9 +6,9 @@
 #include <string>
 
 #include "probe/probe.hpp"
-#include "probe/table_file.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "table/table_file.hpp"
 #include "test_probe_fixtures.hpp"
 
 namespace damas {

@@ -22,11 +22,11 @@
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
 #include "index/material.hpp"
-#include "probe/outcome.hpp"
 #include "probe/probe.hpp"
 #include "rules/notation.hpp"
 #include "rules/variant.hpp"
-#include "table_fixtures.hpp"
+#include "table/outcome.hpp"
+#include "tests/table/table_fixtures.hpp"
 
 namespace damas::test {
 

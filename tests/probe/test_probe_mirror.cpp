@@ -34,7 +34,7 @@ TEST_P(ChosenByEstimate, AnswersLikeTheFullLayout) {
 INSTANTIATE_TEST_SUITE_P(Variants, ChosenByEstimate,
                          testing::Values(Case{"english", 3}, Case{"turkish", 3}), test::case_name);
 
-// The context codec (probe/wdl_context.hpp) wherever it applies, on top of the mirror layout.
+// The context codec (table/wdl_context.hpp) wherever it applies, on top of the mirror layout.
 class ContextCodec : public testing::TestWithParam<Case> {};
 
 TEST_P(ContextCodec, AnswersLikeZstd) {

@@ -1,4 +1,4 @@
-#include "probe/table_file.hpp"
+#include "table/table_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,9 +9,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "probe/bytes.hpp"
-#include "probe/hash.hpp"
 #include "rules/error.hpp"
+#include "table/bytes.hpp"
+#include "table/hash.hpp"
 
 namespace damas {
 namespace {

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "gen/writer.hpp"
-#include "probe/table_file.hpp"
 #include "rules/error.hpp"
+#include "table/table_file.hpp"
 #include "table_fixtures.hpp"
 
 namespace damas {

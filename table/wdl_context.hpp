@@ -3,7 +3,7 @@
 //
 // Owns: which positions a block codes, the contexts, the model's bytes, and the coding of one
 // block in both directions. The writer (gen/writer) builds the model and encodes; the reader
-// (probe/table_file) decodes. Both compute a position's flags the same way (PositionFlags).
+// (table/table_file) decodes. Both compute a position's flags the same way (PositionFlags).
 //
 // Why it compresses better than zstd on the same values: it never codes a position the probe
 // never reads (the side to move must capture, which the decoder tells from the position, as it

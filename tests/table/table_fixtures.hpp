@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gen/writer.hpp"
-#include "probe/format.hpp"
+#include "table/format.hpp"
 
 namespace damas::test {
 

@@ -1,4 +1,4 @@
-#include "probe/hash.hpp"
+#include "table/hash.hpp"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

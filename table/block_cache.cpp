@@ -1,4 +1,4 @@
-#include "probe/block_cache.hpp"
+#include "table/block_cache.hpp"
 
 #include <algorithm>
 #include <bit>

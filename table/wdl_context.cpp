@@ -1,4 +1,4 @@
-#include "probe/wdl_context.hpp"
+#include "table/wdl_context.hpp"
 
 #include <zstd.h>
 
@@ -6,10 +6,10 @@
 
 #include "index/binomial.hpp"
 #include "index/class_index.hpp"
-#include "probe/bytes.hpp"
 #include "rules/error.hpp"
 #include "rules/movegen.hpp"
 #include "rules/variants.hpp"
+#include "table/bytes.hpp"
 
 namespace damas::wdl_context {
 namespace {

@@ -1,7 +1,7 @@
 // The database file format: one file per (variant, material class, metric).
 //
 // Owns: the byte layout of a table file, its constants, the header's (de)serialisation, and the
-// file naming. The writer (gen/writer) and the reader (probe/table_file) both follow this file;
+// file naming. The writer (gen/writer) and the reader (table/table_file) both follow this file;
 // nothing else knows the layout.
 //
 // All integers are little-endian and serialised field by field (never a struct memcpy).
@@ -35,7 +35,7 @@
 //   120   32 variant name, ASCII, NUL padded (for humans; the numbers above are authoritative)
 //   152   64 generator version, ASCII, NUL padded
 //   216    1 u8  codec (version 3; 0 before): 0 = zstd, 1 = context (wdl only;
-//   probe/wdl_context.hpp) 217    1 u8  half (version 3; 0 before): 1 = the positions whose rows
+//   table/wdl_context.hpp) 217    1 u8  half (version 3; 0 before): 1 = the positions whose rows
 //   add up to an odd number
 //              are not stored (context codec only; see "Half layout" below)
 //   218    2 u16 reserved, 0
@@ -50,7 +50,7 @@
 //   B     u64 xxh64 of each block's decompressed bytes (checked on every decompression)
 //
 // Blocks: each one independently decodable, holding positions [i*P, min(N, (i+1)*P)): a zstd
-//   frame, or with the context codec the range coder's bytes (probe/wdl_context.hpp; the model
+//   frame, or with the context codec the range coder's bytes (table/wdl_context.hpp; the model
 //   is shared by the file's blocks). Decompressed:
 //   wdl: 2 bits per position, 4 per byte, position p in bits 2*(p%4)..2*(p%4)+1 of byte p/4
 //        (within the block); ceil(n/4) bytes, unused high bits of the last byte are 0.
@@ -87,7 +87,7 @@
 //        dtw_unknown as for wdl (also replaced in the file). The game ends when the side to move
 //        has no legal move: it loses (wins in giveaway), so the parity of a distance gives the
 //        result: see dtw_outcome.
-//   dtr (the move-limit draw rules, probe/draw_rules.hpp; added in version 1 without a version
+//   dtr (the move-limit draw rules, table/draw_rules.hpp; added in version 1 without a version
 //        change: older readers reject the new metric numbers): the distance in plies to the
 //        rule's goal (the end of the game, or a reset of the count into a position still won),
 //        with the winner shortening it and the loser lengthening it, over the moves that keep

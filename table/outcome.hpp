@@ -11,8 +11,8 @@
 
 #include <cstdint>
 
-#include "probe/format.hpp"
 #include "rules/movegen.hpp"
+#include "table/format.hpp"
 
 namespace damas {
 

@@ -1,4 +1,4 @@
-#include "probe/draw_rules.hpp"
+#include "table/draw_rules.hpp"
 
 #include <algorithm>
 

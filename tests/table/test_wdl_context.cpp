@@ -1,4 +1,4 @@
-// The context codec (probe/wdl_context.hpp) and the half layout (probe/format.hpp) at the file
+// The context codec (table/wdl_context.hpp) and the half layout (table/format.hpp) at the file
 // level: round trips on real classes (the decoder finds the skipped positions from the
 // positions themselves), damaged models and blocks, header rules, and the writer's refusals.
 // Whole databases against zstd ones: test_probe_mirror (ContextCodec, HalfLayout).
@@ -8,11 +8,11 @@
 
 #include "gen/writer.hpp"
 #include "index/class_index.hpp"
-#include "probe/table_file.hpp"
-#include "probe/wdl_context.hpp"
 #include "rules/error.hpp"
 #include "rules/movegen.hpp"
 #include "rules/variants.hpp"
+#include "table/table_file.hpp"
+#include "table/wdl_context.hpp"
 #include "table_fixtures.hpp"
 
 namespace damas {

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "probe/block_cache.hpp"
+#include "table/block_cache.hpp"
 
 namespace damas {
 namespace {

@@ -43,10 +43,10 @@
 #include <vector>
 
 #include "index/material.hpp"
-#include "probe/format.hpp"
 #include "rules/move.hpp"
 #include "rules/position.hpp"
 #include "rules/variant.hpp"
+#include "table/format.hpp"
 
 namespace damas {
 

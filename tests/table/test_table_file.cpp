@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "gen/writer.hpp"
-#include "probe/table_file.hpp"
 #include "rules/error.hpp"
+#include "table/table_file.hpp"
 #include "table_fixtures.hpp"
 
 namespace damas {

@@ -18,9 +18,9 @@
 #include <span>
 #include <vector>
 
-#include "probe/block_cache.hpp"
-#include "probe/format.hpp"
-#include "probe/wdl_context.hpp"
+#include "table/block_cache.hpp"
+#include "table/format.hpp"
+#include "table/wdl_context.hpp"
 
 namespace damas {
 

@@ -1,11 +1,11 @@
-#include "probe/format.hpp"
+#include "table/format.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "probe/bytes.hpp"
-#include "probe/hash.hpp"
 #include "rules/error.hpp"
+#include "table/bytes.hpp"
+#include "table/hash.hpp"
 
 namespace damas {
 namespace {
