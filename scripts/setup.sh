@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
           libzstd-dev libtbb-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
-          libxxhash-dev libfmt-dev)
+          libxxhash-dev libfmt-dev
+          libcpp-httplib-dev nlohmann-json3-dev python3 chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

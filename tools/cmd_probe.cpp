@@ -16,6 +16,7 @@
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "table/table_file.hpp"
+#include "tools/class_stats.hpp"
 #include "tools/commands.hpp"
 #include "tools/json.hpp"
 #include "tools/rule_options.hpp"
@@ -266,66 +267,6 @@ struct StatsOptions {
     bool json = false;
 };
 
-struct ClassStats {
-    Material material;
-    std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
-    int longest_win = 0;
-    std::map<int, std::pair<std::uint64_t, std::uint64_t>> histogram;  // plies -> wins, losses
-    std::optional<RuleClassStats> rules;  // when the class has rule tables
-};
-
-// The pure wins (losses) the move-limit rules make draws, when the class has rule tables.
-std::optional<RuleClassStats> rule_stats(const Database& db, const DrawRules& rules, Material m) {
-    if (!rules.any()) return std::nullopt;
-    try {
-        return rule_class_stats(db.dir, rules, m);
-    } catch (const MissingRuleTable&) {
-        return std::nullopt;
-    }
-}
-
-template <class R>
-ClassStats class_stats(const Database& db, Material m) {
-    const ClassIndex index(db.variant.info().board, m);
-    const TableFile wdl(table_path(db.dir, db.variant, m.name(), Metric::wdl));
-    const TableFile dtw(table_path(db.dir, db.variant, m.name(), Metric::dtw));
-    if (wdl.size() != index.size() || dtw.size() != index.size()) {
-        std::string e = "the tables of class ";
-        e += m.name();
-        e += " do not match its index size";
-        throw Error(e);
-    }
-    std::vector<std::uint16_t> plies(index.size());
-    dtw.read_all(plies);
-    const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw, plies);
-    ClassStats s;
-    s.material = m;
-    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
-        // Stored positions straight from the arrays; capture and rule-ended ones by a probe.
-        Outcome o{static_cast<Value>(values[i]), plies[i]};
-        if (MoveGenerator<R>::has_capture(p) ||
-            material_outcome<R>(p, db.variant.giveaway).value != Value::unknown) {
-            const ProbeResult r = db.probe(p);
-            o = {r.value, r.plies};
-        }
-        ++s.positions;
-        if (o.value == Value::draw) {
-            ++s.draws;
-            return;
-        }
-        auto& bucket = s.histogram[o.plies];
-        if (o.value == Value::win) {
-            ++s.wins;
-            ++bucket.first;
-            s.longest_win = std::max<int>(s.longest_win, o.plies);
-        } else {
-            ++s.losses;
-            ++bucket.second;
-        }
-    });
-    return s;
-}
-
 std::vector<Material> stats_classes(const Database& db, const std::string& only) {
     if (!only.empty()) {
         const auto m = Material::parse(only);
@@ -373,39 +314,14 @@ void print_stats(const ClassStats& s, const DrawRules& rules) {
         std::printf("  %d %" PRIu64 " %" PRIu64 "\n", plies, counts.first, counts.second);
 }
 
-std::string stats_json(const ClassStats& s, const DrawRules& rules) {
-    JsonArray histogram;
-    for (const auto& [plies, counts] : s.histogram)
-        histogram.add(
-            JsonObject().num("dtw", plies).num("wins", counts.first).num("losses", counts.second));
-    JsonObject out;
-    out.str("class", s.material.name())
-        .num("positions", s.positions)
-        .num("wins", s.wins)
-        .num("draws", s.draws)
-        .num("losses", s.losses)
-        .num("longest_win", s.longest_win)
-        .raw("histogram", histogram.str());
-    if (s.rules)
-        out.raw("rules", JsonObject()
-                             .str("edition", edition_name(rules.edition))
-                             .num("quiet_positions", s.rules->quiet_positions)
-                             .num("pure_wins", s.rules->pure_wins)
-                             .num("wins_drawn", s.rules->wins_drawn)
-                             .num("pure_losses", s.rules->pure_losses)
-                             .num("losses_drawn", s.rules->losses_drawn)
-                             .str_end());
-    return out.str_end();
-}
-
 void run_stats(const StatsOptions& o) {
     const Database db(o.variant, o.dir);
     const DrawRules draw = draw_rules(db.variant, edition_or_throw(o.edition));
     JsonArray rows;
     for (const Material m : stats_classes(db, o.only)) {
-        ClassStats s = dispatch(db.variant.base,
-                                [&](auto rules) { return class_stats<decltype(rules)>(db, m); });
-        s.rules = rule_stats(db, draw, m);
+        ClassStats s =
+            class_stats(db.variant, db.dir, m, [&](const Position& p) { return db.probe(p); });
+        s.rules = rule_stats(db.dir, draw, m);
         if (o.json)
             rows.add_raw(stats_json(s, draw));
         else

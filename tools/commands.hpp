@@ -18,6 +18,7 @@ void add_gen_commands(CLI::App& app);         // gen, verify
 void add_probe_commands(CLI::App& app);       // probe, best, line, stats, info
 void add_draw_rules_commands(CLI::App& app);  // gen-rules, probe-rules
 void add_svg_commands(CLI::App& app);         // svg
+void add_serve_commands(CLI::App& app);       // serve
 
 // Thrown by a command to end with this exit code after it printed its own report.
 struct ExitCode {

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     damas::cli::add_probe_commands(app);
     damas::cli::add_draw_rules_commands(app);
     damas::cli::add_svg_commands(app);
+    damas::cli::add_serve_commands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

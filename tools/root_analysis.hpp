@@ -1,0 +1,51 @@
+// The root analysis of a position for the explorer: its value, DTW and value under the move-limit
+// rules, then every legal move with the same for the side that plays it, best first.
+//
+// Owns: nothing but the glue. It calls the probing engine (probe/probe.hpp's Tablebase and
+// probe/rules_probe.hpp's RulesProbe) and the move generator directly; when the library gains
+// its own root probe, this one function switches to it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "probe/probe.hpp"
+#include "probe/rules_probe.hpp"
+#include "rules/move.hpp"
+
+namespace damas::cli {
+
+struct RootMove {
+    Move move;
+    std::string text;  // move_text, or move_text_with_captures when two moves share squares
+    Position after;
+    ProbeResult pure;             // for the side that plays the move, counting the move
+    std::optional<Outcome> rule;  // likewise under the rules, when the rule tables are there
+    RuleCounters counters;        // the counts after the move
+};
+
+struct RootAnalysis {
+    ProbeResult root;  // status not ok: the rest is empty
+    bool game_over = false;
+    std::optional<RulesAnswer> rules;  // the variant has rules and the tables are there
+    std::string rules_missing;         // else, when the variant has rules, why not
+    std::vector<RootMove> moves;       // best first (pure value, then the rule value)
+};
+
+struct RootQuery {
+    DrawRules rules;
+    RuleCounters counters;
+};
+
+// The counts after a move from `before` to `after` (captures and man moves restart the
+// king-move count, captures and promotions the ending count; the forcada count runs once the
+// three kings hold the long diagonal).
+RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
+                            const Position& after, const RuleCounters& c);
+
+// Thread-safe (both engines are).
+RootAnalysis analyse_root(const Tablebase& tb, const RulesProbe& rules_probe, Variant v,
+                          const Position& p, const RootQuery& q);
+
+}  // namespace damas::cli
