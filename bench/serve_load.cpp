@@ -110,6 +110,7 @@ int main(int argc, char** argv) {
         threads.emplace_back([&, c] {
             httplib::Client client("127.0.0.1", port);
             client.set_keep_alive(true);
+            client.set_tcp_nodelay(true);
             for (int i; (i = next++) < requests;) {
                 const Target& t = i % bad_every == bad_every - 1
                                       ? bad[static_cast<std::size_t>(i / bad_every) % bad.size()]
