@@ -133,10 +133,12 @@ int main(int argc, char** argv) {
     for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
     std::sort(all.begin(), all.end());
     const auto pct = [&](double q) {
-        return all[std::min(all.size() - 1, static_cast<std::size_t>(q * all.size()))];
+        return all[std::min(all.size() - 1,
+                            static_cast<std::size_t>(q * static_cast<double>(all.size())))];
     };
     std::printf("%d requests from %d clients in %.2f s: %.0f requests/s, %.1f MB received\n",
-                requests, clients, seconds, requests / seconds, bytes / 1e6);
+                requests, clients, seconds, requests / seconds,
+                static_cast<double>(bytes.load()) / 1e6);
     std::printf("latency ms: p50 %.2f, p90 %.2f, p99 %.2f, max %.2f\n", pct(0.5), pct(0.9),
                 pct(0.99), all.back());
     std::printf("transport errors %d, wrong statuses %d\n", errors.load(), wrong.load());

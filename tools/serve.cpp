@@ -2,6 +2,8 @@
 #include "tools/serve.hpp"
 
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -119,6 +121,28 @@ void add_routes(httplib::Server& server, const ExplorerApi& api) {
     }
 }
 
+// httplib 0.11 listens with a backlog of 5 (fixed in the library): a burst of clients then saw
+// their connections dropped and retried by the kernel a second later. Linux lets listen() be
+// called again on the listening socket to raise it; httplib does not expose the socket, so it is
+// found among the process's descriptors by its port.
+void raise_listen_backlog(int port, int backlog) {
+    for (int fd = 3; fd < 4096; ++fd) {
+        int listening = 0;
+        socklen_t size = sizeof listening;
+        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) != 0 || !listening)
+            continue;
+        sockaddr_storage address{};
+        socklen_t length = sizeof address;
+        if (getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) continue;
+        const int bound = address.ss_family == AF_INET
+                              ? ntohs(reinterpret_cast<sockaddr_in*>(&address)->sin_port)
+                          : address.ss_family == AF_INET6
+                              ? ntohs(reinterpret_cast<sockaddr_in6*>(&address)->sin6_port)
+                              : -1;
+        if (bound == port) ::listen(fd, backlog);
+    }
+}
+
 }  // namespace
 
 void serve(const ServeOptions& o) {
@@ -173,6 +197,7 @@ void serve(const ServeOptions& o) {
     if (port < 0)
         throw Error("cannot listen on " + o.host + ":" + std::to_string(o.port) +
                     " (in use, or not an address of this machine)");
+    raise_listen_backlog(port, 256);
     if (o.on_listening) o.on_listening(port);
     if (!server.listen_after_bind()) throw Error("the server stopped listening");
 }
