@@ -17,8 +17,11 @@
 #include <string>
 #include <thread>
 
+#include "gen/huge_pages.hpp"
+#include "gen/plan.hpp"
 #include "gen/solved_store.hpp"
 #include "gen/solver.hpp"
+#include "gen/unit_file.hpp"
 #include "gen/writer.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
@@ -27,16 +30,6 @@
 
 namespace damas {
 namespace {
-
-std::uint64_t available_memory_bytes() {
-    std::ifstream meminfo("/proc/meminfo");
-    std::string key;
-    std::uint64_t kib = 0;
-    std::string unit;
-    while (meminfo >> key >> kib >> unit)
-        if (key == "MemAvailable:") return kib * 1024;
-    return 0;  // unknown
-}
 
 std::string gib(double bytes) {
     char buf[32];
@@ -361,25 +354,18 @@ std::set<Material> top_dependencies(Material m, int top) {
     return out;
 }
 
-// The pairs in the order they are solved (each named by its first class), and for each class of
-// the top size the last pair that needs it in memory: the one that solves it or the last one
-// that crowns into it. It is freed after that pair, so no class is ever read twice.
-struct PairPlan {
-    std::vector<Material> pairs;
-    std::map<Material, std::size_t> solved_at, last_use;
+// For a run that keeps the solved classes: for each class of the top size, the last pair that
+// needs it in memory (the one that solves it or the last one that crowns into it). It is freed
+// after that pair, so no class is ever read twice.
+struct TopUses {
+    std::map<Material, std::size_t> last_use;
 
-    PairPlan(const std::vector<Material>& classes, int top) {
-        std::set<Material> seen;
-        for (Material m : classes) {
-            if (seen.count(m)) continue;
-            seen.insert(m);
-            seen.insert(m.mirrored());
-            const std::size_t i = pairs.size();
-            pairs.push_back(m);
+    TopUses(const std::vector<PairStep>& pairs, int top) {
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            const Material m = pairs[i].material;
             if (m.pieces() != top) continue;
             for (Material d : top_dependencies(m, top)) last_use[d] = i;
             last_use[m] = last_use[m.mirrored()] = i;
-            solved_at[m] = solved_at[m.mirrored()] = i;
         }
     }
     // The classes of the top size still needed at pair i or later.
@@ -391,106 +377,191 @@ struct PairPlan {
     }
 };
 
+// Removes the pair's unit files of slices `from` on (and what a killed writer left of them).
+void remove_units(const GenerateOptions& o, Material m, int slices, int from = 0) {
+    for (int s = from; s < slices; ++s) {
+        const std::filesystem::path path = unit_path(o.dir, o.variant, m, s);
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+        std::filesystem::path tmp = path;
+        tmp += ".tmp";
+        std::filesystem::remove(tmp, ec);
+    }
+}
+
+// The first slice of the pair without a unit file: where a rerun continues.
+int first_missing_unit(const GenerateOptions& o, const PairLayout& layout) {
+    int s = 0;
+    while (s < layout.slice_count() &&
+           std::filesystem::exists(unit_path(o.dir, o.variant, layout.material(0), s)))
+        ++s;
+    return s;
+}
+
+std::optional<SliceValues> read_pair_unit(const GenerateOptions& o, const PairLayout& layout,
+                                          int s) {
+    return read_unit(unit_path(o.dir, o.variant, layout.material(0), s), o.variant,
+                     layout.material(0), s, layout.slice_positions(s));
+}
+
+// Solves the slices of the pair that have no unit file yet, each written to its unit file as
+// soon as it is solved. A damaged unit file is solved again, with every slice after it.
+void solve_units(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
+                 Progress& progress, SolveTimes& times, GenerateSummary& summary) {
+    int first = first_missing_unit(o, layout);
+    SliceValues previous;
+    while (first > 0) {
+        if (std::optional<SliceValues> v = read_pair_unit(o, layout, first - 1)) {
+            previous = std::move(*v);
+            break;
+        }
+        --first;  // damaged: solved again
+    }
+    remove_units(o, layout.material(0), layout.slice_count(), first);
+    summary.units_resumed += static_cast<std::uint64_t>(first);
+    if (first > 0)
+        progress.message(pair_label(layout.material(0)) + ": " + std::to_string(first) + " of " +
+                         std::to_string(layout.slice_count()) + " units complete, resumed");
+    solve_slices(
+        o.variant, layout, store, first, std::move(previous),
+        [&](const SliceValues& slice) {
+            write_unit(unit_path(o.dir, o.variant, layout.material(0), slice.slice), o.variant,
+                       layout.material(0), slice);
+            ++summary.units_written;
+        },
+        [&](std::uint64_t d, std::uint64_t) { progress.update(d); }, &times);
+}
+
+// The pair's results in class index order, from its unit files; nullopt (the damaged unit file
+// and those after it removed) when one cannot be read.
+std::optional<std::vector<PairResult>> assemble_units(const GenerateOptions& o,
+                                                      const PairLayout& layout) {
+    std::vector<PairResult> results;
+    for (int c = 0; c < layout.classes(); ++c) {
+        const std::uint64_t n = layout.index(c).size();
+        results.push_back(
+            {layout.material(c), huge_vector<std::uint16_t>(n), std::vector<std::uint8_t>(n)});
+    }
+    for (int s = 0; s < layout.slice_count(); ++s) {
+        const std::optional<SliceValues> slice = read_pair_unit(o, layout, s);
+        if (!slice) {
+            remove_units(o, layout.material(0), layout.slice_count(), s);
+            return std::nullopt;
+        }
+        for (int c = 0; c < layout.classes(); ++c)
+            scatter_slice(layout, c, *slice, results[c].outcomes, results[c].capture);
+    }
+    return results;
+}
+
+std::vector<PairResult> solve_in_units(const GenerateOptions& o, Material m, SolvedStore& store,
+                                       bool empty_store_before_writing, Progress& progress,
+                                       SolveTimes& times, GenerateSummary& summary) {
+    const PairLayout layout(o.variant.info().board, m);
+    for (;;) {
+        solve_units(o, layout, store, progress, times, summary);
+        if (empty_store_before_writing) store.retain({});
+        if (std::optional<std::vector<PairResult>> r = assemble_units(o, layout))
+            return std::move(*r);
+        progress.message(pair_label(m) + ": a unit file is damaged; solving it again");
+        store.load_below(m);
+        store.load_below(m.mirrored());
+    }
+}
+
+// Writes the pair's table files; returns the bytes written.
+std::uint64_t write_pair(const GenerateOptions& o, Material m,
+                         const std::vector<PairResult>& results) {
+    std::uint64_t bytes = 0;
+    const bool mirror_layout = results.size() == 2 && mirror_layout_allowed(o, m);
+    if (mirror_layout && choose_by_estimate(o, results[0].outcomes.size()))
+        return write_pair_by_estimate(o, results);
+    std::vector<WrittenClass> written;
+    for (const PairResult& r : results) {
+        written.push_back(write_class(
+            o, r,
+            mirror_layout ? candidate_path(o, r.material)
+                          : table_path(o.dir, o.variant, r.material.name(), Metric::wdl)));
+        bytes += written.back().wdl.file_size + written.back().dtw.file_size;
+    }
+    if (mirror_layout) bytes -= apply_mirror_layout(o, results, written);
+    return bytes;
+}
+
 }  // namespace
 
 GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     const auto start = std::chrono::steady_clock::now();
     const BoardSpec board = o.variant.info().board;
-    const std::vector<Material> classes = planned_classes(o);
-    if (classes.empty()) throw Error("no class to generate");
-
-    // Memory: every solved class below the top kept for later lookups, plus the largest of
-    // (the pair being solved + the classes of the top size still needed then).
-    GenerateSummary summary;
+    const GenerationPlan plan = plan_generation(o);
     const int threads = o.threads > 0
                             ? o.threads
                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    const int top = classes.back().pieces();
-    const PairPlan plan(classes, top);
-    std::uint64_t kept = 0, largest_pair = 0;
-    for (Material m : classes)
-        if (m.pieces() < top) kept += ClassIndex(board, m).size() * sizeof(std::uint16_t);
-    for (std::size_t i = 0; i < plan.pairs.size(); ++i) {
-        const Material m = plan.pairs[i];
-        if (m.pieces() < top) continue;
-        // Solving, then writing one class at a time (write_class).
-        const std::uint64_t largest_class =
-            std::max(ClassIndex(board, m).size(), ClassIndex(board, m.mirrored()).size());
-        std::uint64_t pair = std::max(solver_bytes(o.variant, m, threads),
-                                      solver_result_bytes(board, m) + 2 * largest_class);
-        for (Material d : plan.needed_from(i))
-            if (plan.solved_at.at(d) < i)
-                pair += ClassIndex(board, d).size() * sizeof(std::uint16_t);
-        largest_pair = std::max(largest_pair, pair);
-    }
-    // Plus the writer's blocks, thread stacks and the program itself (measured: under 64 MiB),
-    // and a twentieth for what grows with the classes but is not counted above (their index
-    // tables, the solver's per-configuration tables): the model alone fell 2.6% short of the
-    // english 2-6 run's peak (2.39 against 2.45 GiB) and 4.5% short of international 2-5's.
-    constexpr std::uint64_t overhead = std::uint64_t{64} << 20;
-    const std::uint64_t modelled = kept + largest_pair;
-    summary.peak_bytes_estimate = modelled + modelled / 20 + overhead;
-    const std::uint64_t available = available_memory_bytes();
-    progress.message("damas gen: " + o.variant.name() + ", " + std::to_string(classes.size()) +
-                     " classes, needs about " +
-                     gib(static_cast<double>(summary.peak_bytes_estimate)) + " of memory" +
-                     (available ? " (" + gib(static_cast<double>(available)) + " available)" : ""));
-    if (available && summary.peak_bytes_estimate > available)
-        throw Error("this run needs about " +
-                    gib(static_cast<double>(summary.peak_bytes_estimate)) + " of memory but only " +
-                    gib(static_cast<double>(available)) +
-                    " is available; use fewer pieces or --max-per-side");
+    GenerateSummary summary;
+    summary.peak_bytes_estimate = plan.peak_bytes;
+    summary.budget_bytes = plan.budget_bytes;
+    const int top = plan.classes.back().pieces();
+    std::string how = plan.bounded ? "bounded: " + std::to_string(plan.units) + " units" : "whole";
+    progress.message("damas gen: " + o.variant.name() + ", " + std::to_string(plan.classes.size()) +
+                     " classes, needs about " + gib(static_cast<double>(plan.peak_bytes)) +
+                     " of memory (budget " + gib(static_cast<double>(plan.budget_bytes)) + ", " +
+                     how + ")");
+    if (plan.peak_bytes > plan.budget_bytes)
+        throw Error("this run needs about " + gib(static_cast<double>(plan.peak_bytes)) +
+                    " of memory but the budget is " + gib(static_cast<double>(plan.budget_bytes)) +
+                    (o.memory_bytes ? "" : " (three quarters of the available memory)") +
+                    "; raise --memory, or use fewer pieces or --max-per-side");
 
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(threads));
     std::filesystem::create_directories(
         table_path(o.dir, o.variant, "x", Metric::wdl).parent_path());
 
+    const TopUses top_uses(plan.pairs, top);
     SolvedStore store(o.variant, o.dir);
     for (std::size_t i = 0; i < plan.pairs.size(); ++i) {
-        const Material m = plan.pairs[i];
-        const ClassIndex index(board, m);
-        const ClassIndex mirror_index(board, m.mirrored());
+        const PairStep& step = plan.pairs[i];
+        const Material m = step.material;
         const bool single = m == m.mirrored();
-        if (pair_complete(o, m, index.size())) {
+        if (pair_complete(o, m, ClassIndex(board, m).size())) {
             remove_candidates(o, m);  // left by a run killed after its last step
+            remove_units(o, m, step.slices);
             summary.classes_skipped += single ? 1 : 2;
             progress.message(pair_label(m) + " complete, skipped");
             continue;
         }
-        store.evict(top, plan.needed_from(i));
+        if (plan.bounded)
+            store.retain(store_closure(m));
+        else
+            store.evict(top, top_uses.needed_from(i));
         store.load_below(m);
         store.load_below(m.mirrored());
         const std::string label = pair_label(m);
-        const std::uint64_t positions = index.size() + (single ? 0 : mirror_index.size());
         const auto t0 = std::chrono::steady_clock::now();
         const double cpu0 = cpu_seconds();
-        progress.start(label, positions);
+        progress.start(
+            label + (step.in_units ? " (" + std::to_string(step.slices) + " units)" : ""),
+            step.positions);
         SolveTimes times;
-        std::vector<PairResult> results = solve_pair(
-            o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
-            &times);
-        const auto solved = std::chrono::steady_clock::now();
-        const bool mirror_layout = results.size() == 2 && mirror_layout_allowed(o, m);
-        if (mirror_layout && choose_by_estimate(o, index.size())) {
-            summary.bytes_written += write_pair_by_estimate(o, results);
+        std::vector<PairResult> results;
+        if (step.in_units) {
+            ++summary.pairs_in_units;
+            results = solve_in_units(o, m, store, step.empty_store_before_writing, progress, times,
+                                     summary);
         } else {
-            std::vector<WrittenClass> written;
-            for (const PairResult& r : results) {
-                written.push_back(write_class(
-                    o, r,
-                    mirror_layout ? candidate_path(o, r.material)
-                                  : table_path(o.dir, o.variant, r.material.name(), Metric::wdl)));
-                summary.bytes_written +=
-                    written.back().wdl.file_size + written.back().dtw.file_size;
-            }
-            if (mirror_layout) summary.bytes_written -= apply_mirror_layout(o, results, written);
+            results = solve_pair(
+                o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
+                &times);
         }
+        const auto solved = std::chrono::steady_clock::now();
+        summary.bytes_written += write_pair(o, m, results);
         remove_leftovers(o, m);
+        if (step.in_units) remove_units(o, m, step.slices);
         for (PairResult& r : results) {
             summary.positions += r.outcomes.size();
             ++summary.classes_built;
-            store.add(r.material, std::move(r.outcomes), true);
+            // A pair in units is not kept: later pairs read it from its files.
+            if (!step.in_units) store.add(r.material, std::move(r.outcomes), true);
         }
         const double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -499,12 +570,14 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         std::snprintf(note, sizeof note,
                       "%s: %llu positions in %.2f s (%.2f M pos/s; solved in %.2f s: initialised "
                       "in %.2f s, resolved in %.2f s; written in %.2f s; CPU %.2f s)",
-                      label.c_str(), static_cast<unsigned long long>(positions), secs,
-                      secs > 0 ? static_cast<double>(positions) / secs / 1e6 : 0.0, solving,
+                      label.c_str(), static_cast<unsigned long long>(step.positions), secs,
+                      secs > 0 ? static_cast<double>(step.positions) / secs / 1e6 : 0.0, solving,
                       times.initialise, times.resolve, secs - solving, cpu_seconds() - cpu0);
         progress.finish(note);
     }
     ::sync();
+    std::error_code ec;
+    std::filesystem::remove(units_dir(o.dir, o.variant), ec);  // only if empty
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;

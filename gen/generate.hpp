@@ -1,15 +1,17 @@
 // The generation driver: which classes to build, in what order, skipping finished ones, and
 // writing their files.
 //
-// Owns: the batch over classes. Classes are solved in dependency order (index/material.hpp), a
-// class together with its mirror (gen/solver.hpp). Each class gives two files, WDL and DTW
-// (table/format.hpp), written atomically; of a pair, one wdl file may get the mirror layout
-// (mirror_wdl below), written last. A rerun verifies the files of a pair and skips it,
-// so a killed run loses at most the pair in progress. Before starting, the memory the run needs
-// is estimated and the run refused if the machine lacks it. Memory: every solved class below the
-// largest size stays in memory (2 bytes per position) for the lookups of later classes; a class
-// of the largest size stays only until the last pair that crowns into it is solved, so none is
-// read twice.
+// Owns: the batch over classes, as planned by gen/plan.hpp within a memory budget. Classes are
+// solved in dependency order (index/material.hpp), a class together with its mirror
+// (gen/solver.hpp). Each class gives two files, WDL and DTW (table/format.hpp), written atomically;
+// of a pair, one wdl file may get the mirror layout (mirror_wdl below), written last. A rerun
+// verifies the files of a pair and skips it, so a killed run loses at most the pair in progress,
+// or, for a pair solved in units (gen/unit_file.hpp), the slice in progress. Before starting, the
+// memory the run needs is planned and the run refused if the budget cannot hold it. Memory: when
+// the whole run fits, every solved class below the largest size stays in memory (2 bytes per
+// position) for the lookups of later classes, and a class of the largest size until the last pair
+// that crowns into it is solved, so none is read twice; otherwise the store holds what the current
+// pair reads.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,10 @@ inline constexpr std::uint64_t context_min_positions = std::uint64_t{1} << 24;
 // 13 such files of english 2-6 (20-110 M positions each, so skipping them saves much of the
 // codec's writing time) it was smaller for one, by 3 KB.
 inline constexpr std::uint64_t context_min_zstd_bytes = 64 * 1024;
+
+// How pairs are solved (gen/plan.hpp): as the memory budget allows, or every one in units (for
+// tests: the bounded path on small classes).
+enum class PairSolving { automatic, units };
 
 struct GenerateOptions {
     Variant variant;
@@ -52,6 +58,9 @@ struct GenerateOptions {
     // from estimates on a sample of blocks, so that one wdl file per pair is written whole.
     // Tests lower it to take that path on small classes.
     std::uint64_t large_class_positions = context_min_positions;
+    // The most memory the run may take (gen/plan.hpp); 0: three quarters of the available memory.
+    std::uint64_t memory_bytes = 0;
+    PairSolving pair_solving = PairSolving::automatic;
 };
 
 struct GenerateSummary {
@@ -61,6 +70,9 @@ struct GenerateSummary {
     double seconds = 0;
     std::uint64_t bytes_written = 0;
     std::uint64_t peak_bytes_estimate = 0;
+    std::uint64_t budget_bytes = 0;
+    int pairs_in_units = 0;
+    std::uint64_t units_written = 0, units_resumed = 0;  // unit files solved, found complete
 };
 
 std::filesystem::path default_database_dir();  // $DAMAS_DB or ./db

@@ -15,20 +15,40 @@ void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes, bool comp
     by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
 }
 
-void SolvedStore::load_below(Material m) {
-    // Every class one move away, and recursively below it (capture searches go down further).
-    std::vector<Material> todo = dependencies(m), loaded;
+StoreNeeds store_needs(Material m) {
+    StoreNeeds needs;
+    std::vector<Material> todo;
+    for (const Material d : dependencies(m)) {
+        needs.complete.insert(d);
+        todo.push_back(d);
+    }
     while (!todo.empty()) {
         const Material c = todo.back();
         todo.pop_back();
-        if (has(c)) continue;
-        load(c);
-        loaded.push_back(c);
-        for (const Material d : dependencies(c))
-            if (!has(d)) todo.push_back(d);
+        for (const Material d : capture_dependencies(c))
+            if (needs.quiet.insert(d).second) todo.push_back(d);
     }
-    // Once everything below is in memory, the capture positions can be resolved.
-    for (const Material c : loaded) complete(classes_.at(c));
+    return needs;
+}
+
+std::set<Material> store_closure(Material m) {
+    std::set<Material> out;
+    for (const Material c : {m, m.mirrored()}) {
+        const StoreNeeds needs = store_needs(c);
+        out.insert(needs.complete.begin(), needs.complete.end());
+        out.insert(needs.quiet.begin(), needs.quiet.end());
+    }
+    return out;
+}
+
+void SolvedStore::load_below(Material m) {
+    const StoreNeeds needs = store_needs(m);
+    for (const auto* set : {&needs.complete, &needs.quiet})
+        for (const Material c : *set)
+            if (!has(c)) load(c);
+    // Once what their capture searches read is in memory, their capture positions are resolved.
+    for (const Material c : needs.complete)
+        if (!classes_.at(c).complete) complete(classes_.at(c));
 }
 
 // Replaces the fill values of the capture positions by their outcomes, so that lookups read
@@ -53,6 +73,17 @@ void SolvedStore::complete(SolvedClass& c) {
 void SolvedStore::evict(int pieces, const std::set<Material>& keep) {
     for (auto it = classes_.begin(); it != classes_.end();) {
         if (it->first.pieces() == pieces && !keep.count(it->first)) {
+            by_key_[key(it->first)] = nullptr;
+            it = classes_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void SolvedStore::retain(const std::set<Material>& keep) {
+    for (auto it = classes_.begin(); it != classes_.end();) {
+        if (!keep.count(it->first)) {
             by_key_[key(it->first)] = nullptr;
             it = classes_.erase(it);
         } else {

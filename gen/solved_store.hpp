@@ -40,6 +40,17 @@ struct SolvedClass {
     bool complete = false;
 };
 
+// What solving m reads: every class one move away, complete (their capture positions resolved,
+// since a move may land on one), and every class that a capture search from those reaches, of
+// which only the quiet positions are read (to complete them).
+struct StoreNeeds {
+    std::set<Material> complete, quiet;
+};
+StoreNeeds store_needs(Material m);
+// Both sets of m and of its mirror, together: the classes the store holds while the pair of m is
+// solved.
+std::set<Material> store_closure(Material m);
+
 class SolvedStore {
   public:
     SolvedStore(Variant v, std::filesystem::path dir)
@@ -47,15 +58,17 @@ class SolvedStore {
 
     // Keeps a class (takes the outcomes); `complete` as in SolvedClass.
     void add(Material m, std::vector<std::uint16_t> outcomes, bool complete);
-    // Makes sure every class below `m` that a capture search from m can reach is in memory,
-    // loading from the files what is missing (and resolving their capture positions, so they
-    // are complete). Throws Error if a file is missing or corrupt.
+    // Makes sure the classes solving m reads are in memory (store_needs), loading from the files
+    // what is missing and resolving the capture positions of those one move away, so that they
+    // are complete. Throws Error if a file is missing or corrupt.
     void load_below(Material m);
     // Loads one class from its files (no-op if it is in memory).
     void add_from_files(Material m) {
         if (!has(m)) load(m);
     }
     bool has(Material m) const { return classes_.count(m) != 0; }
+    // Frees every class that `keep` does not hold.
+    void retain(const std::set<Material>& keep);
     // Frees the classes of `pieces` pieces that `keep` does not hold.
     void evict(int pieces, const std::set<Material>& keep);
     std::size_t bytes() const;

@@ -75,18 +75,20 @@ class PairSolver {
     using B = typename R::Board;
 
   public:
-    PairSolver(const Variant& v, Material m, const SolvedStore& store, const ProgressFn& progress,
-               SliceSolving solving)
+    PairSolver(const Variant& v, const PairLayout& layout, const SolvedStore& store,
+               const ProgressFn& progress, SliceSolving solving)
         : variant_(v),
           solving_(solving),
           board_(v.info().board),
+          layout_(layout),
           store_(store),
           progress_(progress),
-          classes_(m == m.mirrored() ? 1 : 2),
-          materials_{m, m.mirrored()},
-          indices_{ClassIndex(board_, m), ClassIndex(board_, m.mirrored())},
+          classes_(layout.classes()),
+          materials_{layout.material(0), layout.material(1)},
+          indices_{layout.index(0), layout.index(1)},
           kings_per_men_(indices_[0].kings_per_men()),
-          free_squares_(make_tables(board_).squares - m.men()) {
+          free_squares_(make_tables(board_).squares - materials_[0].men()) {
+        const Material m = materials_[0];
         // The kings' rank arrays of the hot loops hold 8 kings a side (gen/king_ranks.hpp).
         for (const Material c : materials_)
             if (c.white_kings > 8 || c.black_kings > 8)
@@ -97,19 +99,11 @@ class PairSolver {
             white_subsets_.emplace_back(wk, free_squares_);
             black_subsets_.emplace_back(bk, free_squares_ - wk);
         }
-        for (int c = 0; c < classes_; ++c) {
-            total_ += indices_[c].size();
-            results_.push_back({materials_[c], huge_vector<std::uint16_t>(indices_[c].size()),
-                                std::vector<std::uint8_t>(indices_[c].size())});
-            index_men(c);
-        }
+        total_ = layout_.positions();
         // The states of the largest slice solved whole (none if every one is in components).
         std::uint64_t largest = 0;
         for (int s = 0; s < indices_[0].slice_count(); ++s) {
-            if (by_components(s)) continue;
-            std::uint64_t n = 0;
-            for (int c = 0; c < classes_; ++c) n += slice_men_[c][s].size() * kings_per_men();
-            largest = std::max(largest, n);
+            if (!by_components(s)) largest = std::max(largest, layout_.slice_positions(s));
         }
         if (largest >= (std::uint64_t{1} << 32))
             throw Error("class " + m.name() + " has a slice too large for the solver (2^32)");
@@ -119,11 +113,25 @@ class PairSolver {
         next_level_ = make_huge_array<std::atomic<std::uint64_t>>((largest + 63) / 64);
     }
 
-    std::vector<PairResult> run(SolveTimes* times) {
+    // Solves the slices from `first` on, handing each to `solved` once solved; `previous` holds
+    // the values of slice first - 1 (none when first is 0).
+    void run(int first, SliceValues previous, const SliceFn& solved, SolveTimes* times) {
+        previous_ = std::move(previous);
+        for (int s = 0; s < first; ++s) slices_done_ += layout_.slice_positions(s);
+        done_ = slices_done_;
         report(0);
-        for (int s = 0; s < indices_[0].slice_count(); ++s) solve_slice(s);
+        for (int s = first; s < layout_.slice_count(); ++s) {
+            current_.slice = s;
+            const std::uint64_t n = layout_.slice_positions(s);
+            current_.outcomes = huge_vector<std::uint16_t>(n);
+            current_.capture.assign(n, 0);
+            solve_slice(s);
+            solved(current_);
+            // Only the slice just solved is read by the next one's man moves.
+            previous_ = std::move(current_);
+            current_ = {};
+        }
         if (times) *times = times_;
-        return std::move(results_);
     }
 
   private:
@@ -136,21 +144,6 @@ class PairSolver {
     };
 
     std::uint64_t kings_per_men() const { return kings_per_men_.divisor(); }
-
-    // Which slice each men configuration is in, and its rank there (ascending men index).
-    void index_men(int c) {
-        const ClassIndex& index = indices_[c];
-        slice_of_men_[c].resize(index.men_count());
-        local_men_[c].resize(index.men_count());
-        slice_men_[c].resize(static_cast<std::size_t>(index.slice_count()));
-        for (std::uint64_t men = 0; men < index.men_count(); ++men) {
-            const MenPlacement p = index.men(men);
-            const int s = index.slice_of_men(p.white, p.black);
-            slice_of_men_[c][men] = static_cast<std::uint16_t>(s);
-            local_men_[c][men] = static_cast<std::uint32_t>(slice_men_[c][s].size());
-            slice_men_[c][s].push_back(men);
-        }
-    }
 
     bool by_components(int s) const {
         return solving_ == SliceSolving::automatic &&
@@ -165,10 +158,8 @@ class PairSolver {
             return;
         }
         const auto t0 = std::chrono::steady_clock::now();
-        for (int c = 0; c < classes_; ++c) {
-            base_[c] = c == 0 ? 0 : slice_men_[0][s].size() * kings_per_men();
-            slice_size_ = base_[c] + slice_men_[c][s].size() * kings_per_men();
-        }
+        for (int c = 0; c < classes_; ++c) base_[c] = layout_.slice_base(c, s);
+        slice_size_ = layout_.slice_positions(s);
         buckets_.assign(static_cast<std::size_t>(max_plies) + 2, {});
         highest_ = 0;
         blocks_.resize(slice_size_ / kings_per_men());
@@ -182,7 +173,7 @@ class PairSolver {
             const std::uint64_t men_after = indices_[c_after].men_index(
                 flip_.rotate(block.men.black), flip_.rotate(block.men.white));
             block.king_predecessors =
-                base_[c_after] + local_men_[c_after][men_after] * kings_per_men();
+                base_[c_after] + layout_.rank_in_slice(c_after, men_after) * kings_per_men();
         });
         for_each_men_part([&](int c, std::uint64_t men, std::uint64_t local, std::uint64_t begin,
                               std::uint64_t end) {
@@ -217,7 +208,7 @@ class PairSolver {
     std::uint64_t local(int c, const Position& white_to_move) const {
         std::uint64_t men = 0, kings = 0;
         kings_per_men_.divide(indices_[c].index(white_to_move), men, kings);
-        return base_[c] + local_men_[c][men] * kings_per_men() + kings;
+        return base_[c] + layout_.rank_in_slice(c, men) * kings_per_men() + kings;
     }
 
     struct Pushed {
@@ -292,8 +283,10 @@ class PairSolver {
             // A forward move advances a man, so it leaves the slice (slices.cpp); reading the
             // slice table (a random access into an array of every men configuration) cost a
             // cache miss per position in the classes without kings.
-            if (!R::men_move_sideways || slice_of_men_[c_after][men_after] != slice_)
-                mm.results = results_[c_after].outcomes.data() + men_after * kings_per_men();
+            // Its slice is the one solved just before (one step more advanced).
+            if (!R::men_move_sideways || layout_.slice_of_men(c_after, men_after) != slice_)
+                mm.results = previous_.outcomes.data() +
+                             layout_.slice_local(c_after, previous_.slice, men_after);
         }
         return out;
     }
@@ -863,7 +856,7 @@ class PairSolver {
     template <class F>
     void for_each_men_block(F&& f) const {
         for (int c = 0; c < classes_; ++c) {
-            const std::vector<std::uint64_t>& men = slice_men_[c][slice_];
+            const std::vector<std::uint64_t>& men = layout_.men(c, slice_);
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men.size(), 1),
                               [&](const auto& r) {
                                   for (std::size_t j = r.begin(); j != r.end(); ++j)
@@ -882,40 +875,39 @@ class PairSolver {
     void for_each_men_part(F&& f) const {
         const std::uint64_t k = kings_per_men();
         const std::uint64_t parts = (k + part_positions - 1) / part_positions;  // per configuration
-        const std::size_t first_class_men = slice_men_[0][slice_].size();
+        const std::size_t first_class_men = layout_.men(0, slice_).size();
         const std::size_t men =
-            first_class_men + (classes_ == 2 ? slice_men_[1][slice_].size() : 0);
+            first_class_men + (classes_ == 2 ? layout_.men(1, slice_).size() : 0);
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men * parts, 1), [&](const auto& r) {
             for (std::size_t i = r.begin(); i != r.end(); ++i) {
                 const std::size_t j = i / parts;
                 const int c = j < first_class_men ? 0 : 1;
                 const std::size_t m = c == 0 ? j : j - first_class_men;
                 const std::uint64_t begin = (i % parts) * part_positions;
-                f(c, slice_men_[c][slice_][m], base_[c] + m * k, begin,
+                f(c, layout_.men(c, slice_)[m], base_[c] + m * k, begin,
                   std::min(k, begin + part_positions));
             }
         });
     }
 
-    // The slice's values into the pair's result arrays.
+    // The slice's values, from its states (the same layout).
     void store_results() {
-        for_each_men_part([&](int c, std::uint64_t men, std::uint64_t local, std::uint64_t begin,
-                              std::uint64_t end) {
-            const std::uint64_t first = men * kings_per_men();
-            for (std::uint64_t k = begin; k < end; ++k)
-                store_result(c, first + k, states_[local + k]);
-        });
+        for_each_men_part(
+            [&](int, std::uint64_t, std::uint64_t local, std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t k = begin; k < end; ++k)
+                    store_result(local + k, states_[local + k]);
+            });
     }
-    // Position `index` of class c's final state into the results (unresolved: a draw).
-    void store_result(int c, std::uint64_t index, const std::atomic<std::uint32_t>& state) {
+    // Slice-local position `local`'s final state into the slice's values (unresolved: a draw).
+    void store_result(std::uint64_t local, const std::atomic<std::uint32_t>& state) {
         const StateWord w = StateWord::of(state.load(std::memory_order_relaxed));
         Outcome o{Value::draw, 0};
         if (w.status & resolved_bit) {
             o.value = static_cast<Value>((w.status >> value_shift) & 3);
             if (o.value == Value::win || o.value == Value::loss) o.plies = w.distance;
         }
-        results_[c].outcomes[index] = pack_outcome(o);
-        results_[c].capture[index] = (w.status & capture_bit) ? 1 : 0;
+        current_.outcomes[local] = pack_outcome(o);
+        current_.capture[local] = (w.status & capture_bit) ? 1 : 0;
     }
 
     // Where men only move forward, the quiet moves that stay in a slice are king moves, which
@@ -950,7 +942,7 @@ class PairSolver {
     std::vector<ComponentMen> components_of_slice(int s) const {
         std::vector<ComponentMen> out;
         const int c = mirror(0);
-        for (const std::uint64_t men : slice_men_[0][s]) {
+        for (const std::uint64_t men : layout_.men(0, s)) {
             const MenPlacement p = indices_[0].men(men);
             const std::uint64_t flipped =
                 indices_[c].men_index(flip_.rotate(p.black), flip_.rotate(p.white));
@@ -989,8 +981,7 @@ class PairSolver {
         const double share = initialise + resolve > 0 ? initialise / (initialise + resolve) : 0;
         times_.initialise += wall * share;
         times_.resolve += wall * (1 - share);
-        slice_size_ = 0;
-        for (int c = 0; c < classes_; ++c) slice_size_ += indices_[c].positions_in_slice(s);
+        slice_size_ = layout_.slice_positions(s);
         slice_finished();
     }
 
@@ -1024,9 +1015,11 @@ class PairSolver {
         with_kings(materials_[0], [&](auto white_kings, auto black_kings) {
             resolve_component<white_kings, black_kings>(blocks, free, component);
         });
-        for (int b = 0; b < men.blocks; ++b)
+        for (int b = 0; b < men.blocks; ++b) {
+            const std::uint64_t local = layout_.slice_local(blocks[b].c, slice_, men.men[b]);
             for (std::uint64_t i = 0; i < k; ++i)
-                store_result(blocks[b].c, men.men[b] * k + i, component.states[b * k + i]);
+                store_result(local + i, component.states[b * k + i]);
+        }
         const auto t2 = std::chrono::steady_clock::now();
         component.initialise += std::chrono::duration<double>(t1 - t0).count();
         component.resolve += std::chrono::duration<double>(t2 - t1).count();
@@ -1117,6 +1110,7 @@ class PairSolver {
     const SliceSolving solving_;
     const BoardSpec board_;
     const Flipper flip_{board_};
+    const PairLayout& layout_;
     const SolvedStore& store_;
     const ProgressFn& progress_;
     const int classes_;  // 1 when the class is its own mirror
@@ -1136,12 +1130,8 @@ class PairSolver {
         tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
     tbb::enumerable_thread_specific<Component> components_;
     std::uint64_t total_ = 0, done_ = 0, slices_done_ = 0;
-    std::vector<PairResult> results_;
-    // Per class: the slice of each men configuration, its rank in the slice, and the men
-    // configurations of each slice in ascending order.
-    std::vector<std::uint16_t> slice_of_men_[2];
-    std::vector<std::uint32_t> local_men_[2];
-    std::vector<std::vector<std::uint64_t>> slice_men_[2];
+    // The values of the slice being solved and of the one before it (its man moves' successors).
+    SliceValues current_, previous_;
     // The slice being solved: its states are the class's configurations, then the mirror's.
     int slice_ = 0;
     std::uint64_t base_[2] = {0, 0}, slice_size_ = 0;
@@ -1194,12 +1184,33 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads) {
            static_cast<std::uint64_t>(threads) * per_thread;
 }
 
+void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
+                  SliceValues previous, const SliceFn& solved, const ProgressFn& progress,
+                  SolveTimes* times, SliceSolving solving) {
+    dispatch(v.base, [&](auto rules) {
+        PairSolver<decltype(rules)>(v, layout, store, progress, solving)
+            .run(first, std::move(previous), solved, times);
+    });
+}
+
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
                                    const ProgressFn& progress, SolveTimes* times,
                                    SliceSolving solving) {
-    return dispatch(v.base, [&](auto rules) {
-        return PairSolver<decltype(rules)>(v, m, store, progress, solving).run(times);
-    });
+    const PairLayout layout(v.info().board, m);
+    std::vector<PairResult> results;
+    for (int c = 0; c < layout.classes(); ++c) {
+        const std::uint64_t n = layout.index(c).size();
+        results.push_back(
+            {layout.material(c), huge_vector<std::uint16_t>(n), std::vector<std::uint8_t>(n)});
+    }
+    solve_slices(
+        v, layout, store, 0, {},
+        [&](const SliceValues& slice) {
+            for (int c = 0; c < layout.classes(); ++c)
+                scatter_slice(layout, c, slice, results[c].outcomes, results[c].capture);
+        },
+        progress, times, solving);
+    return results;
 }
 
 }  // namespace damas

@@ -61,6 +61,7 @@
 #include <functional>
 #include <vector>
 
+#include "gen/pair_layout.hpp"
 #include "gen/solved_store.hpp"
 #include "index/class_index.hpp"
 
@@ -91,8 +92,19 @@ struct SolveTimes {
 // How slices are solved: as components where possible, or every one whole (tests compare them).
 enum class SliceSolving { automatic, whole };
 
-// Solves m and m.mirrored() (one result if they are equal). The store must hold every class
-// that m's exits can reach (SolvedStore::load_below).
+using SliceFn = std::function<void(const SliceValues&)>;
+
+// Solves the slices of the pair `layout` from slice `first` on (most advanced first), handing
+// each to `solved` as soon as it is solved: the unit of work of the bounded-memory generator.
+// `previous` holds the values of slice first - 1 (nothing when first is 0), which its man moves
+// reach. Memory: the solver's working set (solver_bytes without the results) and two slices'
+// values. The store must hold every class that the pair's exits can reach.
+void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
+                  SliceValues previous, const SliceFn& solved, const ProgressFn& progress = {},
+                  SolveTimes* times = nullptr, SliceSolving solving = SliceSolving::automatic);
+
+// Solves m and m.mirrored() (one result if they are equal) into arrays in class index order.
+// The store must hold every class that m's exits can reach (SolvedStore::load_below).
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
                                    const ProgressFn& progress = {}, SolveTimes* times = nullptr,
                                    SliceSolving solving = SliceSolving::automatic);

@@ -68,12 +68,14 @@ std::vector<Material> classes_up_to(int max_pieces) {
     return all;
 }
 
-std::vector<Material> dependencies(Material m) {
+namespace {
+
+std::vector<Material> reached(Material m, bool quiet_promotion) {
     std::vector<Material> out;
     const int promotions = m.white_men > 0 ? 1 : 0;
     for (int p = 0; p <= promotions; ++p) {
         const int wm = m.white_men - p, wk = m.white_kings + p;
-        if (p == 1) add_after_move(out, {wm, wk, m.black_men, m.black_kings});
+        if (p == 1 && quiet_promotion) add_after_move(out, {wm, wk, m.black_men, m.black_kings});
         for (int cm = 0; cm <= m.black_men; ++cm)
             for (int ck = 0; ck <= m.black_kings; ++ck)
                 if (cm + ck > 0)
@@ -82,6 +84,16 @@ std::vector<Material> dependencies(Material m) {
     std::erase_if(out, [&](const Material& d) { return d == m || d == m.mirrored(); });
     std::sort(out.begin(), out.end());
     return out;
+}
+
+}  // namespace
+
+std::vector<Material> dependencies(Material m) {
+    return reached(m, true);
+}
+
+std::vector<Material> capture_dependencies(Material m) {
+    return reached(m, false);
 }
 
 }  // namespace damas

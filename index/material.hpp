@@ -49,5 +49,8 @@ std::vector<Material> classes_up_to(int max_pieces);
 // left (the game is over) are not included. This is what the material allows; a rule may make a
 // class unreachable (italian men cannot take kings), which only costs an unused dependency.
 std::vector<Material> dependencies(Material m);
+// The classes of those that a capture reaches (every one but the quiet promotion's): what a
+// capture search from a position of m reads.
+std::vector<Material> capture_dependencies(Material m);
 
 }  // namespace damas

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gen/generate.hpp"
+#include "gen/plan.hpp"
 #include "gen/verify.hpp"
 #include "rules/error.hpp"
 #include "tools/commands.hpp"
@@ -20,9 +21,76 @@ struct GenOptions {
     std::string only;
     bool full_wdl = false;
     std::string wdl_codec = "auto";
+    std::string memory;
+    bool plan = false;
+    bool in_units = false;
     bool quiet = false;
     bool json = false;
 };
+
+std::string gib(std::uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
+    return buf;
+}
+
+std::string hours(double seconds) {
+    char buf[32];
+    if (seconds < 120)
+        std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+    else if (seconds < 7200)
+        std::snprintf(buf, sizeof buf, "%.1f min", seconds / 60);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f h", seconds / 3600);
+    return buf;
+}
+
+// damas gen --plan: what the run would do and take, without generating anything.
+void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json) {
+    if (json) {
+        JsonArray pairs;
+        for (const PairStep& s : p.pairs)
+            pairs.add(JsonObject()
+                          .str("pair", s.material.name())
+                          .str("mirror", s.material.mirrored().name())
+                          .num("positions", s.positions)
+                          .num("slices", s.slices)
+                          .boolean("in_units", s.in_units)
+                          .num("store_bytes", s.store_bytes)
+                          .num("peak_bytes", s.peak_bytes));
+        std::printf("%s\n", JsonObject()
+                                .str("variant", g.variant.name())
+                                .num("classes", p.classes.size())
+                                .num("positions", p.positions)
+                                .boolean("bounded", p.bounded)
+                                .num("units", p.units)
+                                .num("budget_bytes", p.budget_bytes)
+                                .num("available_bytes", p.available_bytes)
+                                .num("peak_bytes", p.peak_bytes)
+                                .num("disk_bytes", p.disk_bytes)
+                                .num("seconds", p.seconds)
+                                .str("time_model", p.time_model)
+                                .boolean("fits", p.peak_bytes <= p.budget_bytes)
+                                .raw("pairs", pairs.str())
+                                .str_end()
+                                .c_str());
+        return;
+    }
+    int in_units = 0;
+    for (const PairStep& s : p.pairs) in_units += s.in_units ? 1 : 0;
+    std::printf("%s: %zu classes in %zu pairs, %llu positions\n", g.variant.name().c_str(),
+                p.classes.size(), p.pairs.size(), static_cast<unsigned long long>(p.positions));
+    std::printf("memory budget %s%s; %s\n", gib(p.budget_bytes).c_str(),
+                g.memory_bytes ? "" : " (three quarters of the available memory)",
+                p.bounded ? ("bounded: " + std::to_string(in_units) + " pairs in " +
+                             std::to_string(p.units) + " units")
+                                .c_str()
+                          : "every pair solved whole, every smaller class kept");
+    std::printf("peak memory about %s%s\n", gib(p.peak_bytes).c_str(),
+                p.peak_bytes <= p.budget_bytes ? "" : ": more than the budget, the run is refused");
+    std::printf("disk about %.2f GB\n", static_cast<double>(p.disk_bytes) / 1e9);
+    std::printf("time about %s (%s)\n", hours(p.seconds).c_str(), p.time_model.c_str());
+}
 
 void run_gen(const GenOptions& o) {
     GenerateOptions g;
@@ -49,6 +117,12 @@ void run_gen(const GenOptions& o) {
         if (m->pieces() > 8) throw Error("class " + o.only + " has more than 8 pieces");
         g.only = *m;
     }
+    if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
+    if (o.in_units) g.pair_solving = PairSolving::units;
+    if (o.plan) {
+        print_plan(g, plan_generation(g), o.json);
+        return;
+    }
     Progress progress(Progress::detect(o.quiet));
     const GenerateSummary s = generate(g, progress);
     const double bits =
@@ -67,6 +141,10 @@ void run_gen(const GenOptions& o) {
                                 .num("bytes_written", s.bytes_written)
                                 .num("bits_per_position", bits)
                                 .num("memory_estimate_bytes", s.peak_bytes_estimate)
+                                .num("budget_bytes", s.budget_bytes)
+                                .num("pairs_in_units", s.pairs_in_units)
+                                .num("units_written", s.units_written)
+                                .num("units_resumed", s.units_resumed)
                                 .str_end()
                                 .c_str());
         return;
@@ -120,8 +198,17 @@ void add_gen_commands(CLI::App& app) {
     gen->add_option("--wdl-codec", g.wdl_codec,
                     "wdl compression: auto (the context codec for classes of 16 M positions or "
                     "more when smaller than zstd), zstd, or context (wherever it applies)");
+    gen->add_option("--memory", g.memory,
+                    "Most memory the run may take, e.g. 512M or 12G (default: three quarters of "
+                    "the available memory); pairs that do not fit are solved in units on disk");
+    gen->add_flag("--in-units", g.in_units,
+                  "Solve every pair in units on disk, as a run on a small budget does (slower; "
+                  "for checks)");
+    gen->add_flag("--plan", g.plan,
+                  "Generate nothing: print the classes, units, peak memory, disk and time the "
+                  "run would take");
     gen->add_flag("--quiet,-q", g.quiet, "No progress output");
-    gen->add_flag("--json", g.json, "Machine-readable summary");
+    gen->add_flag("--json", g.json, "Machine-readable summary (and plan)");
     gen->callback([] { run_gen(g); });
 
     static VerifyOptions vo;

@@ -1,0 +1,231 @@
+#include "gen/plan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "gen/solved_store.hpp"
+#include "gen/solver.hpp"
+#include "index/class_index.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+namespace {
+
+// The fixed part of a run's memory (writer blocks, thread stacks, the program: measured under
+// 64 MiB), and a twentieth for what grows with the classes but is not modelled (index tables):
+// the model alone fell 2.6% short of english 2-6's peak and 4.5% short of international 2-5's.
+std::uint64_t with_overhead(std::uint64_t modelled) {
+    constexpr std::uint64_t overhead = std::uint64_t{64} << 20;
+    return modelled + modelled / 20 + overhead;
+}
+
+// Generation speed on this project's 2-core host (AMD EPYC, 2 threads, README's Performance
+// section): english 2-6 at 12.0 M positions/s, international 2-5 at 8.65 M positions/s;
+// scaled by the thread count. Pairs in units are counted 10% slower (their unit files are
+// compressed, then read back to be assembled), and classes loaded again from the files at
+// 20 M positions/s.
+double positions_per_second(const BoardSpec& board, int threads) {
+    const double two_threads = board.width * board.height >= 100 ? 8.65e6 : 12.0e6;
+    return two_threads * threads / 2.0;
+}
+constexpr double units_slowdown = 1.1;
+constexpr double reload_positions_per_second = 20e6;
+
+// Bytes per position of the table files, measured on english 2-6 (DTW 2.74 bits, WDL 0.045
+// bits); the same is assumed for the 10x10 boards. Unit files: at most a byte per position
+// (3 bytes of values, compressed by zstd).
+constexpr double table_bytes_per_position = (2.74 + 0.045) / 8;
+constexpr double unit_bytes_per_position = 1.0;
+
+std::uint64_t store_bytes_of(const BoardSpec& board, Material m) {
+    return ClassIndex(board, m).size() * sizeof(std::uint16_t);
+}
+
+// The pairs in the order they are solved, each named by its first class.
+std::vector<Material> pairs_of(const std::vector<Material>& classes) {
+    std::vector<Material> pairs;
+    std::set<Material> seen;
+    for (Material m : classes) {
+        if (seen.count(m)) continue;
+        seen.insert(m);
+        seen.insert(m.mirrored());
+        pairs.push_back(m);
+    }
+    return pairs;
+}
+
+// The memory of PairLayout: 14 bytes per men configuration of each class.
+std::uint64_t layout_bytes(const BoardSpec& board, Material m) {
+    const ClassIndex index(board, m);
+    return 14 * index.men_count() * (m == m.mirrored() ? 1 : 2);
+}
+
+std::uint64_t largest_slice_positions(const BoardSpec& board, Material m) {
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    std::uint64_t largest = 0;
+    for (int s = 0; s < index.slice_count(); ++s)
+        largest = std::max(largest, index.positions_in_slice(s) +
+                                        (m == m.mirrored() ? 0 : mirror.positions_in_slice(s)));
+    return largest;
+}
+
+struct PairCosts {
+    std::uint64_t positions, largest_class, whole_solve, units_solve, write;
+};
+
+PairCosts pair_costs(const Variant& v, Material m, int threads) {
+    const BoardSpec board = v.info().board;
+    PairCosts c{};
+    const std::uint64_t a = ClassIndex(board, m).size();
+    c.positions = m == m.mirrored() ? a : 2 * a;
+    c.largest_class = a;
+    const std::uint64_t results = solver_result_bytes(board, m);
+    const std::uint64_t layout = layout_bytes(board, m);
+    const std::uint64_t slices = 2 * 3 * largest_slice_positions(board, m);
+    c.whole_solve = solver_bytes(v, m, threads) + layout + slices;
+    c.units_solve = solver_bytes(v, m, threads) - results + layout + slices;
+    // Writing: the results, a byte a position of the class being written, and of the other class
+    // where the codec is chosen from estimates (gen/generate.cpp).
+    c.write = results + 2 * c.largest_class;
+    return c;
+}
+
+}  // namespace
+
+std::uint64_t available_memory_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key, unit;
+    std::uint64_t kib = 0;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return 0;
+}
+
+std::uint64_t parse_memory_size(const std::string& text) {
+    const auto bad = [&] {
+        return Error("bad memory size '" + text + "' (a number with K, M, G or T, e.g. 512M, 12G)");
+    };
+    std::size_t used = 0;
+    double number = 0;
+    try {
+        number = std::stod(text, &used);
+    } catch (const std::exception&) {
+        throw bad();
+    }
+    std::string unit = text.substr(used);
+    if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
+    if (unit.size() == 2 && (unit[1] == 'i' || unit[1] == 'I')) unit.pop_back();
+    double scale = 1;
+    if (unit.empty())
+        scale = 1;
+    else if (unit.size() == 1 && std::string("kKmMgGtT").find(unit[0]) != std::string::npos)
+        scale = std::pow(1024.0, 1 + static_cast<int>(std::string("kmgt").find(static_cast<char>(
+                                         std::tolower(static_cast<unsigned char>(unit[0]))))));
+    else
+        throw bad();
+    const double bytes = number * scale;
+    if (!(bytes >= 1) || bytes > 1e18) throw bad();
+    return static_cast<std::uint64_t>(bytes);
+}
+
+GenerationPlan plan_generation(const GenerateOptions& o) {
+    GenerationPlan plan;
+    const BoardSpec board = o.variant.info().board;
+    plan.classes = planned_classes(o);
+    if (plan.classes.empty()) throw Error("no class to generate");
+    const int threads = o.threads > 0
+                            ? o.threads
+                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    plan.available_bytes = available_memory_bytes();
+    plan.budget_bytes = o.memory_bytes ? o.memory_bytes : plan.available_bytes / 4 * 3;
+    if (plan.budget_bytes == 0) plan.budget_bytes = std::uint64_t{8} << 30;  // unknown: 8 GiB
+    const std::vector<Material> pairs = pairs_of(plan.classes);
+    const int top = plan.classes.back().pieces();
+
+    // First as a run that holds every pair whole and keeps every class below the top size
+    // (and those of the top size until the last pair that crowns into them).
+    std::map<Material, std::size_t> last_use;
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+        for (Material c : {pairs[i], pairs[i].mirrored()}) {
+            last_use[c] = std::max(last_use[c], i);
+            for (Material d : dependencies(c))
+                if (d.pieces() == top) last_use[d] = i;
+        }
+    std::vector<PairCosts> costs;
+    std::uint64_t kept_below = 0, whole_peak = 0;
+    std::set<Material> solved;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const Material m = pairs[i];
+        costs.push_back(pair_costs(o.variant, m, threads));
+        std::uint64_t held = kept_below;
+        for (Material c : solved)
+            if (c.pieces() == top && last_use[c] >= i) held += store_bytes_of(board, c);
+        const PairCosts& c = costs.back();
+        whole_peak = std::max(whole_peak, held + std::max(c.whole_solve, c.write));
+        for (Material x : {m, m.mirrored()})
+            if (solved.insert(x).second && x.pieces() < top) kept_below += store_bytes_of(board, x);
+    }
+    const bool forced_units = o.pair_solving == PairSolving::units;
+    plan.bounded = forced_units || with_overhead(whole_peak) > plan.budget_bytes;
+
+    const double rate = positions_per_second(board, threads);
+    std::uint64_t peak = 0, largest_units = 0;
+    std::set<Material> loaded;  // what the store holds, in the bounded model
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const Material m = pairs[i];
+        const PairCosts& c = costs[i];
+        PairStep step;
+        step.material = m;
+        step.positions = c.positions;
+        step.slices = ClassIndex(board, m).slice_count();
+        double seconds = static_cast<double>(c.positions) / rate;
+        if (!plan.bounded) {
+            step.peak_bytes = with_overhead(whole_peak);
+        } else {
+            const std::set<Material> closure = store_closure(m);
+            for (Material d : closure) {
+                step.store_bytes += store_bytes_of(board, d);
+                if (!loaded.count(d))
+                    seconds += static_cast<double>(store_bytes_of(board, d) / 2) /
+                               reload_positions_per_second;
+            }
+            loaded = closure;
+            const std::uint64_t whole = step.store_bytes + std::max(c.whole_solve, c.write);
+            step.in_units = forced_units || with_overhead(whole) > plan.budget_bytes;
+            std::uint64_t modelled = whole;
+            if (step.in_units) {
+                const std::uint64_t solving = step.store_bytes + c.units_solve;
+                step.empty_store_before_writing =
+                    with_overhead(step.store_bytes + c.write) > plan.budget_bytes;
+                const std::uint64_t writing =
+                    step.empty_store_before_writing ? c.write : step.store_bytes + c.write;
+                modelled = std::max(solving, writing);
+                if (step.empty_store_before_writing) loaded.clear();
+                seconds *= units_slowdown;
+                plan.units += static_cast<std::uint64_t>(step.slices);
+                largest_units = std::max(largest_units, c.positions);
+            }
+            step.peak_bytes = with_overhead(modelled);
+        }
+        peak = std::max(peak, step.peak_bytes);
+        plan.positions += c.positions;
+        plan.seconds += seconds;
+        plan.pairs.push_back(step);
+    }
+    plan.peak_bytes = peak;
+    plan.disk_bytes =
+        static_cast<std::uint64_t>(static_cast<double>(plan.positions) * table_bytes_per_position +
+                                   static_cast<double>(largest_units) * unit_bytes_per_position);
+    plan.time_model =
+        "model: " + std::string(board.width * board.height >= 100 ? "8.65" : "12.0") +
+        " M positions/s on 2 threads (measured on this project's 2-core host), scaled to " +
+        std::to_string(threads) + " threads; pairs in units 10% slower; reloads at 20 M/s";
+    return plan;
+}
+
+}  // namespace damas

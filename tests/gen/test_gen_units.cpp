@@ -1,0 +1,161 @@
+// Generation in units (gen/plan.hpp, gen/unit_file.hpp) writes the same files as generation with
+// every pair held whole:
+//  - every class of every variant with up to 4 pieces (3 on 10x10 and turkish), byte for byte,
+//    every pair solved in units (the slow label: 5 pieces, 4 on 10x10);
+//  - a run in units killed at several moments resumes to the same files, and a damaged unit file
+//    is solved again;
+//  - the plan: a budget too small is refused before anything is written.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "gen/plan.hpp"
+#include "gen/unit_file.hpp"
+#include "gen_fixtures.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+namespace {
+
+using Tree = std::map<std::string, std::vector<char>>;
+
+GenerateSummary generate_in_units(const Variant& v, int pieces, const std::filesystem::path& dir) {
+    GenerateOptions o;
+    o.variant = v;
+    o.max_pieces = pieces;
+    o.dir = dir;
+    o.threads = 2;
+    o.pair_solving = PairSolving::units;
+    Progress progress(Progress::Mode::quiet);
+    return generate(o, progress);
+}
+
+void expect_same_files_in_units(const Variant& v, int pieces) {
+    test::ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
+    test::generate_quietly(v, pieces, whole.path);
+    const GenerateSummary s = generate_in_units(v, pieces, units.path);
+    EXPECT_GT(s.pairs_in_units, 0);
+    EXPECT_GT(s.units_written, 0u);
+    EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, v)));  // removed once done
+    const Tree a = test::tree_bytes(whole.path), b = test::tree_bytes(units.path);
+    EXPECT_EQ(a.size(), b.size());
+    for (const auto& [name, bytes] : a) {
+        const auto it = b.find(name);
+        ASSERT_NE(it, b.end()) << name;
+        EXPECT_TRUE(it->second == bytes) << v.name() << ": " << name << " differs in units";
+    }
+}
+
+class UnitsAgree : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(UnitsAgree, SameFilesAsPairsHeldWhole) {
+    const Variant v = GetParam();
+    const bool small = v.info().board.width == 10 || v.base == BaseVariant::turkish;
+    expect_same_files_in_units(v, small ? 3 : 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, UnitsAgree, ::testing::ValuesIn(all_variants()),
+                         test::variant_test_name);
+
+std::string units_args(const std::filesystem::path& dir) {
+    return "gen -q --in-units -v english -p 4 -t 2 -d " + dir.string();
+}
+
+bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        const std::string d = dir.string();
+        ::execl(DAMAS_BINARY, DAMAS_BINARY, "gen", "-q", "--in-units", "-v", "english", "-p", "4",
+                "-t", "2", "-d", d.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    EXPECT_GT(pid, 0);
+    std::this_thread::sleep_for(delay);
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+std::vector<std::filesystem::path> unit_files(const std::filesystem::path& dir) {
+    std::vector<std::filesystem::path> out;
+    const std::filesystem::path units = units_dir(dir, parse_variant("english").value());
+    if (!std::filesystem::exists(units)) return out;
+    for (const auto& e : std::filesystem::directory_iterator(units))
+        if (e.path().extension() == ".unit") out.push_back(e.path());
+    return out;
+}
+
+TEST(UnitsResume, KilledRunsAndDamagedUnitsResumeToIdenticalFiles) {
+    const auto start = std::chrono::steady_clock::now();
+    test::ScratchDir reference("units-reference");
+    ASSERT_EQ(test::run_damas(units_args(reference.path)), 0);
+    const double run_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const Tree expected = test::tree_bytes(reference.path);
+    test::ScratchDir dir("units-killed");
+    int interrupted = 0, units_left = 0, damaged = 0;
+    for (const double fraction : {0.2, 0.4, 0.6, 0.8}) {
+        interrupted +=
+            run_and_kill(dir.path, std::chrono::milliseconds(static_cast<int>(fraction * run_ms)))
+                ? 1
+                : 0;
+        const std::vector<std::filesystem::path> units = unit_files(dir.path);
+        units_left += units.empty() ? 0 : 1;
+        if (units.empty()) continue;
+        // Damage one: the rerun must find it and solve it again.
+        std::fstream f(units.front(), std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(-1, std::ios::end);
+        f.put('\x5a');
+        ++damaged;
+    }
+    EXPECT_GE(interrupted, 2);
+    ASSERT_EQ(test::run_damas(units_args(dir.path)), 0);
+    EXPECT_TRUE(test::tree_bytes(dir.path) == expected)
+        << "resumed files differ (" << units_left << " kills left unit files, " << damaged
+        << " damaged)";
+}
+
+TEST(UnitsPlan, TooSmallABudgetIsRefusedBeforeWriting) {
+    test::ScratchDir dir("units-budget");
+    EXPECT_EQ(test::run_damas("gen -q -v english -p 4 --memory 1M -d " + dir.path.string()), 2);
+    EXPECT_TRUE(test::tree_bytes(dir.path).empty());
+    EXPECT_EQ(test::run_damas("gen -q -v english -p 4 --memory lots -d " + dir.path.string()), 2);
+    EXPECT_EQ(test::run_damas("gen -v english -p 4 --plan --json -d " + dir.path.string()), 0);
+    EXPECT_TRUE(test::tree_bytes(dir.path).empty());
+}
+
+TEST(UnitsPlan, MemorySizes) {
+    EXPECT_EQ(parse_memory_size("512M"), std::uint64_t{512} << 20);
+    EXPECT_EQ(parse_memory_size("12G"), std::uint64_t{12} << 30);
+    EXPECT_EQ(parse_memory_size("1.5GiB"), std::uint64_t{3} << 29);
+    EXPECT_EQ(parse_memory_size("4096"), 4096u);
+    for (const char* bad : {"", "G", "12X", "-1G", "0", "1e30"})
+        EXPECT_THROW(parse_memory_size(bad), Error) << bad;
+}
+
+// A bounded plan holds less than the whole plan, and a pair in units less than held whole.
+TEST(UnitsPlan, BoundedPlansFitTheirBudget) {
+    GenerateOptions o;
+    o.variant = parse_variant("english").value();
+    o.max_pieces = 6;
+    const GenerationPlan whole = plan_generation(o);
+    o.memory_bytes = whole.peak_bytes / 2;
+    const GenerationPlan bounded = plan_generation(o);
+    EXPECT_FALSE(whole.bounded);
+    EXPECT_TRUE(bounded.bounded);
+    EXPECT_LE(bounded.peak_bytes, o.memory_bytes);
+    EXPECT_GT(bounded.units, 0u);
+    EXPECT_EQ(bounded.positions, whole.positions);
+}
+
+}  // namespace
+}  // namespace damas
