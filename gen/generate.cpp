@@ -83,6 +83,11 @@ bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions
     return stored == (mirror_layout_allowed(o, m) ? 1 : 2);
 }
 
+// A unit file that cannot be read back (gen/unit_file.hpp).
+struct DamagedUnit {
+    int slice;
+};
+
 struct WrittenClass {
     TableHeader wdl, dtw;
 };
@@ -159,15 +164,106 @@ void for_each_index_in_parallel(std::size_t n, const F& f) {
                       });
 }
 
-// The class's wdl values as the writer takes them: unknown where the side to move must capture.
-std::vector<std::uint8_t> wdl_values(const PairResult& r) {
-    std::vector<std::uint8_t> wdl(r.outcomes.size());
-    for_each_index_in_parallel(wdl.size(), [&](std::size_t i) {
-        wdl[i] = r.capture[i] ? wdl_unknown
-                              : static_cast<std::uint8_t>(unpack_outcome(r.outcomes[i]).value);
-    });
-    return wdl;
+// A solved pair as the writer reads it, one class at a time, so that a pair in units never has
+// its whole results in memory: each class's wdl values (1 byte a position), then its DTW values
+// by block.
+class PairSource {
+  public:
+    virtual ~PairSource() = default;
+    virtual int classes() const = 0;
+    virtual Material material(int c) const = 0;
+    virtual std::uint64_t positions(int c) const = 0;
+    // Class c's wdl values as the writer takes them: unknown where the side to move must capture.
+    virtual std::vector<std::uint8_t> wdl(int c) const = 0;
+    // Calls f with class c's DTW values by block (what is needed to give them is held meanwhile).
+    virtual void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const = 0;
+};
+
+std::uint8_t wdl_code(std::uint16_t outcome, std::uint8_t capture) {
+    return capture ? wdl_unknown : static_cast<std::uint8_t>(unpack_outcome(outcome).value);
 }
+std::uint16_t dtw_code(std::uint16_t outcome, std::uint8_t capture) {
+    const Outcome v = unpack_outcome(outcome);
+    return capture ? dtw_unknown : v.value == Value::draw ? dtw_draw : v.plies;
+}
+
+// A pair solved whole: its results in memory.
+class ResultsSource : public PairSource {
+  public:
+    explicit ResultsSource(const std::vector<PairResult>& r) : r_(r) {}
+    int classes() const override { return static_cast<int>(r_.size()); }
+    Material material(int c) const override { return r_[c].material; }
+    std::uint64_t positions(int c) const override { return r_[c].outcomes.size(); }
+    std::vector<std::uint8_t> wdl(int c) const override {
+        const PairResult& r = r_[c];
+        std::vector<std::uint8_t> out(r.outcomes.size());
+        for_each_index_in_parallel(
+            out.size(), [&](std::size_t i) { out[i] = wdl_code(r.outcomes[i], r.capture[i]); });
+        return out;
+    }
+    void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const override {
+        const PairResult& r = r_[c];
+        // Converted block by block as the writer encodes: no copy of the class is held.
+        f([&r](std::uint64_t first, std::span<std::uint16_t> out) {
+            for (std::size_t k = 0; k < out.size(); ++k)
+                out[k] = dtw_code(r.outcomes[first + k], r.capture[first + k]);
+        });
+    }
+
+  private:
+    const std::vector<PairResult>& r_;
+};
+
+// A pair solved in units: each class's values gathered from the unit files when asked for.
+class UnitsSource : public PairSource {
+  public:
+    UnitsSource(const GenerateOptions& o, const PairLayout& layout) : o_(o), layout_(layout) {}
+    int classes() const override { return layout_.classes(); }
+    Material material(int c) const override { return layout_.material(c); }
+    std::uint64_t positions(int c) const override { return layout_.index(c).size(); }
+    std::vector<std::uint8_t> wdl(int c) const override {
+        std::vector<std::uint8_t> out(positions(c));
+        scatter(c, [&](std::uint64_t i, std::uint16_t v, std::uint8_t cap) {
+            out[i] = wdl_code(v, cap);
+        });
+        return out;
+    }
+    void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const override {
+        std::vector<std::uint16_t> dtw = huge_vector<std::uint16_t>(positions(c));
+        scatter(c, [&](std::uint64_t i, std::uint16_t v, std::uint8_t cap) {
+            dtw[i] = dtw_code(v, cap);
+        });
+        f([&dtw](std::uint64_t first, std::span<std::uint16_t> out) {
+            std::copy_n(dtw.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+        });
+    }
+
+  private:
+    // g(class index, outcome, capture) for every position of class c, unit by unit.
+    template <class G>
+    void scatter(int c, const G& g) const {
+        const std::uint64_t k = layout_.kings_per_men();
+        for (int s = 0; s < layout_.slice_count(); ++s) {
+            const std::optional<SliceValues> slice =
+                read_unit(unit_path(o_.dir, o_.variant, layout_.material(0), s), o_.variant,
+                          layout_.material(0), s, layout_.slice_positions(s));
+            if (!slice) throw DamagedUnit{s};
+            const std::vector<std::uint64_t>& men = layout_.men(c, s);
+            const std::uint64_t base = layout_.slice_base(c, s);
+            tbb::parallel_for(
+                tbb::blocked_range<std::size_t>(0, men.size(), 64), [&](const auto& r) {
+                    for (std::size_t j = r.begin(); j != r.end(); ++j)
+                        for (std::uint64_t i = 0; i < k; ++i) {
+                            const std::uint64_t at = base + j * k + i;
+                            g(men[j] * k + i, slice->outcomes[at], slice->capture[at]);
+                        }
+                });
+        }
+    }
+
+    const GenerateOptions& o_;
+    const PairLayout& layout_;
+};
 
 // The context codec's half layout where the class allows it.
 bool half_layout(const GenerateOptions& o, Material m) {
@@ -207,70 +303,58 @@ TableHeader write_wdl_with(const GenerateOptions& o, Material m,
 
 // The class's wdl file at wdl_path: zstd, or with the context codec (in the half layout where
 // the class allows it) when asked for or, for a large class, estimated smaller.
-TableHeader write_class_wdl(const GenerateOptions& o, const PairResult& r,
+TableHeader write_class_wdl(const GenerateOptions& o, Material m, std::span<const std::uint8_t> wdl,
                             const std::filesystem::path& wdl_path, const WriteOptions& wo) {
-    const std::vector<std::uint8_t> wdl = wdl_values(r);
     Codec codec = Codec::zstd;
     if (o.wdl_codec == WdlCodec::context)
         codec = Codec::context;
     else if (choose_by_estimate(o, wdl.size()))
-        codec = choose_wdl_codec(o, r.material, wdl, wo).codec;
-    return write_wdl_with(o, r.material, wdl, codec, wdl_path, wo);
+        codec = choose_wdl_codec(o, m, wdl, wo).codec;
+    return write_wdl_with(o, m, wdl, codec, wdl_path, wo);
 }
 
-// The class's DTW file, its header's counts taken from its wdl header.
-TableHeader write_class_dtw(const GenerateOptions& o, const PairResult& r, const TableHeader& wdl,
-                            WriteOptions wo) {
-    // Converted block by block as the writer encodes: no copy of the class is held.
-    const DtwValues values = [&r](std::uint64_t first, std::span<std::uint16_t> out) {
-        for (std::size_t k = 0; k < out.size(); ++k) {
-            const std::size_t i = first + k;
-            const Outcome v = unpack_outcome(r.outcomes[i]);
-            out[k] = r.capture[i] ? dtw_unknown : v.value == Value::draw ? dtw_draw : v.plies;
-        }
-    };
+// Class c's DTW file, its header's counts taken from its wdl header.
+TableHeader write_class_dtw(const GenerateOptions& o, const PairSource& source, int c,
+                            const TableHeader& wdl, WriteOptions wo) {
     wo.counts_from = &wdl;
-    return write_dtw_table(table_path(o.dir, o.variant, r.material.name(), Metric::dtw),
-                           table_info(o.variant, r.material), r.outcomes.size(), values, wo);
-}
-
-// Writes the class's WDL file (at `wdl_path`) from a copy of its values (1 byte per position on
-// top of the results), then its DTW file, converted block by block.
-WrittenClass write_class(const GenerateOptions& o, const PairResult& r,
-                         const std::filesystem::path& wdl_path) {
-    const WriteOptions wo = write_options(o);
-    const TableHeader a = write_class_wdl(o, r, wdl_path, wo);
-    return {a, write_class_dtw(o, r, a, wo)};
+    const Material m = source.material(c);
+    TableHeader h;
+    source.with_dtw(c, [&](const DtwValues& values) {
+        h = write_dtw_table(table_path(o.dir, o.variant, m.name(), Metric::dtw),
+                            table_info(o.variant, m), source.positions(c), values, wo);
+    });
+    return h;
 }
 
 // A pair with the mirror layout whose classes are large: the class whose wdl file is estimated
 // smaller gets it (with the codec estimated smaller), the other the mirror layout, so that only
 // one wdl file is written whole. Returns the bytes written.
-std::uint64_t write_pair_by_estimate(const GenerateOptions& o,
-                                     const std::vector<PairResult>& pair) {
+std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource& pair) {
     const WriteOptions wo = write_options(o);
     std::vector<std::uint8_t> wdl[2];
     WdlChoice choice[2];
-    for (std::size_t c = 0; c < 2; ++c) {
-        wdl[c] = wdl_values(pair[c]);
-        choice[c] = choose_wdl_codec(o, pair[c].material, wdl[c], wo);
+    for (int c = 0; c < 2; ++c) {
+        wdl[c] = pair.wdl(c);
+        choice[c] = choose_wdl_codec(o, pair.material(c), wdl[c], wo);
     }
     // The second class on a tie, as apply_mirror_layout.
-    const std::size_t kept = choice[0].bytes < choice[1].bytes ? 0 : 1;
-    const std::size_t dropped = 1 - kept;
+    const int kept = choice[0].bytes < choice[1].bytes ? 0 : 1;
+    const int dropped = 1 - kept;
     const TableHeader dropped_counts =
-        wdl_table_counts(table_info(o.variant, pair[dropped].material), wdl[dropped]);
+        wdl_table_counts(table_info(o.variant, pair.material(dropped)), wdl[dropped]);
     std::vector<std::uint8_t>().swap(wdl[dropped]);
-    std::uint64_t bytes = 0;
-    for (std::size_t c = 0; c < 2; ++c) {
-        const Material m = pair[c].material;
+    TableHeader headers[2];
+    for (int c = 0; c < 2; ++c) {
+        const Material m = pair.material(c);
         const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
-        const TableHeader a = c == kept ? write_wdl_with(o, m, wdl[c], choice[c].codec, path, wo)
-                                        : write_wdl_mirror_table(path, table_info(o.variant, m),
-                                                                 dropped_counts, false);
+        headers[c] = c == kept ? write_wdl_with(o, m, wdl[c], choice[c].codec, path, wo)
+                               : write_wdl_mirror_table(path, table_info(o.variant, m),
+                                                        dropped_counts, false);
         std::vector<std::uint8_t>().swap(wdl[c]);
-        bytes += a.file_size + write_class_dtw(o, pair[c], a, wo).file_size;
     }
+    std::uint64_t bytes = 0;
+    for (int c = 0; c < 2; ++c)
+        bytes += headers[c].file_size + write_class_dtw(o, pair, c, headers[c], wo).file_size;
     return bytes;
 }
 
@@ -278,16 +362,38 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o,
 // path and writes the other class's file in the mirror layout (the second class on a tie, so the
 // bytes are the same on every run). A run killed in between leaves a pair that pair_complete()
 // rejects. Returns the bytes saved.
-std::uint64_t apply_mirror_layout(const GenerateOptions& o, const std::vector<PairResult>& pair,
-                                  const std::vector<WrittenClass>& written) {
-    const std::size_t drop = written[0].wdl.file_size < written[1].wdl.file_size ? 1 : 0;
-    const Material kept = pair[1 - drop].material, mirrored = pair[drop].material;
+std::uint64_t apply_mirror_layout(const GenerateOptions& o, const PairSource& pair,
+                                  const WrittenClass* written) {
+    const int drop = written[0].wdl.file_size < written[1].wdl.file_size ? 1 : 0;
+    const Material kept = pair.material(1 - drop), mirrored = pair.material(drop);
     std::filesystem::rename(candidate_path(o, kept),
                             table_path(o.dir, o.variant, kept.name(), Metric::wdl));
     const TableHeader h =
         write_wdl_mirror_table(table_path(o.dir, o.variant, mirrored.name(), Metric::wdl),
                                table_info(o.variant, mirrored), written[drop].wdl, false);
     return written[drop].wdl.file_size - h.file_size;
+}
+
+// Writes the pair's table files; returns the bytes written.
+std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair) {
+    const Material m = pair.material(0);
+    const bool mirror_layout = pair.classes() == 2 && mirror_layout_allowed(o, m);
+    if (mirror_layout && choose_by_estimate(o, pair.positions(0)))
+        return write_pair_by_estimate(o, pair);
+    const WriteOptions wo = write_options(o);
+    WrittenClass written[2];
+    std::uint64_t bytes = 0;
+    for (int c = 0; c < pair.classes(); ++c) {
+        const Material x = pair.material(c);
+        const std::filesystem::path path =
+            mirror_layout ? candidate_path(o, x)
+                          : table_path(o.dir, o.variant, x.name(), Metric::wdl);
+        written[c].wdl = write_class_wdl(o, x, pair.wdl(c), path, wo);
+        written[c].dtw = write_class_dtw(o, pair, c, written[c].wdl, wo);
+        bytes += written[c].wdl.file_size + written[c].dtw.file_size;
+    }
+    if (mirror_layout) bytes -= apply_mirror_layout(o, pair, written);
+    return bytes;
 }
 
 // The process's CPU time so far (all threads), to tell a busy host from a slow pair.
@@ -432,60 +538,26 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
         [&](std::uint64_t d, std::uint64_t) { progress.update(d); }, &times);
 }
 
-// The pair's results in class index order, from its unit files; nullopt (the damaged unit file
-// and those after it removed) when one cannot be read.
-std::optional<std::vector<PairResult>> assemble_units(const GenerateOptions& o,
-                                                      const PairLayout& layout) {
-    std::vector<PairResult> results;
-    for (int c = 0; c < layout.classes(); ++c) {
-        const std::uint64_t n = layout.index(c).size();
-        results.push_back(
-            {layout.material(c), huge_vector<std::uint16_t>(n), std::vector<std::uint8_t>(n)});
-    }
-    for (int s = 0; s < layout.slice_count(); ++s) {
-        const std::optional<SliceValues> slice = read_pair_unit(o, layout, s);
-        if (!slice) {
-            remove_units(o, layout.material(0), layout.slice_count(), s);
-            return std::nullopt;
-        }
-        for (int c = 0; c < layout.classes(); ++c)
-            scatter_slice(layout, c, *slice, results[c].outcomes, results[c].capture);
-    }
-    return results;
-}
-
-std::vector<PairResult> solve_in_units(const GenerateOptions& o, Material m, SolvedStore& store,
+// Solves the pair in units and writes its table files from them; returns the bytes written.
+// A damaged unit file found while writing is solved again, with every slice after it.
+std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, SolvedStore& store,
                                        bool empty_store_before_writing, Progress& progress,
-                                       SolveTimes& times, GenerateSummary& summary) {
+                                       SolveTimes& times, GenerateSummary& summary,
+                                       std::chrono::steady_clock::time_point& solved) {
     const PairLayout layout(o.variant.info().board, m);
     for (;;) {
         solve_units(o, layout, store, progress, times, summary);
+        solved = std::chrono::steady_clock::now();
         if (empty_store_before_writing) store.retain({});
-        if (std::optional<std::vector<PairResult>> r = assemble_units(o, layout))
-            return std::move(*r);
+        try {
+            return write_pair(o, UnitsSource(o, layout));
+        } catch (const DamagedUnit& d) {
+            remove_units(o, m, layout.slice_count(), d.slice);
+        }
         progress.message(pair_label(m) + ": a unit file is damaged; solving it again");
         store.load_below(m);
         store.load_below(m.mirrored());
     }
-}
-
-// Writes the pair's table files; returns the bytes written.
-std::uint64_t write_pair(const GenerateOptions& o, Material m,
-                         const std::vector<PairResult>& results) {
-    std::uint64_t bytes = 0;
-    const bool mirror_layout = results.size() == 2 && mirror_layout_allowed(o, m);
-    if (mirror_layout && choose_by_estimate(o, results[0].outcomes.size()))
-        return write_pair_by_estimate(o, results);
-    std::vector<WrittenClass> written;
-    for (const PairResult& r : results) {
-        written.push_back(write_class(
-            o, r,
-            mirror_layout ? candidate_path(o, r.material)
-                          : table_path(o.dir, o.variant, r.material.name(), Metric::wdl)));
-        bytes += written.back().wdl.file_size + written.back().dtw.file_size;
-    }
-    if (mirror_layout) bytes -= apply_mirror_layout(o, results, written);
-    return bytes;
 }
 
 }  // namespace
@@ -543,25 +615,28 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
             label + (step.in_units ? " (" + std::to_string(step.slices) + " units)" : ""),
             step.positions);
         SolveTimes times;
-        std::vector<PairResult> results;
+        auto solved = t0;
         if (step.in_units) {
             ++summary.pairs_in_units;
-            results = solve_in_units(o, m, store, step.empty_store_before_writing, progress, times,
-                                     summary);
+            summary.bytes_written += solve_and_write_in_units(
+                o, m, store, step.empty_store_before_writing, progress, times, summary, solved);
+            remove_leftovers(o, m);
+            remove_units(o, m, step.slices);
+            summary.positions += step.positions;
+            summary.classes_built += single ? 1 : 2;
+            // Not kept: later pairs read it from its files.
         } else {
-            results = solve_pair(
+            std::vector<PairResult> results = solve_pair(
                 o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
                 &times);
-        }
-        const auto solved = std::chrono::steady_clock::now();
-        summary.bytes_written += write_pair(o, m, results);
-        remove_leftovers(o, m);
-        if (step.in_units) remove_units(o, m, step.slices);
-        for (PairResult& r : results) {
-            summary.positions += r.outcomes.size();
-            ++summary.classes_built;
-            // A pair in units is not kept: later pairs read it from its files.
-            if (!step.in_units) store.add(r.material, std::move(r.outcomes), true);
+            solved = std::chrono::steady_clock::now();
+            summary.bytes_written += write_pair(o, ResultsSource(results));
+            remove_leftovers(o, m);
+            for (PairResult& r : results) {
+                summary.positions += r.outcomes.size();
+                ++summary.classes_built;
+                store.add(r.material, std::move(r.outcomes), true);
+            }
         }
         const double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

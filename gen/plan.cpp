@@ -75,7 +75,7 @@ std::uint64_t largest_slice_positions(const BoardSpec& board, Material m) {
 }
 
 struct PairCosts {
-    std::uint64_t positions, largest_class, whole_solve, units_solve, write;
+    std::uint64_t positions, largest_class, whole_solve, units_solve, whole_write, units_write;
 };
 
 PairCosts pair_costs(const Variant& v, Material m, int threads) {
@@ -86,12 +86,14 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     c.largest_class = a;
     const std::uint64_t results = solver_result_bytes(board, m);
     const std::uint64_t layout = layout_bytes(board, m);
-    const std::uint64_t slices = 2 * 3 * largest_slice_positions(board, m);
-    c.whole_solve = solver_bytes(v, m, threads) + layout + slices;
-    c.units_solve = solver_bytes(v, m, threads) - results + layout + slices;
-    // Writing: the results, a byte a position of the class being written, and of the other class
-    // where the codec is chosen from estimates (gen/generate.cpp).
-    c.write = results + 2 * c.largest_class;
+    const std::uint64_t slice = 3 * largest_slice_positions(board, m);
+    c.whole_solve = solver_bytes(v, m, threads) + layout + 2 * slice;
+    c.units_solve = solver_bytes(v, m, threads) - results + layout + 2 * slice;
+    // Writing (gen/generate.cpp): a byte a position of each class for the wdl values (both where
+    // the codec is chosen from estimates), then two bytes a position of one class for its DTW;
+    // held whole, the results too; in units, the unit being read.
+    c.whole_write = results + 2 * c.largest_class;
+    c.units_write = layout + slice + 2 * c.largest_class;
     return c;
 }
 
@@ -166,7 +168,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         for (Material c : solved)
             if (c.pieces() == top && last_use[c] >= i) held += store_bytes_of(board, c);
         const PairCosts& c = costs.back();
-        whole_peak = std::max(whole_peak, held + std::max(c.whole_solve, c.write));
+        whole_peak = std::max(whole_peak, held + std::max(c.whole_solve, c.whole_write));
         for (Material x : {m, m.mirrored()})
             if (solved.insert(x).second && x.pieces() < top) kept_below += store_bytes_of(board, x);
     }
@@ -195,15 +197,16 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                                reload_positions_per_second;
             }
             loaded = closure;
-            const std::uint64_t whole = step.store_bytes + std::max(c.whole_solve, c.write);
+            const std::uint64_t whole = step.store_bytes + std::max(c.whole_solve, c.whole_write);
             step.in_units = forced_units || with_overhead(whole) > plan.budget_bytes;
             std::uint64_t modelled = whole;
             if (step.in_units) {
                 const std::uint64_t solving = step.store_bytes + c.units_solve;
                 step.empty_store_before_writing =
-                    with_overhead(step.store_bytes + c.write) > plan.budget_bytes;
-                const std::uint64_t writing =
-                    step.empty_store_before_writing ? c.write : step.store_bytes + c.write;
+                    with_overhead(step.store_bytes + c.units_write) > plan.budget_bytes;
+                const std::uint64_t writing = step.empty_store_before_writing
+                                                  ? c.units_write
+                                                  : step.store_bytes + c.units_write;
                 modelled = std::max(solving, writing);
                 if (step.empty_store_before_writing) loaded.clear();
                 seconds *= units_slowdown;
