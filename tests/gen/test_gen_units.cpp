@@ -1,7 +1,7 @@
 // Generation in units (gen/plan.hpp, gen/unit_file.hpp) writes the same files as generation with
 // every pair held whole:
 //  - every class of every variant with up to 4 pieces (3 on 10x10 and turkish), byte for byte,
-//    every pair solved in units (the slow label: 5 pieces, 4 on 10x10);
+//    every pair solved in units (test_gen_units_slow: 5 pieces, 4 on 10x10 and turkish);
 //  - a run in units killed at several moments resumes to the same files, and a damaged unit file
 //    is solved again;
 //  - the plan: a budget too small is refused before anything is written.
@@ -16,47 +16,19 @@
 
 #include "gen/plan.hpp"
 #include "gen/unit_file.hpp"
-#include "gen_fixtures.hpp"
 #include "rules/error.hpp"
+#include "units_compare.hpp"
 
 namespace damas {
 namespace {
 
 using Tree = std::map<std::string, std::vector<char>>;
 
-GenerateSummary generate_in_units(const Variant& v, int pieces, const std::filesystem::path& dir) {
-    GenerateOptions o;
-    o.variant = v;
-    o.max_pieces = pieces;
-    o.dir = dir;
-    o.threads = 2;
-    o.pair_solving = PairSolving::units;
-    Progress progress(Progress::Mode::quiet);
-    return generate(o, progress);
-}
-
-void expect_same_files_in_units(const Variant& v, int pieces) {
-    test::ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
-    test::generate_quietly(v, pieces, whole.path);
-    const GenerateSummary s = generate_in_units(v, pieces, units.path);
-    EXPECT_GT(s.pairs_in_units, 0);
-    EXPECT_GT(s.units_written, 0u);
-    EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, v)));  // removed once done
-    const Tree a = test::tree_bytes(whole.path), b = test::tree_bytes(units.path);
-    EXPECT_EQ(a.size(), b.size());
-    for (const auto& [name, bytes] : a) {
-        const auto it = b.find(name);
-        ASSERT_NE(it, b.end()) << name;
-        EXPECT_TRUE(it->second == bytes) << v.name() << ": " << name << " differs in units";
-    }
-}
-
 class UnitsAgree : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(UnitsAgree, SameFilesAsPairsHeldWhole) {
     const Variant v = GetParam();
-    const bool small = v.info().board.width == 10 || v.base == BaseVariant::turkish;
-    expect_same_files_in_units(v, small ? 3 : 4);
+    test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, UnitsAgree, ::testing::ValuesIn(all_variants()),

@@ -1,0 +1,44 @@
+// Generation in units compared with generation with every pair held whole (gen/plan.hpp).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "gen/unit_file.hpp"
+#include "gen_fixtures.hpp"
+
+namespace damas::test {
+
+inline GenerateSummary generate_in_units(const Variant& v, int pieces,
+                                         const std::filesystem::path& dir) {
+    GenerateOptions o;
+    o.variant = v;
+    o.max_pieces = pieces;
+    o.dir = dir;
+    o.threads = 2;
+    o.pair_solving = PairSolving::units;
+    Progress progress(Progress::Mode::quiet);
+    return generate(o, progress);
+}
+
+inline void expect_same_files_in_units(const Variant& v, int pieces) {
+    ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
+    generate_quietly(v, pieces, whole.path);
+    const GenerateSummary s = generate_in_units(v, pieces, units.path);
+    EXPECT_GT(s.pairs_in_units, 0);
+    EXPECT_GT(s.units_written, 0u);
+    EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, v)));  // removed once done
+    const auto a = tree_bytes(whole.path), b = tree_bytes(units.path);
+    EXPECT_EQ(a.size(), b.size());
+    for (const auto& [name, bytes] : a) {
+        const auto it = b.find(name);
+        ASSERT_NE(it, b.end()) << name;
+        EXPECT_TRUE(it->second == bytes) << v.name() << ": " << name << " differs in units";
+    }
+}
+
+// The sets compared: fewer pieces on 10x10 and turkish (64 squares), whose sets are larger.
+inline bool small_set(const Variant& v) {
+    return v.info().board.width == 10 || v.base == BaseVariant::turkish;
+}
+
+}  // namespace damas::test
