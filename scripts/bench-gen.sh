@@ -28,7 +28,7 @@ budget() {  # variant pieces memory
     echo "$1 2-$2, no budget:"
     run "$1" "$2"
     echo "$1 2-$2, --memory $3 (planned peak: $("$damas" gen -v "$1" -p "$2" --memory "$3" \
-        --plan --json | grep -o '"peak_bytes":[0-9]*'))"
+        --plan --json | grep -o '"peak_bytes":[0-9]*' | head -n 1))"
     run "$1" "$2" --memory "$3"
     mv "$out/$1-$2-budget" "$out/$1-$2-memory"
     echo "$1 2-$2, every pair in units:"
