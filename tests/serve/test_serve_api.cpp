@@ -14,6 +14,8 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -208,6 +210,44 @@ TEST_F(ServeApi, RuleCountsChangeTheRuleValue) {
     EXPECT_EQ(r.body["rules"]["differs"], expected.differs());
     for (const json& m : r.body["moves"])
         EXPECT_EQ(m["counts_after"]["plies_since_capture"], rules.king_limit_plies) << m;
+}
+
+// The rule value of every move comes from the counts after it (root_analysis' counters_after):
+// at random positions and counts, the root's rule value must be the best of its moves' (a
+// second method, the negamax of the answer itself).
+TEST_F(ServeApi, RuleValueIsTheBestOfTheMovesRuleValues) {
+    const DrawRules rules = draw_rules(english);
+    std::mt19937 rng(22);
+    const auto rank = [](const json& v) { return v == "win" ? 2 : v == "draw" ? 1 : 0; };
+    int checked = 0;
+    for (int i = 0; i < 400; ++i) {
+        std::vector<int> squares(32);
+        std::iota(squares.begin(), squares.end(), 1);
+        std::shuffle(squares.begin(), squares.end(), rng);
+        const int pieces = 2 + static_cast<int>(rng() % 2);
+        std::string fen = rng() % 2 ? "W:W" : "B:W";
+        for (int k = 0; k < pieces; ++k) {
+            if (k == 1)
+                fen += ":B";
+            else if (k > 1)
+                fen += ",";
+            if (rng() % 3) fen += "K";
+            fen += std::to_string(squares[k]);
+        }
+        const int counts[] = {0, rules.king_limit_plies - 2, rules.king_limit_plies - 1};
+        const int count = counts[rng() % 3];
+        const Reply r = position(fen, "&plies_since_capture=" + std::to_string(count));
+        if (r.status != 200 || r.body["game_over"] == true || r.body["moves"].empty()) continue;
+        ASSERT_TRUE(r.body.contains("rules")) << r.body;
+        int best = -1;
+        for (const json& m : r.body["moves"]) {
+            ASSERT_TRUE(m.contains("rules")) << m;
+            best = std::max(best, rank(m["rules"]["value"]));
+        }
+        EXPECT_EQ(best, rank(r.body["rules"]["value"])) << fen << " count " << count << r.body;
+        ++checked;
+    }
+    EXPECT_GT(checked, 200);
 }
 
 TEST_F(ServeApi, VariantsSvgAndStats) {
