@@ -53,6 +53,7 @@ endif()
 # probe.hpp and everything it includes, and the C header.
 set(damas_public_headers
   probe/probe.hpp probe/damas_probe.h table/outcome.hpp table/format.hpp table/block_cache.hpp
+  table/draw_rules.hpp index/material.hpp
   rules/bitboard.hpp rules/geometry.hpp rules/move.hpp rules/movegen.hpp rules/position.hpp
   rules/variant.hpp rules/variants.hpp)
 foreach(header IN LISTS damas_public_headers)

@@ -8,6 +8,14 @@
  *   if (r.status == DAMAS_OK && r.value == DAMAS_WIN) ...
  *   damas_close(tb);
  *
+ * Or from a FEN, under the move-limit draw rules, and every move at the root:
+ *
+ *   damas_rule_counts counts = {0, 0, 0, DAMAS_EDITION_SEED};
+ *   damas_rule_result rr = damas_probe_rules_fen(tb, DAMAS_ENGLISH, "W:WK18,K19:BK1", &counts);
+ *   damas_root_move moves[DAMAS_MAX_MOVES]; int n;
+ *   int status = damas_probe_root_fen(tb, DAMAS_ENGLISH, "W:WK18,K19:BK1", NULL, moves,
+ *                                     DAMAS_MAX_MOVES, &n);
+ *
  * Squares. Bit n-1 of a mask is square n of the variant's PDN numbering: international,
  * english, italian: 1 = the first playable square of the top row (Black's side), left to right,
  * rows downwards; portuguese: 1 = the first playable square of the bottom row from the right;
@@ -59,7 +67,10 @@ enum damas_status {
     DAMAS_ERROR_CORRUPT = 3,    /* a table file is damaged */
     DAMAS_ERROR_IO = 4,         /* a table file could not be read */
     DAMAS_INVALID_POSITION = 5, /* pieces overlap or off the board, a man where none can be,... */
-    DAMAS_INVALID_ARGUMENT = 6  /* a null handle, an unknown variant or side */
+    DAMAS_INVALID_ARGUMENT = 6, /* a null handle or pointer, an unknown variant, side or edition,
+                                   a negative count, a FEN that does not parse, too small an
+                                   array */
+    DAMAS_NO_RULE_TABLE = 7     /* a rule table (.dtr...) is missing: run damas gen-rules */
 };
 
 enum damas_value { DAMAS_LOSS = 0, DAMAS_DRAW = 1, DAMAS_WIN = 2, DAMAS_UNKNOWN = 3 };
@@ -70,6 +81,49 @@ typedef struct damas_result {
     int plies;  /* damas_probe_dtw: the DTW in plies; 0 otherwise */
 } damas_result;
 
+/* International's editions of the limited endings: the seed text (10 moves) or FMJD's (16). */
+enum damas_edition { DAMAS_EDITION_SEED = 0, DAMAS_EDITION_FMJD = 1 };
+
+/* The move-limit counts already used at a position (all 0: every count starts now). */
+typedef struct damas_rule_counts {
+    int plies_since_capture; /* plies since the last capture or man move (king-move rules) */
+    int plies_in_ending;     /* plies since the current limited ending began */
+    int forcada_plies;       /* portuguese 3 kings against 1: plies since the forcada count
+                                started; -1: started iff a king is on the long diagonal now */
+    int edition;             /* enum damas_edition (international only; else SEED) */
+} damas_rule_counts;
+
+typedef struct damas_rule_result {
+    int status;     /* enum damas_status; the fields below are meaningful when DAMAS_OK */
+    int value;      /* the pure value (enum damas_value) for the side to move */
+    int plies;      /* the pure DTW in plies (0 for a draw) */
+    int rule_value; /* the value under the move-limit rules */
+    int rule_plies; /* its distance to the rule's goal in plies (end of the game, or the capture
+                       or man move that restarts the count in a position still won); 0 for a
+                       draw. Not the DTW. */
+    int plies_left; /* plies the count in force has left */
+    int exact;      /* 0 when a king-move count given runs out before the ending's count */
+    char count[80]; /* the count in force, e.g. "the 5-move rule" (NUL-terminated) */
+} damas_rule_result;
+
+/* The most legal moves of any position of any variant; enough for damas_probe_root. */
+#define DAMAS_MAX_MOVES 256
+
+/* One legal move at the root. */
+typedef struct damas_root_move {
+    char notation[96]; /* PDN: "9-14", "18x11"; with every capture square when two moves share
+                          their ends ("18x11x4"); NUL-terminated */
+    int from, to;      /* square numbers (as the masks: bit n-1 is square n) */
+    int value;         /* enum damas_value for the side that plays the move, counting it */
+    int plies;         /* its DTW in plies (0 for a draw) */
+    int rule_value;    /* under the move-limit rules; DAMAS_UNKNOWN when counts were NULL */
+    int rule_plies;    /* the rule value's distance (0 for a draw or when not asked) */
+} damas_root_move;
+
+/* A message from the library: a damaged table file (once per file), one line without newline;
+ * called from whichever thread met it, never from two threads at once. */
+typedef void (*damas_message_fn)(const char* line, void* user_data);
+
 /* Opens a database folder (holding one folder per variant, e.g. db/english/0201.wdl). Tables
  * are opened on first use. cache_mib: the budget of the block cache in MiB; max_pieces: probe
  * only positions with at most that many pieces (0: no cap but the library's, 8). On failure
@@ -77,6 +131,10 @@ typedef struct damas_result {
  * error_size bytes). */
 damas_tablebase* damas_open(const char* dir, size_t cache_mib, int max_pieces, char* error,
                             size_t error_size);
+/* As damas_open, with a callback for the library's messages (NULL: none). */
+damas_tablebase* damas_open_with_messages(const char* dir, size_t cache_mib, int max_pieces,
+                                          damas_message_fn message, void* user_data, char* error,
+                                          size_t error_size);
 /* Closes the handle (NULL is allowed). */
 void damas_close(damas_tablebase* tb);
 
@@ -90,6 +148,41 @@ damas_result damas_probe_wdl_cached(const damas_tablebase* tb, int variant, uint
 /* The value and the distance to the end of the game in plies (reads the WDL and DTW files). */
 damas_result damas_probe_dtw(const damas_tablebase* tb, int variant, uint64_t white, uint64_t black,
                              uint64_t kings, int side_to_move);
+
+/* The value and DTW of a position given as a FEN ("W:WK18,K19:BK1", also the PDN tag form
+ * [FEN "W:..."]); DAMAS_INVALID_ARGUMENT if it does not parse. */
+damas_result damas_probe_fen(const damas_tablebase* tb, int variant, const char* fen);
+
+/* The value under the move-limit draw rules given the counts already used (NULL: all 0), with
+ * the pure value and DTW. Needs the class's wdl, dtw and rule tables (damas gen-rules). */
+damas_rule_result damas_probe_rules(const damas_tablebase* tb, int variant, uint64_t white,
+                                    uint64_t black, uint64_t kings, int side_to_move,
+                                    const damas_rule_counts* counts);
+damas_rule_result damas_probe_rules_fen(const damas_tablebase* tb, int variant, const char* fen,
+                                        const damas_rule_counts* counts);
+
+/* Every legal move of the position with its value and DTW for the side that plays it, best
+ * first (wins by shortest distance, draws, losses by longest), into moves[0..capacity); *count
+ * is set to the number of moves (0 when the game is over). counts: also the value of every move
+ * under the move-limit rules, with the counts at the root (NULL: not asked). Returns a status;
+ * DAMAS_INVALID_ARGUMENT when capacity is too small (*count then says how many are needed).
+ * Allocates. */
+int damas_probe_root(const damas_tablebase* tb, int variant, uint64_t white, uint64_t black,
+                     uint64_t kings, int side_to_move, const damas_rule_counts* counts,
+                     damas_root_move* moves, int capacity, int* count);
+int damas_probe_root_fen(const damas_tablebase* tb, int variant, const char* fen,
+                         const damas_rule_counts* counts, damas_root_move* moves, int capacity,
+                         int* count);
+
+/* Parses a FEN of the variant into square masks and the side to move. Returns DAMAS_OK, or
+ * DAMAS_INVALID_ARGUMENT and a one-line message in error (if not NULL; cut to error_size). */
+int damas_parse_fen(int variant, const char* fen, uint64_t* white, uint64_t* black, uint64_t* kings,
+                    int* side_to_move, char* error, size_t error_size);
+/* Writes the FEN of a position into out (NUL-terminated; 200 bytes always suffice). Returns
+ * DAMAS_OK, DAMAS_INVALID_POSITION for masks naming no square, or DAMAS_INVALID_ARGUMENT when
+ * out is too small. */
+int damas_print_fen(int variant, uint64_t white, uint64_t black, uint64_t kings, int side_to_move,
+                    char* out, size_t out_size);
 
 /* The most pieces of any table of the variant found when the handle was opened (capped by
  * max_pieces); 0 if none or on a bad argument. */

@@ -60,10 +60,11 @@ constexpr int variant_numbers = 2 * base_variant_count;
 enum class TableState : std::uint8_t { untried, ready, absent, corrupt, io_error };
 
 struct ClassSlot {
-    std::array<std::atomic<TableState>, 2> state{};  // by Metric; written under the open mutex
-    std::array<const TableFile*, 2> file{};          // set before state becomes ready
-    const ClassIndex* index = nullptr;               // likewise
-    std::atomic<bool> reported{false};               // a read error was reported
+    // By Metric (wdl, dtw and the rule tables); written under the open mutex.
+    std::array<std::atomic<TableState>, metric_count> state{};
+    std::array<const TableFile*, metric_count> file{};  // set before state becomes ready
+    const ClassIndex* index = nullptr;                  // likewise
+    std::atomic<bool> reported{false};                  // a read error was reported
 };
 
 struct VariantTables {
@@ -438,6 +439,10 @@ const char* probe_status_name(ProbeStatus s) {
             return "read error";
         case ProbeStatus::invalid_position:
             return "invalid position";
+        case ProbeStatus::invalid_argument:
+            return "invalid argument";
+        case ProbeStatus::no_rule_table:
+            return "no rule table";
     }
     return "unknown status";
 }
@@ -510,6 +515,25 @@ ProbeResult Tablebase::probe_wdl_cached(Variant v, const Position& p) const noex
 ProbeResult Tablebase::probe_dtw(Variant v, const Position& p) const noexcept {
     return dispatch(v.base,
                     [&](auto rules) { return impl_->probe<decltype(rules), Mode::dtw>(v, p); });
+}
+
+ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w, Regime regime,
+                                       std::uint16_t& dtr) const noexcept {
+    VariantTables* vt = impl_->variants[variant_number(rules.variant)].get();
+    if (!vt) return ProbeStatus::not_in_database;
+    const Material m{popcount(w.men(Color::white)), popcount(w.kings_of(Color::white)),
+                     popcount(w.men(Color::black)), popcount(w.kings_of(Color::black))};
+    const int slot_number = material_slot(m.white_men, m.white_kings, m.black_men, m.black_kings);
+    if (slot_number < 0 || m.white() == 0 || m.black() == 0 || w.side != Color::white)
+        return ProbeStatus::not_in_database;
+    ClassSlot& slot = vt->slots[slot_number];
+    ProbeStatus status = ProbeStatus::ok;
+    const TableFile* file = impl_->table(*vt, slot, m, metric_of(rules, regime), false, status);
+    if (!file) return status == ProbeStatus::not_in_database ? ProbeStatus::no_rule_table : status;
+    const ReadResult r = file->value(slot.index->index(w), impl_->cache);
+    if (!r.ok()) return impl_->read_failed(slot, *file, r.status);
+    dtr = r.value;
+    return ProbeStatus::ok;
 }
 
 const std::filesystem::path& Tablebase::dir() const {

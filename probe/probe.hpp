@@ -38,6 +38,7 @@
 #include "rules/position.hpp"
 #include "rules/variant.hpp"
 #include "table/block_cache.hpp"
+#include "table/draw_rules.hpp"
 #include "table/format.hpp"
 #include "table/outcome.hpp"
 
@@ -55,6 +56,9 @@ enum class ProbeStatus : std::uint8_t {
     error_io,          // a table file could not be read
     invalid_position,  // pieces off the board or on one square, a man on a row it cannot stand
                        // on, kings that are not pieces, the side not to move without pieces
+    invalid_argument,  // probe_rules: a negative count, a forcada count outside portuguese
+    no_rule_table,     // probe_rules: a rule table (.dtr, .dtr-fmjd, .dtr-forcada) is not in
+                       // the folder (damas gen-rules has not been run for its class)
 };
 const char* probe_status_name(ProbeStatus s);  // "ok", "not in the database", ...
 const char* value_name(Value v);               // "win", "draw", "loss", "unknown"
@@ -73,6 +77,48 @@ struct TablebaseOptions {
     // Problems found while probing (a damaged file, once per file), one line each. Called from
     // whichever thread met the problem, never from two threads at once.
     std::function<void(const std::string&)> message;
+};
+
+// ---- Under the move-limit draw rules (table/draw_rules.hpp).
+
+// The counts already used at the position; the defaults mean "the count starts now".
+struct RuleCounters {
+    int plies_since_capture = 0;  // plies since the last capture or man move (king-move rules)
+    int plies_in_ending = 0;      // plies since the current limited ending began
+    // Portuguese forcada: whether the count has started (default: iff the three-king side has a
+    // king on the long diagonal now; a king there always means started) and plies since.
+    std::optional<bool> forcada_started;
+    int forcada_plies = 0;
+};
+
+struct RulesAnswer {
+    Outcome pure;        // value and DTW
+    Outcome rule;        // value under the rules and its dtr distance (0 for a draw)
+    std::string count;   // the count in force at the position ("the 5-move rule")
+    int plies_left = 0;  // plies that count has left
+    bool exact = true;   // false: see draw_rules.hpp (a king-move count given that
+                         // runs out before the ending's count)
+    bool differs() const { return pure.value != rule.value; }
+    std::string summary() const;  // "win", "win, drawn by the 5-move rule"
+};
+
+struct RulesResult {
+    ProbeStatus status = ProbeStatus::ok;
+    RulesAnswer answer;                   // when ok
+    std::filesystem::path missing_table;  // no_rule_table: the first rule table not there
+    bool ok() const { return status == ProbeStatus::ok; }
+};
+
+// One legal move at the root and its value (probe_root).
+struct RootMove {
+    Move move;
+    std::string notation;  // PDN: "9-14", "18x11"; with every capture when two share their ends
+    Position after;
+    // For the side that plays the move, counting that move: a win in plies, a draw (plies 0),
+    // a loss in plies.
+    ProbeResult result;
+    // The same under the move-limit rules (plies: the dtr distance), when asked for.
+    std::optional<Outcome> rule;
 };
 
 // One table file of the folder, as identify() finds it.
@@ -122,6 +168,29 @@ class Tablebase {
     // The value and the DTW in plies (reads the class's WDL file for the value and its DTW file
     // for the distance, so both must be present). Thread-safe; may read the disk.
     ProbeResult probe_dtw(Variant v, const Position& p) const noexcept;
+
+    // The value under the move-limit rules given the counts already used, next to the pure value
+    // and DTW (which need the wdl and dtw files; the rule value needs the dtr files that `damas
+    // gen-rules` writes). A quiet position's side to move wins under the rules iff its dtr value
+    // is a win at distance <= the plies its binding count has left; captures are searched, each
+    // changing the count as the rules say. `rule.plies` is the dtr distance: plies to the rule's
+    // goal (the end of the game, or the capture or man move that restarts the count in a
+    // position still won), not the DTW. Thread-safe; may read the disk.
+    RulesResult probe_rules(const DrawRules& rules, const Position& p,
+                            const RuleCounters& counters) const noexcept;
+    // The dtr value (table/format.hpp) of a quiet White-to-move position in a regime, from the
+    // class's rule table. Thread-safe; may read the disk.
+    ProbeStatus read_rule_value(const DrawRules& rules, const Position& white_to_move,
+                                Regime regime, std::uint16_t& dtr) const noexcept;
+
+    // Every legal move of p with its value and DTW for the side that plays it (and, when rules is
+    // given, its value under the move-limit rules with the counts at p), best first: wins by
+    // shortest distance, draws, losses by longest; ties in the order of the move generator.
+    // Empty when the game is over at p. The first failure (a missing class or rule table, a
+    // damaged file) is the status and `moves` is then incomplete. Thread-safe; allocates.
+    ProbeStatus probe_root(Variant v, const Position& p, std::vector<RootMove>& moves,
+                           const DrawRules* rules = nullptr,
+                           const RuleCounters& counters = {}) const noexcept;
 
     // The folder, the piece cap, and the most pieces of any table of a variant present when the
     // handle was opened (0 if none). Thread-safe.

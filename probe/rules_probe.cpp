@@ -6,14 +6,11 @@
 #include "index/flip.hpp"
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
+#include "rules/notation.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 namespace {
-
-std::array<std::uint8_t, 4> counts_of(Material m) {
-    return {static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
-            static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)};
-}
 
 // The best result for the side to move under the rules, move by move: a win takes the cheapest
 // goal, a loss the dearest, any move that does not lose makes it at least a draw.
@@ -85,73 +82,50 @@ CountState count_at(const DrawRules& rules, const Position& p, const RuleCounter
     return s;
 }
 
-RulesProbe::RulesProbe(std::filesystem::path dir, std::size_t cache_mib)
-    : dir_(std::move(dir)), cache_(cache_mib << 20) {}
-
-RulesProbe::~RulesProbe() = default;
-
-const TableFile& RulesProbe::table(Variant v, Material m, Metric metric) const {
-    const std::filesystem::path path = table_path(dir_, v, m.name(), metric);
-    std::lock_guard lock(mutex_);
-    auto it = tables_.find(path);
-    if (it == tables_.end()) {
-        if (is_dtr(metric) && !std::filesystem::exists(path)) throw MissingRuleTable(path, m);
-        auto file = std::make_unique<TableFile>(path);  // throws Error naming the problem
-        const TableHeader& h = file->header();
-        if (!(h.variant == v) || h.material != counts_of(m) || h.metric != metric)
-            throw Error(path.string() + ": the header does not match (variant, class or metric)");
-        it = tables_.emplace(path, std::move(file)).first;
-    }
-    return *it->second;
-}
-
-std::uint16_t RulesProbe::read(const TableFile& t, const Position& w) const {
-    const ClassIndex index(t.header().variant.info().board, Material::of(w));
-    if (const auto why = index.why_not_indexable(w)) throw Error(*why);
-    const ReadResult r = t.value(index.index(w), cache_);
-    if (!r.ok()) throw Error(t.path().string() + ": " + read_status_name(r.status));
-    return r.value;
-}
-
-std::uint16_t RulesProbe::dtr(const DrawRules& rules, const Position& w, Regime r) const {
-    return read(table(rules.variant, Material::of(w), metric_of(rules, r)), w);
-}
-
 namespace {
 
+// The search under the rules; a failure (a missing table, a damaged file) stops it with its
+// status and, for a missing rule table, the file's path.
 template <class R>
 struct RuleSearch {
-    const RulesProbe& probe;
+    const Tablebase& tb;
     const DrawRules& rules;
+    RulesResult& result;
 
-    Outcome pure(const Position& p,
-                 const std::function<std::uint16_t(const Position&, Metric)>& read) const {
-        const bool giveaway = rules.variant.giveaway;
-        return resolve_outcome<R>(p, giveaway, [&](const Position& q) {
-            const Position w = q.side == Color::white ? q : flip(rules.variant.info().board, q);
-            // The dtw alone: its parity gives the value (the positions a rule ends on the spot
-            // never get here), and wdl files may have the mirror layout (format.hpp).
-            const std::uint16_t plies = read(w, Metric::dtw);
-            if (plies == dtw_draw) return Outcome{Value::draw, 0};
-            return Outcome{static_cast<Value>(dtw_outcome(plies, giveaway)), plies};
-        });
+    bool failed(ProbeStatus s, const Position& w, Regime regime) const {
+        result.status = s;
+        if (s == ProbeStatus::no_rule_table)
+            result.missing_table = table_path(tb.dir(), rules.variant, Material::of(w).name(),
+                                              metric_of(rules, regime));
+        return false;
     }
 
     // The value under the rules of p with `left` plies on the count of `regime`.
-    Outcome rule(const Position& p, Regime regime, int left) const {
+    bool rule(const Position& p, Regime regime, int left, Outcome& out) const {
         const bool giveaway = rules.variant.giveaway;
-        if (!p.of(p.side)) return no_move_outcome(giveaway);
+        if (!p.of(p.side)) {
+            out = no_move_outcome(giveaway);
+            return true;
+        }
         MoveList captures;
         if (MoveGenerator<R>::has_capture(p)) MoveGenerator<R>::generate_captures(p, captures);
         if (captures.empty()) {
             const Position w = p.side == Color::white ? p : flip(rules.variant.info().board, p);
-            const std::uint16_t d = probe.dtr(rules, w, regime);
-            if (d == dtw_unknown) throw Error("a dtr table has no value for a quiet position");
+            std::uint16_t d = 0;
+            if (const ProbeStatus s = tb.read_rule_value(rules, w, regime, d); s != ProbeStatus::ok)
+                return failed(s, w, regime);
+            if (d == dtw_unknown) return failed(ProbeStatus::error_corrupt, w, regime);
             const Value v = static_cast<Value>(dtr_outcome(d));
-            if (v == Value::draw || dtr_distance(d) > left) return {Value::draw, 0};
-            return {v, static_cast<std::uint16_t>(dtr_distance(d))};
+            if (v == Value::draw || dtr_distance(d) > left)
+                out = {Value::draw, 0};
+            else
+                out = {v, static_cast<std::uint16_t>(dtr_distance(d))};
+            return true;
         }
-        if (left <= 0) return {Value::draw, 0};  // the count has run out and the game goes on
+        if (left <= 0) {  // the count has run out and the game goes on
+            out = {Value::draw, 0};
+            return true;
+        }
         BestRuleOutcome best;
         for (const Move& m : captures) {
             const Position after = make_move(p, m);
@@ -160,37 +134,127 @@ struct RuleSearch {
                 continue;
             }
             const Transition t = transition(rules, p, regime, m, after);
-            best.add(rule(after, t.regime, plies_left_after(t, left)),
-                     t.kind == Transition::Kind::fresh);
+            Outcome o;
+            if (!rule(after, t.regime, plies_left_after(t, left), o)) return false;
+            best.add(o, t.kind == Transition::Kind::fresh);
         }
-        return best.result();
+        out = best.result();
+        return true;
     }
 };
 
 }  // namespace
 
-RulesAnswer RulesProbe::probe(const DrawRules& rules, const Position& p,
-                              const RuleCounters& c) const {
-    RulesAnswer a;
-    const Variant v = rules.variant;
-    const auto read_pure = [&](const Position& w, Metric metric) {
-        return read(table(v, Material::of(w), metric), w);
-    };
-    return dispatch(v.base, [&](auto r) {
-        const RuleSearch<decltype(r)> search{*this, rules};
-        a.pure = search.pure(p, read_pure);
+RulesResult Tablebase::probe_rules(const DrawRules& rules, const Position& p,
+                                   const RuleCounters& c) const noexcept {
+    RulesResult result;
+    try {
+        if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0 ||
+            ((c.forcada_started.value_or(false) || c.forcada_plies > 0) &&
+             rules.variant.base != BaseVariant::portuguese))
+            return {ProbeStatus::invalid_argument, {}, {}};
+        const ProbeResult pure = probe_dtw(rules.variant, p);
+        if (!pure.ok()) return {pure.status, {}, {}};
+        RulesAnswer& a = result.answer;
+        a.pure = {pure.value, pure.plies};
         if (!rules.any()) {
             a.rule = a.pure;
             a.count = "no move-limit rule";
             a.plies_left = unlimited_plies;
-            return a;
+            return result;
         }
         const CountState s = count_at(rules, p, c, a.exact);
         a.count = count_name(rules, Material::of(p), s.regime);
         a.plies_left = s.plies_left;
-        a.rule = search.rule(p, s.regime, s.plies_left);
-        return a;
-    });
+        dispatch(rules.variant.base, [&](auto r) {
+            const RuleSearch<decltype(r)> search{*this, rules, result};
+            search.rule(p, s.regime, s.plies_left, a.rule);
+        });
+    } catch (...) {  // out of memory for the count's name or the missing file's path
+        result.status = ProbeStatus::error_io;
+    }
+    return result;
+}
+
+namespace {
+
+// The outcome of a move for the side that makes it, from the outcome after it.
+Outcome for_mover(Outcome after, bool fresh) {
+    const auto cost = static_cast<std::uint16_t>(fresh ? 1 : after.plies + 1);
+    if (after.value == Value::loss) return {Value::win, cost};
+    if (after.value == Value::win) return {Value::loss, cost};
+    return {after.value, 0};
+}
+
+// Best first: wins by shortest distance, then draws, then losses by longest distance.
+int rank_key(const ProbeResult& r) {
+    if (r.value == Value::win) return r.plies;
+    if (r.value == Value::draw) return 100000;
+    return 300000 - r.plies;
+}
+
+}  // namespace
+
+ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<RootMove>& moves,
+                                  const DrawRules* rules, const RuleCounters& c) const noexcept {
+    moves.clear();
+    try {
+        const ProbeResult root = probe_dtw(v, p);
+        if (!root.ok()) return root.status;
+        if (root.value != Value::draw && root.plies == 0) return ProbeStatus::ok;  // game over
+        if (rules && !(rules->variant == v)) return ProbeStatus::invalid_argument;
+        RulesResult failure;
+        CountState count;
+        bool exact = true;
+        if (rules) {
+            if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0)
+                return ProbeStatus::invalid_argument;
+            count = count_at(*rules, p, c, exact);
+        }
+        const VariantInfo& vi = v.info();
+        return dispatch(v.base, [&](auto r) {
+            using R = decltype(r);
+            MoveList list;
+            MoveGenerator<R>::generate(p, list);
+            for (const Move& m : list) {
+                bool ambiguous = false;
+                for (const Move& other : list)
+                    if (&other != &m && other.from == m.from && other.to == m.to) ambiguous = true;
+                RootMove rm;
+                rm.move = m;
+                rm.notation = ambiguous ? move_text_with_captures(vi, m) : move_text(vi, m);
+                rm.after = make_move(p, m);
+                const ProbeResult after = probe_dtw(v, rm.after);
+                if (!after.ok()) return after.status;
+                const Outcome mover = for_mover({after.value, after.plies}, false);
+                rm.result = {ProbeStatus::ok, mover.value, mover.plies};
+                if (rules) {
+                    if (!rm.after.of(rm.after.side)) {
+                        rm.rule = for_mover(no_move_outcome(v.giveaway), true);
+                    } else if (count.plies_left <= 0 && rules->any()) {
+                        rm.rule = Outcome{Value::draw, 0};  // the count ran out: drawn
+                    } else if (!rules->any()) {
+                        rm.rule = mover;
+                    } else {
+                        const Transition t = transition(*rules, p, count.regime, m, rm.after);
+                        const RuleSearch<R> search{*this, *rules, failure};
+                        Outcome o;
+                        if (!search.rule(rm.after, t.regime, plies_left_after(t, count.plies_left),
+                                         o))
+                            return failure.status;
+                        rm.rule = for_mover(o, t.kind == Transition::Kind::fresh);
+                    }
+                }
+                moves.push_back(std::move(rm));
+            }
+            std::stable_sort(moves.begin(), moves.end(), [](const RootMove& a, const RootMove& b) {
+                return rank_key(a.result) < rank_key(b.result);
+            });
+            return ProbeStatus::ok;
+        });
+    } catch (...) {
+        return ProbeStatus::error_io;  // out of memory
+    }
 }
 
 RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRules& rules,

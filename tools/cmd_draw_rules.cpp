@@ -54,30 +54,31 @@ RuleQuery rule_query(Variant v, const RuleOptions& o) {
     return q;
 }
 
-RuleReport probe_under_rules(const std::filesystem::path& dir, const RuleQuery& q,
-                             const Position& p) {
+RuleReport probe_under_rules(const Tablebase& tb, const RuleQuery& q, const Position& p,
+                             const std::function<std::string(ProbeStatus)>& describe) {
     RuleReport r;
     r.applies = q.rules.any();
     if (!r.applies) return r;
-    try {
-        const RulesProbe probe(dir);
-        r.answer = probe.probe(q.rules, p, q.counters);
-    } catch (const MissingRuleTable& e) {
-        const Variant v = q.rules.variant;
-        std::string hint = "no rule table ";
-        hint += e.path.filename().string();
-        hint += " in ";
-        hint += e.path.parent_path().string();
-        hint += ": for the value under the move-limit draw rules run damas gen-rules -v ";
-        hint += v.name();
-        hint += " -p ";
-        hint += std::to_string(Material::of(p).pieces());
-        hint += " -d ";
-        hint += dir.string();
-        if (q.rules.edition == Edition::fmjd) hint += " --edition fmjd";
-        if (q.required) throw Error(hint);
-        r.missing = hint;
+    const RulesResult result = tb.probe_rules(q.rules, p, q.counters);
+    if (result.ok()) {
+        r.answer = result.answer;
+        return r;
     }
+    if (result.status != ProbeStatus::no_rule_table) throw Error(describe(result.status));
+    const std::filesystem::path& missing = result.missing_table;
+    std::string hint = "no rule table ";
+    hint += missing.filename().string();
+    hint += " in ";
+    hint += missing.parent_path().string();
+    hint += ": for the value under the move-limit draw rules run damas gen-rules -v ";
+    hint += q.rules.variant.name();
+    hint += " -p ";
+    hint += std::to_string(Material::of(p).pieces());
+    hint += " -d ";
+    hint += tb.dir().string();
+    if (q.rules.edition == Edition::fmjd) hint += " --edition fmjd";
+    if (q.required) throw Error(hint);
+    r.missing = hint;
     return r;
 }
 

@@ -170,7 +170,8 @@ void run_probe(const ProbeOptions& po) {
     std::optional<Error> rules_error;
     RuleReport rules;
     try {
-        rules = probe_under_rules(db.dir, query, p);
+        rules = probe_under_rules(*db.tb, query, p,
+                                  [&](ProbeStatus s) { return db.describe_failure(p, s); });
     } catch (const Error& e) {
         rules_error = e;
     }

@@ -27,10 +27,10 @@ int rank_key(Outcome o) {
     return 400000;
 }
 
-std::string missing_hint(const MissingRuleTable& e, const DrawRules& rules, const Position& p,
-                         const Tablebase& tb) {
+std::string missing_hint(const std::filesystem::path& missing, const DrawRules& rules,
+                         const Position& p, const Tablebase& tb) {
     std::string hint = "no rule table ";
-    hint += e.path.filename().string();
+    hint += missing.filename().string();
     hint += ": for the value under the move-limit draw rules run damas gen-rules -v ";
     hint += rules.variant.name();
     hint += " -p ";
@@ -62,20 +62,19 @@ RuleCounters counters_after(const DrawRules& rules, const Position& before, cons
     return n;
 }
 
-RootAnalysis analyse_root(const Tablebase& tb, const RulesProbe& rules_probe, Variant v,
-                          const Position& p, const RootQuery& q) {
+RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, const RootQuery& q) {
     RootAnalysis a;
     a.root = tb.probe_dtw(v, p);
     if (!a.root.ok()) return a;
     a.game_over = a.root.value != Value::draw && a.root.plies == 0;
     if (q.rules.any()) {
-        try {
-            a.rules = rules_probe.probe(q.rules, p, q.counters);
-        } catch (const MissingRuleTable& e) {
-            a.rules_missing = missing_hint(e, q.rules, p, tb);
-        } catch (const Error& e) {
-            a.rules_missing = e.what();
-        }
+        const RulesResult r = tb.probe_rules(q.rules, p, q.counters);
+        if (r.ok())
+            a.rules = r.answer;
+        else if (r.status == ProbeStatus::no_rule_table)
+            a.rules_missing = missing_hint(r.missing_table, q.rules, p, tb);
+        else
+            a.rules_missing = probe_status_name(r.status);
     }
     if (a.game_over) return a;
     MoveList moves;
@@ -97,11 +96,9 @@ RootAnalysis analyse_root(const Tablebase& tb, const RulesProbe& rules_probe, Va
         rm.pure = {after.status, pure.value, pure.plies};
         rm.counters = counters_after(q.rules, p, m, rm.after, q.counters);
         if (a.rules) {
-            try {
-                rm.rule = for_mover(rules_probe.probe(q.rules, rm.after, rm.counters).rule);
-            } catch (const Error&) {
-                // A class after a promotion may lack its rule table: that move shows none.
-            }
+            // A class after a promotion may lack its rule table: that move shows none.
+            const RulesResult r = tb.probe_rules(q.rules, rm.after, rm.counters);
+            if (r.ok()) rm.rule = for_mover(r.answer.rule);
         }
         a.moves.push_back(rm);
     }

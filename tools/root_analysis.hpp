@@ -1,9 +1,9 @@
 // The root analysis of a position for the explorer: its value, DTW and value under the move-limit
 // rules, then every legal move with the same for the side that plays it, best first.
 //
-// Owns: nothing but the glue. It calls the probing engine (probe/probe.hpp's Tablebase and
-// probe/rules_probe.hpp's RulesProbe) and the move generator directly; when the library gains
-// its own root probe, this one function switches to it.
+// Owns: nothing but the glue. It calls the probing engine (probe/probe.hpp's Tablebase, with
+// probe_rules) and the move generator directly; it could switch to Tablebase::probe_root, which
+// does not yet give the counts after each move.
 #pragma once
 
 #include <optional>
@@ -44,8 +44,7 @@ struct RootQuery {
 RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
                             const Position& after, const RuleCounters& c);
 
-// Thread-safe (both engines are).
-RootAnalysis analyse_root(const Tablebase& tb, const RulesProbe& rules_probe, Variant v,
-                          const Position& p, const RootQuery& q);
+// Thread-safe (the engine is).
+RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, const RootQuery& q);
 
 }  // namespace damas::cli

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -48,10 +49,11 @@ struct RuleReport {
     std::optional<RulesAnswer> answer;  // the rule tables were there
     std::string missing;                // else the one-line hint
 };
-// Probes p under the rules with the tables of dir. A missing rule table gives a report with
-// `missing` set when the query does not require the rules, else throws Error with the hint.
-RuleReport probe_under_rules(const std::filesystem::path& dir, const RuleQuery& q,
-                             const Position& p);
+// Probes p under the rules with tb's tables. A missing rule table gives a report with `missing`
+// set when the query does not require the rules, else throws Error with the hint; another
+// failure throws Error(describe(status)).
+RuleReport probe_under_rules(const Tablebase& tb, const RuleQuery& q, const Position& p,
+                             const std::function<std::string(ProbeStatus)>& describe);
 
 // The text lines after the pure value ("rules: ...", then the summary when the two differ),
 // and the hint on stderr when a table is missing.

@@ -80,7 +80,7 @@ ApiReply error_reply(int status, std::string_view message) {
 }
 
 ExplorerApi::ExplorerApi(const std::filesystem::path& dir, std::size_t cache_mib)
-    : tb_(Tablebase::open(dir, cache_mib)), rules_(std::make_unique<RulesProbe>(dir, 16)) {
+    : tb_(Tablebase::open(dir, cache_mib)) {
     for (const Variant v : all_variants())
         if (tb_->largest_class(v) > 0) served_.push_back(v);
     if (served_.empty()) throw Error("no table file under " + dir.string());
@@ -199,7 +199,7 @@ ApiReply ExplorerApi::position(std::string_view variant, const QueryParams& q) c
     return guarded([&] {
         const Request r = parse_request(*tb_, served_, variant, q);
         const RootQuery rq = root_query(r.variant, q);
-        const RootAnalysis a = analyse_root(*tb_, *rules_, r.variant, r.position, rq);
+        const RootAnalysis a = analyse_root(*tb_, r.variant, r.position, rq);
         if (!a.root.ok()) {
             if (a.root.status == ProbeStatus::not_in_database)
                 return error_reply(404, "the tables of class " + class_of(r.variant, r.position) +

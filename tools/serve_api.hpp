@@ -1,9 +1,9 @@
 // The explorer's JSON API, apart from HTTP: each request is a function from the path's variant
 // and the query's parameters to a status and a body, so that tests and the server share it.
 //
-// Owns: one Tablebase and one RulesProbe over the database folder (both thread-safe), the list
-// of variants found there, and the class statistics computed so far (a class is read whole once,
-// then served from memory).
+// Owns: one Tablebase over the database folder (thread-safe; it probes under the rules too), the
+// list of variants found there, and the class statistics computed so far (a class is read whole
+// once, then served from memory).
 //   GET /api/v1                       the variants served and their largest class
 //   GET /api/v1/{variant}?fen=...     the root analysis (tools/root_analysis.hpp) as JSON;
 //       optional plies_since_capture, plies_in_ending, forcada_plies, edition (seed or fmjd)
@@ -53,7 +53,6 @@ class ExplorerApi {
 
   private:
     std::unique_ptr<Tablebase> tb_;
-    std::unique_ptr<RulesProbe> rules_;
     std::vector<Variant> served_;
     mutable std::mutex stats_mutex_;
     mutable std::map<std::string, std::string> stats_cache_;  // "variant/class" -> JSON

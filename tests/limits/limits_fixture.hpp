@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,8 +19,25 @@
 #include "gen/rule_generate.hpp"
 #include "index/class_index.hpp"
 #include "probe/rules_probe.hpp"
+#include "rules/error.hpp"
 
 namespace damas::test {
+
+// Tablebase::probe_rules with any failure an Error naming it, for comparisons.
+class RulesOracle {
+  public:
+    explicit RulesOracle(const std::filesystem::path& dir) : tb_(Tablebase::open(dir, 16)) {}
+    RulesAnswer probe(const DrawRules& rules, const Position& p, const RuleCounters& c) const {
+        const RulesResult r = tb_->probe_rules(rules, p, c);
+        if (!r.ok())
+            throw Error(std::string("probe_rules: ") + probe_status_name(r.status) + " " +
+                        r.missing_table.string());
+        return r.answer;
+    }
+
+  private:
+    std::unique_ptr<Tablebase> tb_;
+};
 
 struct LimitsDb {
     std::filesystem::path dir;
@@ -72,7 +90,7 @@ template <class R, class Cases>
 void compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
                      const std::vector<std::uint64_t>& indices, Cases&& cases, bool fmjd = false) {
     const DrawRules rules = draw_rules(db.variant, fmjd ? Edition::fmjd : Edition::seed);
-    const RulesProbe probe(db.dir);
+    const RulesOracle probe(db.dir);
     const ClassIndex index(db.variant.info().board, m);
     std::uint64_t compared = 0, failures = 0, decided = 0;
     for (const std::uint64_t i : indices) {

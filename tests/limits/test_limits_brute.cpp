@@ -1,8 +1,8 @@
-// The rule tables (gen-rules + RulesProbe) against the independent arbiter (arbiter.hpp) on the
-// small endgames of every variant that has a limited ending: brazilian (5-move endings, 3 kings
-// against 1), russian (3 kings against 1), portuguese (the forcada, before and after it starts),
-// international with 3 pieces (the 5-move ending). International's 4-piece endings are in
-// test_limits_brute_slow.
+// The rule tables (gen-rules + Tablebase::probe_rules) against the independent arbiter
+// (arbiter.hpp) on the small endgames of every variant that has a limited ending: brazilian (5-move
+// endings, 3 kings against 1), russian (3 kings against 1), portuguese (the forcada, before and
+// after it starts), international with 3 pieces (the 5-move ending). International's 4-piece
+// endings are in test_limits_brute_slow.
 #include "limits_fixture.hpp"
 
 namespace damas::test {

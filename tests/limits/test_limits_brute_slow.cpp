@@ -59,7 +59,7 @@ TEST(LimitsBruteSlow, InternationalExampleFromAFreshCount) {
     const Variant v{BaseVariant::international, false};
     const LimitsDb db(v, 4, mat("1201"));
     const DrawRules seed = draw_rules(v, Edition::seed);
-    const RulesProbe probe(db.dir);
+    const RulesOracle probe(db.dir);
     const std::pair<const char*, Value> examples[] = {
         {"W:WK44,45,K50:BK2", Value::win},   // pure DTW 23: a forced capture restarts the count
         {"W:WK44,45,K50:BK7", Value::draw},  // pure DTW 25: drawn by the 10-move rule

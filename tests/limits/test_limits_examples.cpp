@@ -1,5 +1,6 @@
 // The statements of shared/RULES.md, "Draw rules with move limits" and "How the counts are kept",
-// asserted on real positions through generated tables (gen, then gen-rules, then RulesProbe).
+// asserted on real positions through generated tables (gen, then gen-rules, then
+// Tablebase::probe_rules).
 //
 // The expected answers come from the rule text and the pure tables (value and DTW), never from
 // the rule tables:
@@ -51,7 +52,7 @@ std::uint64_t check_class(const LimitsDb& db, Edition edition, Material m,
                           const RuleCounters& counters, const Expectation& expect,
                           std::uint64_t stride = 1) {
     const DrawRules rules = draw_rules(db.variant, edition);
-    const RulesProbe probe(db.dir);
+    const RulesOracle probe(db.dir);
     const auto tb = Tablebase::open(db.dir);
     const ClassIndex index(db.variant.info().board, m);
     std::uint64_t compared = 0, failures = 0;
@@ -119,7 +120,7 @@ TEST(RulesExamples, InternationalFiveMoveRule) {
     const Variant v{BaseVariant::international, false};
     const LimitsDb db(v, 3, mat("1101"));
     const DrawRules rules = draw_rules(v);
-    const RulesProbe probe(db.dir);
+    const RulesOracle probe(db.dir);
     const auto tb = Tablebase::open(db.dir);
     const ClassIndex index(v.info().board, mat("1101"));
     int nine = 0;
@@ -170,7 +171,7 @@ TEST(RulesExamples, InternationalEditions) {
     const Variant v{BaseVariant::international, false};
     const LimitsDb db(v, 4, mat("1201"), true);
     const DrawRules seed = draw_rules(v, Edition::seed), fmjd = draw_rules(v, Edition::fmjd);
-    const RulesProbe probe(db.dir);
+    const RulesOracle probe(db.dir);
     const auto tb = Tablebase::open(db.dir);
 
     const Position restart = parse_fen(v, "W:WK44,45,K50:BK2");

@@ -1,11 +1,20 @@
 // The C interface (damas_probe.h): opening and its error message, probes from square masks
-// agreeing with the C++ API, bad arguments, variant numbers and names, status strings.
+// agreeing with the C++ API, bad arguments, variant numbers and names, status strings; FEN
+// parsing and printing, the root probe (each move's value against a probe of the position after
+// it, the best move's against the root's), the rule-aware probe and the message callback.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <random>
+#include <string>
+#include <vector>
 
+#include "gen/progress.hpp"
+#include "gen/rule_generate.hpp"
 #include "probe/damas_probe.h"
 #include "probe/probe.hpp"
+#include "rules/notation.hpp"
 #include "test_probe_fixtures.hpp"
 
 namespace damas {
@@ -143,6 +152,167 @@ TEST_F(CApi, NamesAndStrings) {
     EXPECT_STREQ(damas_status_string(42), "unknown status");
     EXPECT_STREQ(damas_value_string(DAMAS_WIN), "win");
     EXPECT_STREQ(damas_value_string(-3), "unknown");
+}
+
+TEST_F(CApi, FenParseAndPrint) {
+    std::uint64_t w = 0, b = 0, k = 0;
+    int side = -1;
+    char error[200];
+    ASSERT_EQ(
+        damas_parse_fen(DAMAS_ENGLISH, "W:WK18,K19:BK1", &w, &b, &k, &side, error, sizeof error),
+        DAMAS_OK)
+        << error;
+    EXPECT_EQ(w, (1ull << 17) | (1ull << 18));
+    EXPECT_EQ(b, 1ull);
+    EXPECT_EQ(k, w | b);
+    EXPECT_EQ(side, DAMAS_WHITE);
+    char fen[200];
+    ASSERT_EQ(damas_print_fen(DAMAS_ENGLISH, w, b, k, side, fen, sizeof fen), DAMAS_OK);
+    EXPECT_STREQ(fen, to_fen(*parse_variant("english"),
+                             parse_fen(*parse_variant("english"), "W:WK18,K19:BK1"))
+                          .c_str());
+    // The PDN tag form, and a black-to-move brazilian position with men.
+    ASSERT_EQ(damas_parse_fen(DAMAS_ENGLISH, "[FEN \"B:W22:BK5\"]", &w, &b, &k, &side, error,
+                              sizeof error),
+              DAMAS_OK)
+        << error;
+    EXPECT_EQ(w, 1ull << 21);
+    EXPECT_EQ(side, DAMAS_BLACK);
+    EXPECT_EQ(damas_parse_fen(DAMAS_ENGLISH, "W:W99:B1", &w, &b, &k, &side, error, sizeof error),
+              DAMAS_INVALID_ARGUMENT);
+    EXPECT_STRNE(error, "");
+    EXPECT_EQ(damas_print_fen(DAMAS_ENGLISH, 1ull << 40, b, 0, DAMAS_WHITE, fen, sizeof fen),
+              DAMAS_INVALID_POSITION);
+    char tiny[4];
+    EXPECT_EQ(damas_print_fen(DAMAS_ENGLISH, 1ull << 17, 1ull, 0, DAMAS_WHITE, tiny, sizeof tiny),
+              DAMAS_INVALID_ARGUMENT);
+    const damas_result r = damas_probe_fen(tb, DAMAS_ENGLISH, "W:WK18,K19:BK1");
+    const damas_result m = damas_probe_dtw(tb, DAMAS_ENGLISH, (1ull << 17) | (1ull << 18), 1ull,
+                                           (1ull << 17) | (1ull << 18) | 1ull, DAMAS_WHITE);
+    EXPECT_EQ(r.status, DAMAS_OK);
+    EXPECT_EQ(r.value, m.value);
+    EXPECT_EQ(r.plies, m.plies);
+    EXPECT_EQ(damas_probe_fen(tb, DAMAS_ENGLISH, "nonsense").status, DAMAS_INVALID_ARGUMENT);
+}
+
+// Each move's value is the negation of a probe of the position after it, one ply further; the
+// first move (best first) has the root's value and DTW.
+TEST_F(CApi, RootProbe) {
+    const Variant english = *parse_variant("english");
+    for (const char* fen :
+         {"W:WK18,K19:BK1", "B:WK18,K19:BK1", "W:WK14:B3,K30", "B:W22:BK5", "W:W21,22:B5"}) {
+        damas_root_move moves[DAMAS_MAX_MOVES];
+        int n = -1;
+        ASSERT_EQ(damas_probe_root_fen(tb, DAMAS_ENGLISH, fen, nullptr, moves, DAMAS_MAX_MOVES, &n),
+                  DAMAS_OK)
+            << fen;
+        const Position p = parse_fen(english, fen);
+        MoveList legal;
+        dispatch(english.base, [&](auto r) { MoveGenerator<decltype(r)>::generate(p, legal); });
+        ASSERT_EQ(n, static_cast<int>(legal.size())) << fen;
+        const damas_result root = damas_probe_fen(tb, DAMAS_ENGLISH, fen);
+        ASSERT_EQ(root.status, DAMAS_OK);
+        EXPECT_EQ(moves[0].value, root.value) << fen;
+        EXPECT_EQ(moves[0].plies, root.plies) << fen;
+        for (int i = 0; i < n; ++i) {
+            const damas_root_move& m = moves[i];
+            EXPECT_EQ(m.rule_value, DAMAS_UNKNOWN);
+            bool found = false;
+            for (const Move& move : legal) {
+                if (move_text(english.info(), move) != m.notation) continue;
+                found = true;
+                const Position after = make_move(p, move);
+                const std::string after_fen = to_fen(english, after);
+                const damas_result a = damas_probe_fen(tb, DAMAS_ENGLISH, after_fen.c_str());
+                ASSERT_EQ(a.status, DAMAS_OK);
+                const int expected = a.value == DAMAS_WIN    ? DAMAS_LOSS
+                                     : a.value == DAMAS_LOSS ? DAMAS_WIN
+                                                             : DAMAS_DRAW;
+                EXPECT_EQ(m.value, expected) << fen << " " << m.notation;
+                EXPECT_EQ(m.plies, a.value == DAMAS_DRAW ? 0 : a.plies + 1) << m.notation;
+                EXPECT_EQ(m.from, square_number(english.info(), move.from));
+                EXPECT_EQ(m.to, square_number(english.info(), move.to));
+            }
+            EXPECT_TRUE(found) << m.notation;
+        }
+        int needed = 0;
+        if (n > 1) {
+            EXPECT_EQ(damas_probe_root_fen(tb, DAMAS_ENGLISH, fen, nullptr, moves, 1, &needed),
+                      DAMAS_INVALID_ARGUMENT);
+            EXPECT_EQ(needed, n);
+        }
+    }
+}
+
+TEST_F(CApi, RulesProbeAndRootRules) {
+    const damas_rule_counts fresh = {0, 0, -1, DAMAS_EDITION_SEED};
+    const char* fen = "W:WK18,K19:BK1";
+    EXPECT_EQ(damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &fresh).status, DAMAS_NO_RULE_TABLE);
+    RuleGenerateOptions o;
+    o.variant = *parse_variant("english");
+    o.max_pieces = 3;
+    o.dir = dir_->path;
+    Progress quiet(Progress::Mode::quiet);
+    generate_rules(o, quiet);
+    damas_close(tb);  // the handle remembers the tables it found missing
+    char error[200];
+    tb = damas_open(dir_->path.c_str(), 8, 0, error, sizeof error);
+    ASSERT_NE(tb, nullptr);
+    const damas_rule_result r = damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &fresh);
+    ASSERT_EQ(r.status, DAMAS_OK);
+    const damas_result pure = damas_probe_fen(tb, DAMAS_ENGLISH, fen);
+    EXPECT_EQ(r.value, pure.value);
+    EXPECT_EQ(r.plies, pure.plies);
+    EXPECT_EQ(r.rule_value, DAMAS_WIN);
+    EXPECT_EQ(r.plies_left, 80);
+    EXPECT_STREQ(r.count, "the 40-move king rule");
+    // With one ply fewer on the count than the rule distance, the win is drawn.
+    damas_rule_counts late = fresh;
+    late.plies_since_capture = 80 - r.rule_plies + 1;
+    const damas_rule_result d = damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &late);
+    ASSERT_EQ(d.status, DAMAS_OK);
+    EXPECT_EQ(d.rule_value, DAMAS_DRAW);
+    EXPECT_EQ(d.value, DAMAS_WIN);
+    // The root with the counts: the best move keeps the rule value, at one ply more; with the
+    // late count every move draws under the rules.
+    damas_root_move moves[DAMAS_MAX_MOVES];
+    int n = 0;
+    ASSERT_EQ(damas_probe_root_fen(tb, DAMAS_ENGLISH, fen, &fresh, moves, DAMAS_MAX_MOVES, &n),
+              DAMAS_OK);
+    ASSERT_GT(n, 0);
+    int best_rule = 1 << 20;
+    for (int i = 0; i < n; ++i)
+        if (moves[i].rule_value == DAMAS_WIN) best_rule = std::min(best_rule, moves[i].rule_plies);
+    EXPECT_EQ(best_rule, r.rule_plies);
+    ASSERT_EQ(damas_probe_root_fen(tb, DAMAS_ENGLISH, fen, &late, moves, DAMAS_MAX_MOVES, &n),
+              DAMAS_OK);
+    for (int i = 0; i < n; ++i) EXPECT_NE(moves[i].rule_value, DAMAS_WIN) << moves[i].notation;
+    const damas_rule_counts fmjd = {0, 0, -1, DAMAS_EDITION_FMJD};
+    EXPECT_EQ(damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &fmjd).status, DAMAS_INVALID_ARGUMENT);
+    const damas_rule_counts negative = {-1, 0, -1, DAMAS_EDITION_SEED};
+    EXPECT_EQ(damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &negative).status,
+              DAMAS_INVALID_ARGUMENT);
+}
+
+void collect(const char* line, void* user_data) {
+    static_cast<std::vector<std::string>*>(user_data)->push_back(line);
+}
+
+TEST_F(CApi, MessageCallback) {
+    ScratchDir copy("c-api-messages");
+    std::filesystem::copy(dir_->path, copy.path, std::filesystem::copy_options::recursive);
+    const auto wdl = table_path(copy.path, *parse_variant("english"), "0201", Metric::wdl);
+    std::filesystem::resize_file(wdl, std::filesystem::file_size(wdl) - 1);
+    std::vector<std::string> lines;
+    char error[200];
+    damas_tablebase* t =
+        damas_open_with_messages(copy.path.c_str(), 8, 0, collect, &lines, error, sizeof error);
+    ASSERT_NE(t, nullptr) << error;
+    const damas_result r = damas_probe_fen(t, DAMAS_ENGLISH, "W:WK18,K19:BK1");
+    EXPECT_NE(r.status, DAMAS_OK);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_NE(lines[0].find("0201.wdl"), std::string::npos) << lines[0];
+    damas_close(t);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // `damas serve`'s JSON API over HTTP: the server is started on a free port of 127.0.0.1 with an
 // english database of 3 pieces (with its rule tables, one class removed), and every answer is
-// checked against the probing engine (Tablebase, RulesProbe) and against the negamax of its own
-// move list; bad requests get 400 with {"error": ...}, missing tables 404, and one log line
+// checked against the probing engine (Tablebase, with probe_rules) and against the negamax of its
+// own move list; bad requests get 400 with {"error": ...}, missing tables 404, and one log line
 // each request.
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -85,12 +85,10 @@ class ServeApi : public testing::Test {
         log_ = dir_->path / "serve.log";
         server_ = new ServerProcess(dir_->path, log_);
         tb_ = Tablebase::open(dir_->path).release();
-        rules_ = new RulesProbe(dir_->path);
     }
     static void TearDownTestSuite() {
         delete server_;
         delete tb_;
-        delete rules_;
         delete dir_;
     }
 
@@ -122,14 +120,19 @@ class ServeApi : public testing::Test {
     static std::filesystem::path log_;
     static ServerProcess* server_;
     static Tablebase* tb_;
-    static RulesProbe* rules_;
+    // The engine's answer under the rules (an Error if it has none).
+    static RulesAnswer rules_answer(const DrawRules& rules, const Position& p,
+                                    const RuleCounters& c) {
+        const RulesResult r = tb_->probe_rules(rules, p, c);
+        if (!r.ok()) throw Error(std::string("probe_rules: ") + probe_status_name(r.status));
+        return r.answer;
+    }
     static int requests_;
 };
 test::ScratchDir* ServeApi::dir_ = nullptr;
 std::filesystem::path ServeApi::log_;
 ServerProcess* ServeApi::server_ = nullptr;
 Tablebase* ServeApi::tb_ = nullptr;
-RulesProbe* ServeApi::rules_ = nullptr;
 int ServeApi::requests_ = 0;
 
 json dtw_of(const ProbeResult& r) {
@@ -153,7 +156,7 @@ TEST_F(ServeApi, AnswersAsTheProbeEngine) {
         EXPECT_EQ(r.body["fen"], to_fen(english, p));
         EXPECT_EQ(r.body["value"], value_name(root.value)) << fen;
         EXPECT_EQ(r.body["dtw"], dtw_of(root)) << fen;
-        const RulesAnswer ra = rules_->probe(rules, p, {});
+        const RulesAnswer ra = rules_answer(rules, p, {});
         EXPECT_EQ(r.body["rules"]["value"], value_name(ra.rule.value)) << fen;
         EXPECT_EQ(r.body["rules"]["plies_left"], ra.plies_left) << fen;
         // Every legal move once, each as the engine values it.
@@ -201,7 +204,7 @@ TEST_F(ServeApi, RuleCountsChangeTheRuleValue) {
     const DrawRules rules = draw_rules(english);
     RuleCounters c;
     c.plies_since_capture = rules.king_limit_plies - 1;
-    const RulesAnswer expected = rules_->probe(rules, p, c);
+    const RulesAnswer expected = rules_answer(rules, p, c);
     const Reply r = position(fen, "&plies_since_capture=" + std::to_string(c.plies_since_capture));
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.body["value"], "win");

@@ -1,0 +1,95 @@
+// Tablebase::probe_rules, the rule-aware probe on the engine's one registry of open files: the
+// statuses it returns instead of exceptions (no rule table, with the file's path; bad counts;
+// a class not in the database), and the rule value's distance against the count it is given:
+// a win at dtr distance d stays a win with d plies left on the count and is a draw with d - 1.
+// (The values themselves are checked against the rule texts in tests/limits.)
+#include <gtest/gtest.h>
+
+#include "gen/progress.hpp"
+#include "gen/rule_generate.hpp"
+#include "probe/probe.hpp"
+#include "rules/notation.hpp"
+#include "test_probe_fixtures.hpp"
+
+namespace damas {
+namespace {
+
+using test::ScratchDir;
+
+const Variant english{BaseVariant::english, false};
+
+class ProbeRules : public testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        db_ = new ScratchDir("probe-rules");
+        test::make_database(db_->path, english, 3);
+    }
+    static void TearDownTestSuite() {
+        delete db_;
+        db_ = nullptr;
+    }
+    static void generate_rule_tables() {
+        RuleGenerateOptions r;
+        r.variant = english;
+        r.max_pieces = 3;
+        r.dir = db_->path;
+        Progress quiet(Progress::Mode::quiet);
+        generate_rules(r, quiet);
+    }
+    static ScratchDir* db_;
+};
+ScratchDir* ProbeRules::db_ = nullptr;
+
+TEST_F(ProbeRules, StatusesInsteadOfExceptions) {
+    const auto tb = Tablebase::open(db_->path);
+    const DrawRules rules = draw_rules(english);
+    const Position p = parse_fen(english, "W:WK18,K19:BK1");
+    RulesResult r = tb->probe_rules(rules, p, {});
+    ASSERT_EQ(r.status, ProbeStatus::no_rule_table);
+    EXPECT_EQ(r.missing_table, table_path(db_->path, english, "0201", Metric::dtr));
+
+    RuleCounters negative;
+    negative.plies_since_capture = -1;
+    EXPECT_EQ(tb->probe_rules(rules, p, negative).status, ProbeStatus::invalid_argument);
+    RuleCounters forcada;
+    forcada.forcada_plies = 3;
+    EXPECT_EQ(tb->probe_rules(rules, p, forcada).status, ProbeStatus::invalid_argument);
+
+    const Position four = parse_fen(english, "W:WK18,K19,K20:BK1");
+    EXPECT_EQ(tb->probe_rules(rules, four, {}).status, ProbeStatus::not_in_database);
+}
+
+TEST_F(ProbeRules, DistanceAgainstTheCount) {
+    generate_rule_tables();
+    const auto tb = Tablebase::open(db_->path);
+    const DrawRules rules = draw_rules(english);
+    for (const char* fen : {"W:WK18,K19:BK1", "B:WK18,K19:BK1", "W:WK14:B3,K30", "B:W22:BK5"}) {
+        const Position p = parse_fen(english, fen);
+        const RulesResult fresh = tb->probe_rules(rules, p, {});
+        ASSERT_TRUE(fresh.ok()) << fen << ": " << probe_status_name(fresh.status);
+        const ProbeResult pure = tb->probe_dtw(english, p);
+        EXPECT_EQ(fresh.answer.pure.value, pure.value) << fen;
+        EXPECT_EQ(fresh.answer.pure.plies, pure.plies) << fen;
+        EXPECT_EQ(fresh.answer.plies_left, rules.king_limit_plies) << fen;
+        // 80 plies: every 3-piece english win is won under the 40-move rule from a fresh count.
+        EXPECT_EQ(fresh.answer.rule.value, pure.value) << fen;
+        if (pure.value == Value::draw) continue;
+        const int d = fresh.answer.rule.plies;
+        ASSERT_GT(d, 0) << fen;
+        RuleCounters just_enough;
+        just_enough.plies_since_capture = rules.king_limit_plies - d;
+        const RulesResult enough = tb->probe_rules(rules, p, just_enough);
+        ASSERT_TRUE(enough.ok()) << fen;
+        EXPECT_EQ(enough.answer.rule, fresh.answer.rule) << fen;
+        EXPECT_EQ(enough.answer.plies_left, d) << fen;
+        RuleCounters one_short = just_enough;
+        ++one_short.plies_since_capture;
+        const RulesResult shortfall = tb->probe_rules(rules, p, one_short);
+        ASSERT_TRUE(shortfall.ok()) << fen;
+        EXPECT_EQ(shortfall.answer.rule.value, Value::draw) << fen;
+        EXPECT_TRUE(shortfall.answer.differs()) << fen;
+    }
+}
+
+}  // namespace
+}  // namespace damas
