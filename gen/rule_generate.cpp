@@ -122,14 +122,12 @@ ClassReport write_class(const RuleGenerateOptions& o, const DrawRules& rules, co
         report.bytes += h.file_size;
     }
     if (o.check_pure) {  // pure wins that the count started now does not win
-        const auto& first = c.dtr[0];
-        const bool forcada = c.regimes.size() == 2;
         index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
             if (capture[i] || pure[i] != wdl_win) return;
             ++report.pure_wins;
             const CountState fresh = fresh_count(rules, p);
-            const std::uint16_t d =
-                forcada && fresh.regime == Regime::forcada_running ? c.dtr[1][i] : first[i];
+            const auto slot = std::find(c.regimes.begin(), c.regimes.end(), fresh.regime);
+            const std::uint16_t d = c.dtr[static_cast<std::size_t>(slot - c.regimes.begin())][i];
             if (!(dtr_outcome(d) == wdl_win && dtr_distance(d) <= fresh.plies_left))
                 ++report.wins_drawn;
         });

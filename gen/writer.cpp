@@ -372,6 +372,7 @@ TableHeader start_header(const TableInfo& info, Metric metric, std::uint32_t ppb
     h.variant = info.variant;
     h.material = info.material;
     h.metric = metric;
+    h.rules_version = is_dtr(metric) ? format::rules_version : 0;
     h.generator = info.generator;
     h.positions_per_block = ppb;
     if (positions >= format::max_positions) throw Error("table too large");

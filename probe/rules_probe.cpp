@@ -68,15 +68,21 @@ CountState count_at(const DrawRules& rules, const Position& p, const RuleCounter
     } else if (row) {
         const bool started = c.forcada_started.value_or(false) || forcada_diagonal_occupied(p);
         if (!started) {
+            // Not exact (docs/rules.md, "Limits of the answers"): the three kings may wait off
+            // the diagonal until the king-move count is the smaller one, then sacrifice.
+            exact = false;
             s = {Regime::forcada_waiting, king_left};
         } else {
-            // The side to move when the count started: the same as now after an even number of
-            // plies. forcada_limit_from gives 23 when the three kings were to move, else 24.
-            Position at_start = p;
-            if (c.forcada_plies % 2 != 0) at_start.side = ~p.side;
-            s = {Regime::forcada_running,
-                 std::min(king_left, forcada_limit_from(at_start) - c.forcada_plies)};
+            const int forcada_left = forcada_limit_from(p, c.forcada_plies) - c.forcada_plies;
+            exact = forcada_left <= king_left;
+            s = {Regime::forcada_running, std::min(king_left, forcada_left)};
         }
+    } else if (c.forcada_started.value_or(false) && rules.forcada_runs_on(Material::of(p))) {
+        // The forcada started in 3 kings against 1 and the lone king has captured since: its
+        // count runs on (S002 3.2.1b); the capture restarted the king-move count.
+        const int forcada_left = forcada_limit_from(p, c.forcada_plies) - c.forcada_plies;
+        exact = forcada_left <= king_left && !forcada_start_ambiguous(p);
+        s = {Regime::forcada_running, std::min(king_left, forcada_left)};
     }
     s.plies_left = std::max(0, s.plies_left);
     return s;
@@ -287,7 +293,8 @@ RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRule
         if (capture[i]) return;
         ++s.quiet_positions;
         const CountState fresh = fresh_count(rules, p);
-        const std::uint16_t d = fresh.regime == Regime::forcada_running ? dtr[1][i] : dtr[0][i];
+        const auto slot = std::find(regimes.begin(), regimes.end(), fresh.regime);
+        const std::uint16_t d = dtr[static_cast<std::size_t>(slot - regimes.begin())][i];
         const bool decided = dtr_outcome(d) != wdl_draw && dtr_distance(d) <= fresh.plies_left;
         if (pure[i] == wdl_win) {
             ++s.pure_wins;

@@ -32,26 +32,28 @@ std::vector<EndingRow> rows_for(BaseVariant base, Edition edition) {
             return {three, two};
         }
         case BaseVariant::brazilian: {
-            // S001 (5 moves) and S004 (3 kings against 1 king, 20 moves).
+            // S001 lists five endings, one per line ("Finais de: 2 damas contra 2 damas; 2 damas
+            // contra uma; ..."): five rows, so that moving from one to another (a capture or a
+            // promotion) starts a fresh 5-move count. S004: 3 kings against 1 king, 20 moves.
+            const SideCount two_kings = side(0, 2);
             const SideCount king_and_man = side(1, 1);
-            EndingRow five{"2K v 2K, 2K v 1K, 2K v 1K+1M, 1K v 1K or 1K v 1K+1M",
-                           "the 5-move rule",
-                           RowKind::ending,
-                           10,
-                           {{side(0, 2), side(0, 2)},
-                            {side(0, 2), lone_king},
-                            {side(0, 2), king_and_man},
-                            {lone_king, lone_king},
-                            {lone_king, king_and_man}}};
+            const auto five = [](std::string name, SideCount a, SideCount b) {
+                return EndingRow{std::move(name), "the 5-move rule", RowKind::ending, 10, {{a, b}}};
+            };
             EndingRow three{"3 kings against 1 king",
                             "the 20-move rule (3 kings against 1)",
                             RowKind::ending,
                             40,
                             {{side(0, 3), lone_king}}};
-            return {five, three};
+            return {five("2 kings against 2 kings", two_kings, two_kings),
+                    five("2 kings against 1 king", two_kings, lone_king),
+                    five("2 kings against 1 king + 1 man", two_kings, king_and_man),
+                    five("1 king against 1 king", lone_king, lone_king),
+                    five("1 king against 1 king + 1 man", lone_king, king_and_man),
+                    three};
         }
         case BaseVariant::portuguese:
-            // S002 3.2.1b: the three-king side wins within its next 12 moves.
+            // S002 3.2.1b: the game is won within the three-king side's next 12 moves.
             return {EndingRow{"3 kings against 1 king (forcada)",
                               "the forcada (12 moves)",
                               RowKind::forcada,
@@ -144,8 +146,10 @@ Bitboard forcada_diagonal() {
 }
 
 namespace {
+// The side with more kings (3 kings against 1, or 2 against 1 once the forcada runs on).
 Color three_king_side(const Position& p) {
-    return popcount(p.of(Color::white)) >= 3 ? Color::white : Color::black;
+    return popcount(p.of(Color::white)) > popcount(p.of(Color::black)) ? Color::white
+                                                                       : Color::black;
 }
 }  // namespace
 
@@ -155,6 +159,17 @@ bool forcada_diagonal_occupied(const Position& p) {
 
 int forcada_limit_from(const Position& p) {
     return p.side == three_king_side(p) ? 23 : 24;
+}
+
+bool forcada_start_ambiguous(const Position& p) {
+    return popcount(p.of(Color::white)) == popcount(p.of(Color::black));
+}
+
+int forcada_limit_from(const Position& p, int plies_since_start) {
+    if (forcada_start_ambiguous(p)) return 24;
+    Position at_start = p;
+    if (plies_since_start % 2 != 0) at_start.side = ~p.side;
+    return forcada_limit_from(at_start);
 }
 
 CountState fresh_count(const DrawRules& rules, const Position& p) {
@@ -167,9 +182,24 @@ CountState fresh_count(const DrawRules& rules, const Position& p) {
     return {Regime::forcada_waiting, kings};
 }
 
+bool DrawRules::has_forcada() const {
+    return std::any_of(rows.begin(), rows.end(),
+                       [](const EndingRow& r) { return r.kind == RowKind::forcada; });
+}
+
+bool DrawRules::forcada_runs_on(Material m) const {
+    if (!has_forcada() || m.white_men != 0 || m.black_men != 0) return false;
+    const int strong = std::max(m.white_kings, m.black_kings);
+    const int weak = std::min(m.white_kings, m.black_kings);
+    return weak == 1 && (strong == 1 || strong == 2);
+}
+
 Transition transition(const DrawRules& rules, const Position& before, Regime regime,
                       const Move& move, const Position& after) {
     using Kind = Transition::Kind;
+    // S002 3.2.1b: once started, the forcada count runs to the end of the game, through the
+    // lone king's captures (the king-move count restarts with them but cannot bind first).
+    if (regime == Regime::forcada_running) return {Kind::continue_count, regime, 0};
     if (move.is_capture() || move.promotes) {
         const EndingRow* from_row = rules.row_of(Material::of(before));
         const EndingRow* to_row = rules.row_of(Material::of(after));
@@ -201,6 +231,7 @@ int plies_left_after(const Transition& t, int plies_left_before) {
 
 std::vector<Regime> regimes_of(const DrawRules& rules, Material m) {
     const EndingRow* row = rules.row_of(m);
+    if (!row && rules.forcada_runs_on(m)) return {Regime::king_moves, Regime::forcada_running};
     if (!row) return {Regime::king_moves};
     if (row->kind == RowKind::ending) return {Regime::ending};
     return {Regime::forcada_waiting, Regime::forcada_running};
@@ -211,6 +242,7 @@ Metric metric_of(const DrawRules& rules, Regime r) {
 }
 
 std::string count_name(const DrawRules& rules, Material m, Regime r) {
+    if (r == Regime::forcada_running) return "the forcada (12 moves)";
     if (r == Regime::king_moves) {
         std::string s = "the ";
         s += std::to_string(rules.king_limit_plies / 2);

@@ -18,19 +18,29 @@
 //    reaches after the ending began, the probe uses the smaller and says it is not exact.)
 //  * forcada_waiting / forcada_running: portuguese 3 kings against 1 king before and after the
 //    three kings have occupied the long diagonal 1-32. Waiting: r = king_limit - c. Running:
-//    r = min(king_limit - c, forcada limit - f); the two counts fall together (no man, and every
-//    capture leaves the row), so the smaller stays the smaller. The forcada limit is the
-//    three-king side's 12th move: 24 plies if the count started with the lone king to move,
-//    23 if the three kings were to move.
+//    r = min(king_limit - c, forcada limit - f). The forcada limit is the three-king side's 12th
+//    move: 24 plies if the count started with the lone king to move, 23 if the three kings were
+//    to move. S002 3.2.1b: "o jogo nao seja ganho ate 12 lances": the game must be won within
+//    them, so once started the forcada count runs to the end of the game, through the lone
+//    king's captures (3K v 1K -> 2K v 1K -> 1K v 1K: forcada_running in those classes too,
+//    forcada_runs_on). Such a capture restarts the king-move count (40 plies), which then can
+//    no longer bind before the forcada's (at most 24). The tables hold r as one number, so they
+//    are exact when the forcada count is the smaller one at its start (r = forcada limit - f):
+//    every game in which the three-king side reaches the diagonal within 16 plies of the
+//    ending's start. If the king-move count is the smaller one (given with
+//    --plies-since-capture), a sacrifice that restarts it could let the three kings win later
+//    than r: the tables then under-state the three-king side and the probe says not exact.
 // A move keeps the count (continue_count: r - 1), restarts it (fresh: r = F, whatever was left)
 // or starts a second count while the first runs on (capped: r = min(r - 1, F), only the start
 // of the forcada).
 //
 // Choices where RULES.md leaves room, each one named value:
-//  * a capture that stays inside the same row (brazilian 2K v 2K -> 2K v 1K, russian 4K v 1K
-//    -> 3K v 1K) does not restart the ending count: RULES.md restarts it when "the material
-//    moves to a different ending of the table", and a row is one ending
-//    (capture_inside_row_restarts);
+//  * a capture or promotion that stays inside the same row (russian 4K v 1K -> 3K v 1K,
+//    international 2K+M v K -> 3K v K) does not restart the ending count: RULES.md
+//    restarts it when "the material moves to a different ending of the table", and a row is one
+//    ending (capture_inside_row_restarts). International's rows are one ending each (S000 6.3,
+//    6.4 name one ending with alternatives); brazilian's five 5-move endings are five rows
+//    (S001 lists them one per line), so 2K v 2K -> 2K v 1K starts a fresh 5-move count;
 //  * giveaway variants keep their base variant's draw rules: the rule texts give only the
 //    result reversal (giveaway_keeps_draw_rules);
 //  * russian "3 or more kings": the strong side has kings only (no men), the lone side one king.
@@ -94,6 +104,10 @@ struct DrawRules {
     bool any() const { return king_limit_plies > 0 || !rows.empty(); }
     // The row covering m, or nullptr.
     const EndingRow* row_of(Material m) const;
+    bool has_forcada() const;
+    // Whether a started forcada can run on in class m after the lone king's captures (S002
+    // 3.2.1b: the game must be won within the 12 moves): 2 kings against 1, 1 king against 1.
+    bool forcada_runs_on(Material m) const;
     // The dtr metric holding this edition's values ("waiting" values for forcada classes).
     Metric metric() const { return edition == Edition::fmjd ? Metric::dtr_fmjd : Metric::dtr; }
 };
@@ -113,6 +127,11 @@ Bitboard forcada_diagonal();
 bool forcada_diagonal_occupied(const Position& p);
 // The forcada limit for a count that starts at p: 24 plies if the lone king is to move, else 23.
 int forcada_limit_from(const Position& p);
+// The same for a count that started `plies_since_start` plies before p. The three-king side is
+// the side with more kings; in 1 king against 1 (forcada_start_ambiguous) the lone king's side
+// is unknown and is taken to be the side that was to move at the start (24 plies).
+int forcada_limit_from(const Position& p, int plies_since_start);
+bool forcada_start_ambiguous(const Position& p);
 
 // The regime of a position reached with a fresh count (after a capture or a promotion, or at
 // the start of a count), and the plies it then has left.

@@ -37,6 +37,7 @@ enum Off : std::size_t {
     o_generator = 152,
     o_codec = 216,
     o_half = 217,
+    o_rules_version = 218,
     o_model_size = 220,
     o_model_checksum = 224,
     o_header_checksum = 248,
@@ -82,7 +83,8 @@ HeaderBytes encode_header(const TableHeader& h) {
     std::byte* p = b.data();
     std::memcpy(p + o_magic, format::magic.data(), format::magic.size());
     const bool new_fields = h.codec != Codec::zstd || h.half || h.model_size != 0;
-    le::store<std::uint32_t>(p + o_version, new_fields ? format::version : 2);
+    const std::uint32_t version = h.rules_version != 0 ? 4 : new_fields ? 3 : 2;
+    le::store<std::uint32_t>(p + o_version, version);
     le::store<std::uint32_t>(p + o_header_size, static_cast<std::uint32_t>(format::header_size));
     p[o_base] = static_cast<std::byte>(h.variant.base);
     p[o_giveaway] = static_cast<std::byte>(h.variant.giveaway ? 1 : 0);
@@ -104,6 +106,7 @@ HeaderBytes encode_header(const TableHeader& h) {
     le::store<std::uint64_t>(p + o_blocks_checksum, h.blocks_checksum);
     p[o_codec] = static_cast<std::byte>(h.codec);
     p[o_half] = static_cast<std::byte>(h.half ? 1 : 0);
+    le::store<std::uint16_t>(p + o_rules_version, h.rules_version);
     le::store<std::uint32_t>(p + o_model_size, h.model_size);
     le::store<std::uint64_t>(p + o_model_checksum, h.model_checksum);
     put_text(p + o_variant_name, h.variant.name(), format::variant_name_size, "variant name");
@@ -167,6 +170,15 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
     h.model_checksum = le::load<std::uint64_t>(p + o_model_checksum);
     if (version < 3 && (codec != 0 || half != 0 || h.model_size != 0 || h.model_checksum != 0))
         fail(what, "codec fields set in a version " + std::to_string(version) + " header");
+    h.rules_version = le::load<std::uint16_t>(p + o_rules_version);
+    if (!is_dtr(h.metric) && h.rules_version != 0) fail(what, "rules version set in a pure table");
+    if (is_dtr(h.metric) && h.rules_version != format::rules_version)
+        fail(what, "a rule table made under " +
+                       (h.rules_version < format::rules_version ? std::string("an older")
+                                                                : std::string("a newer")) +
+                       " reading of the draw rules (rules version " +
+                       std::to_string(std::max<int>(1, h.rules_version)) + ", this damas reads " +
+                       std::to_string(format::rules_version) + "): " + format::rules_version_hint);
     if (codec > static_cast<unsigned>(Codec::context) || half > 1)
         fail(what, "unknown codec in header");
     h.codec = static_cast<Codec>(codec);

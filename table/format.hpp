@@ -38,7 +38,8 @@
 //   table/wdl_context.hpp) 217    1 u8  half (version 3; 0 before): 1 = the positions whose rows
 //   add up to an odd number
 //              are not stored (context codec only; see "Half layout" below)
-//   218    2 u16 reserved, 0
+//   218    2 u16 rules version (version 4, dtr metrics only; 0 otherwise): the reading of the
+//              draw rules the values follow (format::rules_version)
 //   220    4 u32 model size M (context codec; else 0)
 //   224    8 u64 xxh64 of the model bytes
 //   232   16 reserved, 0
@@ -153,10 +154,18 @@ constexpr int dtr_distance(std::uint16_t dtr) {
 
 namespace format {
 inline constexpr std::array<char, 8> magic{'D', 'A', 'M', 'A', 'S', 'T', 'B', '1'};
-// 2: the layout field (mirror layout). 3: the codec, half and model fields. Readers accept 1
-// to 3; the writer writes 3 only for a file that uses the new fields, so older readers still
-// read the others.
-inline constexpr std::uint32_t version = 3;
+// 2: the layout field (mirror layout). 3: the codec, half and model fields. 4: the rules
+// version of dtr files. Readers accept 1 to 4; the writer writes 4 for dtr files, 3 for a file
+// that uses the codec fields, else 2, so older readers still read the pure tables.
+inline constexpr std::uint32_t version = 4;
+// The readings of the draw rules (table/draw_rules.hpp) the dtr values follow. 1 (dtr files of
+// format versions 1 to 3): brazilian's 5-move endings one row, the forcada ending with the lone
+// king's capture. 2 (issue 20, docs/rules.md): five brazilian rows; the forcada count runs to
+// the end of the game. A reader refuses dtr files of another rules version, naming the command
+// that makes them again (rules_version_hint).
+inline constexpr std::uint16_t rules_version = 2;
+inline constexpr const char* rules_version_hint =
+    "make the rule tables again with `damas gen-rules`";
 inline constexpr std::uint32_t oldest_version = 1;
 inline constexpr std::size_t header_size = 256;
 inline constexpr std::size_t variant_name_size = 32;
@@ -218,7 +227,8 @@ struct TableHeader {
     std::uint32_t positions_per_block = 0;
     Layout layout = Layout::stored;
     Codec codec = Codec::zstd;
-    bool half = false;  // the odd positions are not stored (half layout)
+    bool half = false;                // the odd positions are not stored (half layout)
+    std::uint16_t rules_version = 0;  // dtr metrics: format::rules_version
     std::uint32_t model_size = 0;
     std::uint64_t model_checksum = 0;
     std::uint64_t positions = 0;  // N

@@ -34,7 +34,8 @@ void add_rule_options(CLI::App& cmd, RuleOptions& o) {
         "Move-limit rules: plies since the current limited ending began (default 0)");
     o.forcada_given = cmd.add_option(
         "--forcada-plies", o.forcada_plies,
-        "Portuguese 3 kings against 1: the forcada count started this many plies ago");
+        "Portuguese 3 kings against 1 (and, after the lone king's captures, 2 kings or 1 king "
+        "against 1): the forcada count started this many plies ago");
     o.edition_given = cmd.add_option("--edition", o.edition,
                                      "international: seed (10 moves, default) or fmjd (16 moves)");
 }

@@ -25,7 +25,9 @@ struct ArbiterLimits {
     bool forcada = false;
 };
 
-// Which ending of RULES.md's table a material is (0: none, 1: row a, 2: row b, 3: forcada).
+// Which ending of RULES.md's table a material is (0: none, 1: row a, 2 and 4 to 7: a 5-move
+// ending, 3: forcada). Brazilian's five 5-move endings are five endings (S001, one per line):
+// 2, 4, 5, 6, 7.
 inline int arbiter_row(BaseVariant base, Material m) {
     // Sides as (men, kings), either colour either side.
     const auto is = [&](int am, int ak, int bm, int bk) {
@@ -41,9 +43,11 @@ inline int arbiter_row(BaseVariant base, Material m) {
             return 0;
         case BaseVariant::brazilian:
             if (is(0, 3, 0, 1)) return 1;
-            if (is(0, 2, 0, 2) || is(0, 2, 0, 1) || is(0, 2, 1, 1) || is(0, 1, 0, 1) ||
-                is(0, 1, 1, 1))
-                return 2;
+            if (is(0, 2, 0, 2)) return 2;
+            if (is(0, 2, 0, 1)) return 4;
+            if (is(0, 2, 1, 1)) return 5;
+            if (is(0, 1, 0, 1)) return 6;
+            if (is(0, 1, 1, 1)) return 7;
             return 0;
         case BaseVariant::portuguese:
             return is(0, 3, 0, 1) ? 3 : 0;
@@ -77,10 +81,11 @@ inline ArbiterLimits arbiter_limits(BaseVariant base, bool fmjd) {
 }
 
 struct ArbiterState {
-    int c = 0;             // plies since the last capture or man move
-    int e = 0;             // plies since the current ending began
-    bool started = false;  // forcada count running
-    int strong_moves = 0;  // moves of the three-king side since it started
+    int c = 0;                    // plies since the last capture or man move
+    int e = 0;                    // plies since the current ending began
+    bool started = false;         // forcada count running
+    int strong_moves = 0;         // moves of the three-king side since it started
+    Color strong = Color::white;  // the three-king side, once the forcada has started
 };
 
 template <class R>
@@ -117,8 +122,10 @@ class Arbiter {
         const int row = arbiter_row(v_.base, Material::of(p));
         if (limits_.king_plies && s.c >= limits_.king_plies) return Value::draw;
         if (row == 1 && s.e >= limits_.row_a_plies) return Value::draw;
-        if (row == 2 && s.e >= limits_.row_b_plies) return Value::draw;
-        if (row == 3 && s.started && s.strong_moves >= 12) return Value::draw;
+        if (row >= 2 && row != 3 && s.e >= limits_.row_b_plies) return Value::draw;
+        // S002 3.2.1b: the game must be won within the 12 moves, also after the lone king has
+        // captured a king (the count runs to the end of the game).
+        if (s.started && s.strong_moves >= 12) return Value::draw;
         bool draw = false, win = false;
         for (const Move& m : moves) {
             const Position after = make_move(p, m);
@@ -143,17 +150,20 @@ class Arbiter {
         const bool material_changed = m.is_capture() || m.promotes;
         if (!material_changed || (new_row != 0 && new_row == row)) {
             n.e = s.e + 1;  // the same ending goes on
-            n.started = s.started;
-            n.strong_moves = s.strong_moves + (s.started && p.side == strong_side(p) ? 1 : 0);
         } else {
             n.e = 0;  // a new ending (or none) begins
+        }
+        if (s.started) {  // once started, the forcada runs to the end of the game
+            n.started = true;
+            n.strong = s.strong;
+            n.strong_moves = s.strong_moves + (p.side == s.strong ? 1 : 0);
         }
         if (new_row == 3 && !n.started &&
             (after.kings_of(strong_side(after)) & long_diagonal()) != 0) {
             n.started = true;
+            n.strong = strong_side(after);
             n.strong_moves = 0;
         }
-        if (new_row != 3) n.started = false, n.strong_moves = 0;
         if (new_row == 0 || new_row == 3) n.e = 0;  // no ending count runs (keeps states few)
         return n;
     }
@@ -179,7 +189,8 @@ class Arbiter {
         k.rest = static_cast<std::uint32_t>(p.side) | static_cast<std::uint32_t>(s.c) << 1 |
                  static_cast<std::uint32_t>(s.e) << 9 |
                  static_cast<std::uint32_t>(s.started) << 17 |
-                 static_cast<std::uint32_t>(s.strong_moves) << 18;
+                 static_cast<std::uint32_t>(s.strong_moves) << 18 |
+                 static_cast<std::uint32_t>(s.strong) << 23;
         return k;
     }
 

@@ -64,6 +64,7 @@ TEST(LimitsBrute, Portuguese) {
             if (occupied && f == 0) {
                 CountCase k;  // the count starts now (the default)
                 k.arbiter.started = true;
+                k.arbiter.strong = strong;
                 out.push_back(k);
                 continue;
             }
@@ -72,6 +73,7 @@ TEST(LimitsBrute, Portuguese) {
             k.probe.forcada_plies = f;
             k.probe.plies_since_capture = f;
             k.arbiter.started = true;
+            k.arbiter.strong = strong;
             k.arbiter.c = f;
             // The three-king side's moves among the last f plies.
             Color mover = f % 2 == 0 ? p.side : ~p.side;

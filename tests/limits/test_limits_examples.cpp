@@ -220,17 +220,53 @@ TEST(RulesExamples, InternationalEditions) {
 TEST(RulesExamples, Brazilian) {
     const Variant v{BaseVariant::brazilian, false};
     const LimitsDb db(v, 4, mat("0301"));
+    // King against king: every capture ends the game.
     for (int e : {0, 3, 6, 9, 10})
-        for (const char* m : {"0201", "0101"})
-            EXPECT_GT(
-                check_class<Brazilian>(db, Edition::seed, mat(m), ending(e), win_within(10 - e)),
-                0u);
+        EXPECT_GT(
+            check_class<Brazilian>(db, Edition::seed, mat("0101"), ending(e), win_within(10 - e)),
+            0u);
+    // 2 kings against 1: the lone king's capture leads to another of S001's five endings (1 king
+    // against 1) with a fresh count, so a win within the plies left is a win, and more may be.
+    for (int e : {0, 3, 6, 9, 10})
+        EXPECT_GT(check_class<Brazilian>(db, Edition::seed, mat("0201"), ending(e),
+                                         at_least_within(10 - e)),
+                  0u);
     for (int e : {0, 20, 30})
         EXPECT_GT(check_class<Brazilian>(db, Edition::seed, mat("0301"), ending(e),
                                          at_least_within(40 - e)),
                   0u);
     EXPECT_GT(check_class<Brazilian>(db, Edition::seed, mat("0301"), ending(39), last_ply), 0u);
     EXPECT_GT(check_class<Brazilian>(db, Edition::seed, mat("0301"), ending(40), run_out), 0u);
+}
+
+// Brazilian, S001: "Finais de: 2 damas contra 2 damas; 2 damas contra uma; ...; uma dama contra
+// uma dama ...", five endings, one per line: moving from one to another starts a fresh 5-move
+// count. White has 2 plies left of 2 kings against 1; Black must take a king (ply 2): 1 king
+// against 1 king, a new ending with a fresh count, and White takes the last king at ply 3.
+TEST(RulesExamples, BrazilianFiveEndings) {
+    const Variant v{BaseVariant::brazilian, false};
+    const LimitsDb db(v, 3);
+    const DrawRules rules = draw_rules(v);
+    const RulesProbe probe(db.dir);
+    RuleCounters c;
+    c.plies_since_capture = 8;
+    c.plies_in_ending = 8;
+    const RulesAnswer a = probe.probe(rules, parse_fen(v, "W:WK18,K22:BK29"), c);
+    EXPECT_EQ(a.pure.value, Value::win);
+    EXPECT_EQ(a.plies_left, 2);
+    EXPECT_EQ(a.rule.value, Value::win) << a.summary();
+    EXPECT_EQ(a.rule.plies, 2);  // the capture that starts the fresh count
+    EXPECT_TRUE(a.exact);
+    // Each of the five endings is its own row, with the same 5 moves.
+    for (const char* m : {"0202", "0201", "0211", "0101", "0111"}) {
+        const EndingRow* row = rules.row_of(mat(m));
+        ASSERT_NE(row, nullptr) << m;
+        EXPECT_EQ(row->limit_plies, 10);
+        for (const char* other : {"0202", "0201", "0211", "0101", "0111"})
+            if (std::string(m) != other) {
+                EXPECT_NE(rules.row_of(mat(other)), row) << m << other;
+            }
+    }
 }
 
 // Russian: 3 kings against 1 king, the lone king must be captured by the 15th move.
@@ -258,18 +294,47 @@ TEST(RulesExamples, PortugueseForcada) {
         return (p.kings_of(Color::white) & diagonal) != 0;
     };
     // Started f plies ago with White to move (f even): White's 12th move is ply 23 - f from
-    // here; after 24 plies White has made its 12 moves.
+    // here; after 24 plies White has made its 12 moves. S002 3.2.1b: "o jogo nao seja ganho ate
+    // 12 lances": the game must be won within them, also after the lone king has taken a king
+    // (the count runs to the end of the game), so the three kings win iff the game ends within
+    // the plies left: iff the pure DTW is at most 23 - f. The lone king (0103, White to move, the
+    // count started with it to move: 24 plies) likewise loses iff DTW <= 24 - f.
     for (int f : {0, 10, 20, 22}) {
         RuleCounters c;
         c.forcada_started = true;
         c.forcada_plies = f;
         c.plies_since_capture = f;
-        const Expectation within = at_least_within(23 - f);
-        EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0301"), c,
-                                          [&](const Position& p, Outcome o) {
-                                              return on_diagonal(p) ? within(p, o) : Value::unknown;
-                                          }),
+        EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0301"), c, win_within(23 - f)),
                   0u);
+        EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0103"), c, win_within(24 - f)),
+                  0u);
+    }
+    // After the lone king has taken a king the forcada runs on (2 kings against 1, then 1 king
+    // against 1), and no count can restart: a win under it is exactly a game won within the
+    // plies it has left. White with 2 kings to move, the count started f plies ago (f even) with
+    // White to move: 23 - f plies; the lone king to move (or kings 1 against 1, where the probe
+    // takes the count to have started with the side to move): 24 - f.
+    for (int f : {0, 12, 20}) {
+        RuleCounters c;
+        c.forcada_started = true;
+        c.forcada_plies = f;
+        c.plies_since_capture = 2;
+        EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0201"), c, win_within(23 - f)),
+                  0u);
+        EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0102"), c, win_within(24 - f)),
+                  0u);
+        EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0101"), c, win_within(24 - f)),
+                  0u);
+    }
+    // The issue's example: Black's three kings win in 25 plies, the lone king taking a king at
+    // ply 22: the game is not won within Black's 12 moves, a draw.
+    {
+        const DrawRules rules = draw_rules(v);
+        const RulesProbe probe(db.dir);
+        const RulesAnswer a = probe.probe(rules, parse_fen(v, "B:WK25:BK5,K10,K28"), {});
+        EXPECT_EQ(a.pure.value, Value::win);
+        EXPECT_EQ(a.pure.plies, 25);
+        EXPECT_EQ(a.rule.value, Value::draw) << a.summary();
     }
     RuleCounters twelve_made;
     twelve_made.forcada_started = true;

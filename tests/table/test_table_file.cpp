@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <fstream>
 #include <thread>
 
 #include "gen/writer.hpp"
@@ -88,6 +90,45 @@ TEST(TableFile, DtwRoundTrip) {
         }
         std::vector<std::uint8_t> wrong(n);
         EXPECT_THROW(t.read_all(wrong), Error);
+    }
+}
+
+// Rule tables carry the reading of the draw rules they follow (format.hpp, rules version); a
+// file of an earlier reading (format versions 1 to 3, no rules version) is refused with a
+// message naming the command that makes it again.
+TEST(TableFile, DtrOfAnOlderRulesReadingIsRefused) {
+    ScratchDir dir("dtr-rules-version");
+    const std::vector<std::uint16_t> values{dtr_encode(true, 3), dtr_none, dtr_encode(false, 2)};
+    const auto path = dir.path / "t.dtr";
+    write_dtr_table(path, test::test_info(), Metric::dtr, values);
+    {
+        const TableFile t(path);
+        EXPECT_EQ(t.header().rules_version, format::rules_version);
+    }
+    // The same file as an earlier damas wrote it: version 2, no rules version.
+    std::vector<char> bytes(std::filesystem::file_size(path));
+    {
+        std::ifstream in(path, std::ios::binary);
+        in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    HeaderBytes hb;
+    std::memcpy(hb.data(), bytes.data(), hb.size());
+    TableHeader old = decode_header(hb, "t");
+    old.rules_version = 0;
+    hb = encode_header(old);
+    EXPECT_EQ(static_cast<int>(hb[8]), 2);  // format version 2
+    std::memcpy(bytes.data(), hb.data(), hb.size());
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    try {
+        const TableFile t(path);
+        ADD_FAILURE() << "an old rule table was opened";
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("damas gen-rules"), std::string::npos) << what;
+        EXPECT_NE(what.find("older reading of the draw rules"), std::string::npos) << what;
     }
 }
 
