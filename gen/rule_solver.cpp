@@ -125,8 +125,11 @@ class RulePairSolver {
             return (regimes_[a] == Regime::forcada_running) >
                    (regimes_[b] == Regime::forcada_running);
         });
-        for (std::size_t r : order)
-            for (int slice = 0; slice < indices_[0].slice_count(); ++slice) solve_pass(r, slice);
+        for (std::size_t r : order) {
+            if (regimes_[r] == Regime::forcada_waiting) solve_gap_passes();
+            for (int slice = 0; slice < indices_[0].slice_count(); ++slice)
+                solve_pass(Pass{regimes_[r], 0, &results_[r]}, slice);
+        }
         std::vector<RuleClass> out(single_ ? 1 : 2);
         for (std::size_t c = 0; c < out.size(); ++c) {
             const std::uint64_t begin = c == 0 ? 0 : offset_, end = c == 0 ? offset_ : total_;
@@ -181,8 +184,30 @@ class RulePairSolver {
         return store_.lookup(w, r);
     }
 
-    void solve_pass(std::size_t slot, int slice) {
-        const Regime regime = regimes_[slot];
+    // One retrograde pass: the states of a regime (or, gap > 0, of forcada_running with a
+    // king-move count `gap` plies shorter than the forcada's), written to *out.
+    struct Pass {
+        Regime regime;
+        int gap;
+        std::vector<std::uint16_t>* out;
+    };
+
+    // Portuguese forcada (docs/rules.md): when the three kings occupy the diagonal with fewer
+    // king-move plies left than the forcada's 24, the lone king's capture of a sacrificed king
+    // restarts the king-move count while the forcada's runs on, so the running values depend
+    // on the gap between the two counts. The waiting pass needs them for its moves onto the
+    // diagonal; one pass per gap, kept in memory only (a probe given such counts says it is not
+    // exact).
+    void solve_gap_passes() {
+        const int max_gap = 23;  // the forcada's 24 plies, at least one king-move ply left
+        gap_results_.assign(max_gap, std::vector<std::uint16_t>(total_, dtw_unknown));
+        for (int g = 1; g <= max_gap; ++g)
+            for (int slice = 0; slice < indices_[0].slice_count(); ++slice)
+                solve_pass(Pass{Regime::forcada_running, g, &gap_results_[g - 1]}, slice);
+    }
+
+    void solve_pass(const Pass& pass, int slice) {
+        const Regime regime = pass.regime;
         std::vector<std::uint32_t> members;
         for (int c = 0; c < (single_ ? 1 : 2); ++c) {
             const ClassIndex& index = indices_[c];
@@ -200,14 +225,15 @@ class RulePairSolver {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, members.size(), 1024),
                           [&](const tbb::blocked_range<std::size_t>& range) {
                               for (std::size_t i = range.begin(); i != range.end(); ++i)
-                                  initialise(members[i], regime);
+                                  initialise(members[i], pass);
                           });
         for (const std::uint32_t s : members) seed(s);
+        std::vector<std::uint16_t>& out = *pass.out;
         for (std::size_t d = 0; d < buckets_.size(); ++d)
             for (std::size_t i = 0; i < buckets_[d].size(); ++i)
-                resolve(buckets_[d][i], static_cast<int>(d), regime, slot);
+                resolve(buckets_[d][i], static_cast<int>(d), regime, out);
         for (const std::uint32_t s : members)
-            if (results_[slot][s] == dtw_unknown && is_member_[s]) results_[slot][s] = dtr_none;
+            if (out[s] == dtw_unknown && is_member_[s]) out[s] = dtr_none;
     }
 
     void push(std::uint32_t s, int d) {
@@ -217,7 +243,8 @@ class RulePairSolver {
     }
 
     // The first score of state s from its moves; no bucket yet (see seed).
-    void initialise(std::uint32_t s, Regime regime) {
+    void initialise(std::uint32_t s, const Pass& pass) {
+        const Regime regime = pass.regime;
         const Position p = position(s);
         Work& w = work_[s];
         w = Work{};
@@ -230,15 +257,72 @@ class RulePairSolver {
             return;  // else a loss at 0: no pending move, no escape
         }
         int pending = 0;
-        const ExitScore exits = score_moves(
-            rules_, p, regime, moves,
-            [&](const Move& m, const Transition& t) { return internal(p, m, t, regime); },
-            [&](const Position& after, Regime r) { return value_after(after, r); }, pending);
+        ExitScore exits;
+        for (const Move& m : moves) {
+            const Position after = make_move(p, m);
+            if (!after.of(after.side)) {  // captured everything
+                score_exit({Transition::Kind::fresh, regime, 0},
+                           dtr_encode(rules_.variant.giveaway, 0), exits);
+                continue;
+            }
+            const Transition t = transition(rules_, p, regime, m, after);
+            if (internal(p, m, t, regime)) {
+                ++pending;
+                continue;
+            }
+            if (pass.gap > 0 && m.is_capture()) {
+                score_gap_capture(pass.gap, value_after(after, t.regime), exits);
+                continue;
+            }
+            if (t.kind == Transition::Kind::capped && !gap_results_.empty()) {
+                score_onto_diagonal(after, t.limit, exits);
+                continue;
+            }
+            score_exit(t, value_after(after, t.regime), exits);
+        }
         if (pending > 255) throw Error("too many quiet moves in one position");
         w.pending = static_cast<std::uint8_t>(pending);
         w.escape = exits.escape;
         w.loss = static_cast<std::uint16_t>(exits.loss);
         w.win = static_cast<std::uint16_t>(exits.win);
+    }
+
+    // A capture in a gap pass (king-move count `gap` plies shorter than the forcada's): the
+    // king-move count restarts, the forcada runs on, so the position after is decided with
+    // `gap` plies more than the king-move count had: cost max(1, 1 + d - gap).
+    static void score_gap_capture(int gap, std::uint16_t after, ExitScore& s) {
+        if (after == dtw_unknown) throw Error("rule solver: a value it needs is missing");
+        if (after == dtr_none) {
+            s.escape = true;
+            return;
+        }
+        const int cost = std::max(1, 1 + dtr_distance(after) - gap);
+        if ((after & 1) != 0)
+            s.loss = std::max(s.loss, cost);
+        else
+            s.win = std::min(s.win, cost);
+    }
+
+    // A move of the waiting pass onto the diagonal: the forcada starts with `limit` plies while
+    // the king-move count has r - 1 left. The least r with which the position after is decided:
+    // from the gap passes while r - 1 < limit, from the running values beyond.
+    void score_onto_diagonal(const Position& after, int limit, ExitScore& s) const {
+        const std::uint64_t a = state(flip(board_, after));
+        const std::size_t running = regime_slot(Regime::forcada_running);
+        for (int r = 2; r <= limit + 1; ++r) {
+            const int king_left = r - 1;
+            const int gap = limit - king_left;
+            const std::uint16_t v =
+                gap > 0 ? gap_results_[static_cast<std::size_t>(gap - 1)][a] : results_[running][a];
+            if (v == dtw_unknown) throw Error("rule solver: a value it needs is missing");
+            if (v == dtr_none || dtr_distance(v) > std::min(king_left, limit)) continue;
+            if ((v & 1) != 0)
+                s.loss = std::max(s.loss, r);
+            else
+                s.win = std::min(s.win, r);
+            return;
+        }
+        s.escape = true;
     }
 
     // Puts an initialised state in the bucket of its first known distance, if any.
@@ -251,7 +335,7 @@ class RulePairSolver {
             push(s, w.loss);
     }
 
-    void resolve(std::uint32_t s, int d, Regime regime, std::size_t slot) {
+    void resolve(std::uint32_t s, int d, Regime regime, std::vector<std::uint16_t>& out) {
         Work& w = work_[s];
         if (w.resolved) return;
         bool win;
@@ -262,7 +346,7 @@ class RulePairSolver {
         else
             return;
         w.resolved = true;
-        results_[slot][s] = dtr_encode(win, d);
+        out[s] = dtr_encode(win, d);
         UnmoveList unmoves;
         const Position after = flip(board_, position(s));
         UnmoveGenerator<R>::generate(after, unmoves);
@@ -294,7 +378,8 @@ class RulePairSolver {
     const ClassIndex indices_[2];
     const std::vector<Regime> regimes_;
     std::uint64_t offset_ = 0, total_ = 0;
-    std::vector<std::vector<std::uint16_t>> results_;  // [regime slot][pair state]
+    std::vector<std::vector<std::uint16_t>> results_;      // [regime slot][pair state]
+    std::vector<std::vector<std::uint16_t>> gap_results_;  // [gap - 1][pair state] (forcada)
     std::vector<Work> work_;
     std::vector<std::uint8_t> is_member_;
     std::vector<std::vector<std::uint32_t>> buckets_;

@@ -68,9 +68,6 @@ CountState count_at(const DrawRules& rules, const Position& p, const RuleCounter
     } else if (row) {
         const bool started = c.forcada_started.value_or(false) || forcada_diagonal_occupied(p);
         if (!started) {
-            // Not exact (docs/rules.md, "Limits of the answers"): the three kings may wait off
-            // the diagonal until the king-move count is the smaller one, then sacrifice.
-            exact = false;
             s = {Regime::forcada_waiting, king_left};
         } else {
             const int forcada_left = forcada_limit_from(p, c.forcada_plies) - c.forcada_plies;

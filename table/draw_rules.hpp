@@ -24,12 +24,12 @@
 //    them, so once started the forcada count runs to the end of the game, through the lone
 //    king's captures (3K v 1K -> 2K v 1K -> 1K v 1K: forcada_running in those classes too,
 //    forcada_runs_on). Such a capture restarts the king-move count (40 plies), which then can
-//    no longer bind before the forcada's (at most 24). The tables hold r as one number, so they
-//    are exact when the forcada count is the smaller one at its start (r = forcada limit - f):
-//    every game in which the three-king side reaches the diagonal within 16 plies of the
-//    ending's start. If the king-move count is the smaller one (given with
-//    --plies-since-capture), a sacrifice that restarts it could let the three kings win later
-//    than r: the tables then under-state the three-king side and the probe says not exact.
+//    no longer bind before the forcada's (at most 24). The running tables hold r as one number,
+//    exact when the forcada count is the smaller one. When the king-move count is the smaller
+//    one (the three kings waited more than 16 plies before occupying the diagonal) a sacrifice
+//    that restarts it lets them win later than r: the rule solver computes those values per
+//    gap between the two counts for the waiting pass (so the waiting values are exact), but
+//    does not store them: a probe given such counts says it is not exact.
 // A move keeps the count (continue_count: r - 1), restarts it (fresh: r = F, whatever was left)
 // or starts a second count while the first runs on (capped: r = min(r - 1, F), only the start
 // of the forcada).
