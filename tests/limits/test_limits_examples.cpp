@@ -247,7 +247,7 @@ TEST(RulesExamples, BrazilianFiveEndings) {
     const Variant v{BaseVariant::brazilian, false};
     const LimitsDb db(v, 3);
     const DrawRules rules = draw_rules(v);
-    const RulesProbe probe(db.dir);
+    const RulesOracle probe(db.dir);
     RuleCounters c;
     c.plies_since_capture = 8;
     c.plies_in_ending = 8;
@@ -330,7 +330,7 @@ TEST(RulesExamples, PortugueseForcada) {
     // ply 22: the game is not won within Black's 12 moves, a draw.
     {
         const DrawRules rules = draw_rules(v);
-        const RulesProbe probe(db.dir);
+        const RulesOracle probe(db.dir);
         const RulesAnswer a = probe.probe(rules, parse_fen(v, "B:WK25:BK5,K10,K28"), {});
         EXPECT_EQ(a.pure.value, Value::win);
         EXPECT_EQ(a.pure.plies, 25);
