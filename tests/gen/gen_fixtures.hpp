@@ -2,9 +2,14 @@
 // a class's files back, running the binary.
 #pragma once
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <cstdio>
 #include <filesystem>
@@ -101,6 +106,28 @@ inline int run_damas(const std::string& args) {
     command += " >/dev/null 2>&1";
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Starts the damas binary with `args` (output discarded) and kills it with SIGKILL after
+// `delay`. Returns whether the process was still running when killed (false: it had finished).
+inline bool run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds delay) {
+    std::vector<char*> argv{const_cast<char*>(DAMAS_BINARY)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        ::execv(DAMAS_BINARY, argv.data());
+        ::_exit(127);
+    }
+    EXPECT_GT(pid, 0);
+    std::this_thread::sleep_for(delay);
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 }
 
 }  // namespace damas::test

@@ -43,27 +43,12 @@ std::string gen_args(const std::filesystem::path& dir, int threads, int n = piec
     return args;
 }
 
-// Starts `damas gen` on dir and kills it with SIGKILL after `delay`. Returns whether the
-// process was still running when killed (false: it had finished).
+// Starts `damas gen` on dir and kills it with SIGKILL after `delay` (test::run_and_kill).
 bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay,
                   const std::string& codec) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        const int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1);
-        ::dup2(null, 2);
-        const std::string threads = "2", count = std::to_string(pieces), d = dir.string();
-        ::execl(DAMAS_BINARY, DAMAS_BINARY, "gen", "-q", "--wdl-codec", codec.c_str(), "-v",
-                variant, "-p", count.c_str(), "-t", threads.c_str(), "-d", d.c_str(),
-                static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    EXPECT_GT(pid, 0);
-    std::this_thread::sleep_for(delay);
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    return test::run_and_kill({"gen", "-q", "--wdl-codec", codec, "-v", variant, "-p",
+                               std::to_string(pieces), "-t", "2", "-d", dir.string()},
+                              delay);
 }
 
 // Table files only (a .tmp is not a table).

@@ -39,22 +39,9 @@ std::string units_args(const std::filesystem::path& dir) {
 }
 
 bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        const int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1);
-        ::dup2(null, 2);
-        const std::string d = dir.string();
-        ::execl(DAMAS_BINARY, DAMAS_BINARY, "gen", "-q", "--in-units", "-v", "english", "-p", "4",
-                "-t", "2", "-d", d.c_str(), static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    EXPECT_GT(pid, 0);
-    std::this_thread::sleep_for(delay);
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    return test::run_and_kill(
+        {"gen", "-q", "--in-units", "-v", "english", "-p", "4", "-t", "2", "-d", dir.string()},
+        delay);
 }
 
 std::vector<std::filesystem::path> unit_files(const std::filesystem::path& dir) {
