@@ -67,7 +67,8 @@ RuleClass read_class(const RuleGenerateOptions& o, const DrawRules& rules, Mater
                      const RuleStore& store) {
     std::vector<std::vector<std::uint16_t>> stored;
     for (const Regime r : regimes_of(rules, m)) {
-        const TableFile f(table_path(o.dir, o.variant, m.name(), metric_of(rules, r)));
+        const Metric metric = metric_of(rules, r);
+        const TableFile f(table_path(o.dir, o.variant, m.name(), metric), {o.variant, m, metric});
         stored.emplace_back(f.size());
         f.read_all(stored.back());
     }
@@ -90,10 +91,11 @@ ClassReport write_class(const RuleGenerateOptions& o, const DrawRules& rules, co
     const std::vector<std::uint8_t> capture = capture_flags<R>(index);
     std::vector<std::uint8_t> pure;
     if (o.check_pure) {
-        const TableFile wdl(table_path(o.dir, o.variant, c.material.name(), Metric::wdl));
-        const TableFile dtw(table_path(o.dir, o.variant, c.material.name(), Metric::dtw));
-        if (wdl.size() != index.size())
-            throw Error("wdl file of " + c.material.name() + " has the wrong size");
+        const Material m = c.material;
+        const TableFile wdl(table_path(o.dir, o.variant, m.name(), Metric::wdl),
+                            {o.variant, m, Metric::wdl});
+        const TableFile dtw(table_path(o.dir, o.variant, m.name(), Metric::dtw),
+                            {o.variant, m, Metric::dtw});
         pure = read_wdl_values(wdl, dtw);
     }
     ClassReport report;

@@ -103,11 +103,11 @@ void SolvedStore::missing(Material m) {
 }
 
 void SolvedStore::load(Material m) {
-    const TableFile wdl(table_path(dir_, variant_, m.name(), Metric::wdl));
-    const TableFile dtw(table_path(dir_, variant_, m.name(), Metric::dtw));
-    ClassIndex index(variant_.info().board, m);
-    if (wdl.size() != index.size() || dtw.size() != index.size())
-        throw Error("table files of class " + m.name() + " do not match its index size");
+    // Checked against the class (variant, class, metric, index size) as every reader does.
+    const TableFile wdl(table_path(dir_, variant_, m.name(), Metric::wdl),
+                        {variant_, m, Metric::wdl});
+    const TableFile dtw(table_path(dir_, variant_, m.name(), Metric::dtw),
+                        {variant_, m, Metric::dtw});
     std::vector<std::uint16_t> plies(dtw.size());
     dtw.read_all(plies);
     const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw, plies);

@@ -85,7 +85,8 @@ void deep_check(const Variant& v, Material m, const SolvedStore& store, Collecto
     });
     out.report.positions_checked += checked.load();
     out.report.inconsistencies += bad.load();
-    const TableHeader h = TableFile(table_path(store.dir(), v, m.name(), Metric::wdl)).header();
+    const TableHeader h =
+        TableFile(table_path(store.dir(), v, m.name(), Metric::wdl), {v, m, Metric::wdl}).header();
     if (h.losses != counts[0].load() || h.draws != counts[1].load() || h.wins != counts[2].load()) {
         ++out.report.inconsistencies;
         out.problem(v.name() + " " + m.name() + ": the wdl header counts " +
@@ -94,6 +95,15 @@ void deep_check(const Variant& v, Material m, const SolvedStore& store, Collecto
                     std::to_string(counts[2].load()) + "/" + std::to_string(counts[1].load()) +
                     "/" + std::to_string(counts[0].load()));
     }
+}
+
+// The metric whose extension (".wdl", ".dtr-fmjd") ext is, if any.
+std::optional<Metric> metric_of_extension(const std::string& ext) {
+    for (int i = 0; i < metric_count; ++i) {
+        const auto metric = static_cast<Metric>(i);
+        if (ext.size() > 1 && ext.substr(1) == metric_name(metric)) return metric;
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -109,18 +119,17 @@ VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const 
             if (e.is_regular_file()) files.push_back(e.path());
         std::sort(files.begin(), files.end());
         for (const auto& f : files) {
-            const std::string ext = f.extension().string();
+            const std::optional<Metric> metric = metric_of_extension(f.extension().string());
+            if (!metric) continue;
             // The rule tables (.dtr, .dtr-fmjd, .dtr-forcada) get the checksum check only.
-            const bool rule_table = ext == ".dtr" || ext == ".dtr-fmjd" || ext == ".dtr-forcada";
-            if (ext != ".wdl" && ext != ".dtw" && !rule_table) continue;
+            const bool rule_table = is_dtr(*metric);
             ++report.files;
             try {
-                const TableFile t(f);
+                const auto m = Material::parse(f.stem().string());
+                if (!m) throw Error(f.string() + ": the name is not a class (four digits)");
+                const TableFile t(f, {v, *m, *metric});
                 t.verify();
-                if (rule_table && !is_dtr(t.header().metric))
-                    throw Error(f.string() + ": the header's metric is not a rule metric");
-                if (const auto m = Material::parse(f.stem().string()); m && !rule_table)
-                    ++complete[*m];
+                if (!rule_table) ++complete[*m];
                 if (log) log("ok " + f.string());
             } catch (const Error& e) {
                 ++report.files_bad;

@@ -507,11 +507,9 @@ bool table_complete(const std::filesystem::path& path, const TableInfo& info, Me
                     std::uint64_t positions) {
     if (!std::filesystem::exists(path)) return false;
     try {
-        const TableFile file(path);
-        const TableHeader& h = file.header();
-        if (!(h.variant == info.variant) || h.material != info.material || h.metric != metric ||
-            h.positions != positions)
-            return false;
+        const auto& c = info.material;
+        const TableFile file(path, {info.variant, Material{c[0], c[1], c[2], c[3]}, metric});
+        if (file.size() != positions) return false;
         file.verify();
     } catch (const Error&) {
         return false;

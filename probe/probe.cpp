@@ -176,6 +176,11 @@ ProbeStatus check_position(const Position& p, int cap) {
 
 enum class Mode { wdl, wdl_cached, dtw };
 
+// The table a listed file's name says it holds (identify lists only names that parse).
+TableIdentity listed_identity(const TableListing& t) {
+    return {t.variant, *Material::parse(t.class_name), t.metric};
+}
+
 }  // namespace
 
 // ---- The handle.
@@ -255,16 +260,7 @@ TableState Tablebase::Impl::open_table(VariantTables& vt, ClassSlot& slot, Mater
                 indexes.push_back(std::make_unique<ClassIndex>(vt.variant.info().board, m));
                 slot.index = indexes.back().get();
             }
-            auto file = std::make_unique<TableFile>(path);
-            const TableHeader& h = file->header();
-            const std::array<std::uint8_t, 4> counts{
-                static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
-                static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)};
-            if (!(h.variant == vt.variant) || h.material != counts || h.metric != metric ||
-                h.positions != slot.index->size())
-                throw Error(path.string() +
-                            ": the header does not match the file's name "
-                            "(variant, class, metric or size)");
+            auto file = std::make_unique<TableFile>(path, TableIdentity{vt.variant, m, metric});
             slot.file[static_cast<int>(metric)] = file.get();
             files.push_back(std::move(file));
         } catch (const Error& e) {
@@ -571,7 +567,7 @@ std::vector<TableListing> Tablebase::identify() const {
             t.path = path;
             t.file_bytes = std::filesystem::file_size(path, ec);
             try {
-                t.header = TableFile(path).header();
+                t.header = TableFile(path, listed_identity(t)).header();
             } catch (const Error& e) {
                 t.error = e.what();
             }
@@ -587,7 +583,7 @@ std::vector<TableCheck> Tablebase::verify() const {
         TableCheck c{t.path, t.error};
         if (c.error.empty()) {
             try {
-                TableFile(t.path).verify();
+                TableFile(t.path, listed_identity(t)).verify();
             } catch (const Error& e) {
                 c.error = e.what();
             }

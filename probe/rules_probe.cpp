@@ -263,15 +263,14 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
 RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRules& rules,
                                 Material m) {
     const Variant v = rules.variant;
-    const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl));
-    const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw));
+    const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl), {v, m, Metric::wdl});
+    const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw), {v, m, Metric::dtw});
     const std::vector<Regime> regimes = regimes_of(rules, m);
     std::vector<std::vector<std::uint16_t>> dtr;
     for (const Regime r : regimes) {
         const std::filesystem::path path = table_path(dir, v, m.name(), metric_of(rules, r));
         if (!std::filesystem::exists(path)) throw MissingRuleTable(path, m);
-        const TableFile f(path);
-        if (f.size() != wdl.size()) throw Error(f.path().string() + ": wrong size");
+        const TableFile f(path, {v, m, metric_of(rules, r)});
         dtr.emplace_back(f.size());
         f.read_all(dtr.back());
     }

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "table/bytes.hpp"
 #include "table/hash.hpp"
@@ -49,6 +50,34 @@ bool pread_all(int fd, std::uint64_t offset, std::span<std::byte> out) {
 }
 
 }  // namespace
+
+std::string TableIdentity::name() const {
+    std::string s = variant.name();
+    s += ' ';
+    s += material.name();
+    s += ' ';
+    s += metric_name(metric);
+    return s;
+}
+
+void check_identity(const TableHeader& h, const TableIdentity& expected, std::string_view what) {
+    const auto& c = h.material;
+    const TableIdentity held{h.variant, Material{c[0], c[1], c[2], c[3]}, h.metric};
+    std::string why;
+    if (!(held.variant == expected.variant) || held.material != expected.material ||
+        held.metric != expected.metric) {
+        why = "it holds the " + held.name() + " table";
+    } else {
+        const std::uint64_t size =
+            ClassIndex(expected.variant.info().board, expected.material).size();
+        if (h.positions != size)
+            why = "it has " + std::to_string(h.positions) + " positions, the class " +
+                  std::to_string(size);
+    }
+    if (why.empty()) return;
+    throw Error(std::string(what) + ": the header does not match the file's name (" + why +
+                ", expected the " + expected.name() + " table)");
+}
 
 const char* read_status_name(ReadStatus s) {
     switch (s) {
@@ -93,6 +122,11 @@ TableFile::TableFile(const std::filesystem::path& path) : path_(path), id_(next_
         ::close(fd_);
         throw;
     }
+}
+
+TableFile::TableFile(const std::filesystem::path& path, const TableIdentity& expected)
+    : TableFile(path) {
+    check_identity(header_, expected, path.string());
 }
 
 TableFile::~TableFile() {

@@ -18,11 +18,27 @@
 #include <span>
 #include <vector>
 
+#include "index/material.hpp"
 #include "table/block_cache.hpp"
 #include "table/format.hpp"
 #include "table/wdl_context.hpp"
 
 namespace damas {
+
+// The table a reader opens a file for: what its path (format.hpp's table_path) says.
+struct TableIdentity {
+    Variant variant;
+    Material material;
+    Metric metric = Metric::wdl;
+    std::string name() const;  // "english 1201 wdl"
+};
+
+// The one identity check of every reader (probe, stats, info, verify, the generator's loader of
+// smaller classes, gen-rules): throws Error, prefixed by `what` (the path), unless h is the
+// header of that table: its variant, class and metric, and the class's index size. A file
+// renamed or copied over another's name (a class's mirror has the same size) would otherwise
+// be read as that table. The format version and the layout are checked by decode_header.
+void check_identity(const TableHeader& h, const TableIdentity& expected, std::string_view what);
 
 enum class ReadStatus : std::uint8_t {
     ok,
@@ -46,6 +62,9 @@ class TableFile {
     // Opens the file and validates its header and offset table. Throws Error naming the file
     // and the problem: missing, truncated, not a table, unsupported version, corrupt.
     explicit TableFile(const std::filesystem::path& path);
+    // The same, then check_identity: for every reader that opens a file as a given table (only
+    // a listing of a folder opens one without knowing what it should hold).
+    TableFile(const std::filesystem::path& path, const TableIdentity& expected);
     ~TableFile();
     TableFile(const TableFile&) = delete;
     TableFile& operator=(const TableFile&) = delete;

@@ -17,14 +17,8 @@ template <class R>
 ClassStats walk_class(Variant v, const std::filesystem::path& dir, Material m,
                       const std::function<ProbeResult(const Position&)>& probe, int keep_longest) {
     const ClassIndex index(v.info().board, m);
-    const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl));
-    const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw));
-    if (wdl.size() != index.size() || dtw.size() != index.size()) {
-        std::string e = "the tables of class ";
-        e += m.name();
-        e += " do not match its index size";
-        throw Error(e);
-    }
+    const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl), {v, m, Metric::wdl});
+    const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw), {v, m, Metric::dtw});
     std::vector<std::uint16_t> plies(index.size());
     dtw.read_all(plies);
     const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw, plies);

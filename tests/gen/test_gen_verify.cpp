@@ -11,10 +11,12 @@
 #include <algorithm>
 #include <string>
 
+#include "gen/solved_store.hpp"
 #include "gen/verify.hpp"
 #include "gen/writer.hpp"
 #include "gen_fixtures.hpp"
 #include "index/material.hpp"
+#include "rules/error.hpp"
 #include "table/outcome.hpp"
 
 namespace damas {
@@ -59,6 +61,30 @@ TEST(DeepVerify, EnglishGiveaway3) {
 }
 TEST(DeepVerify, International3) {
     expect_deep_verify_passes("international", 3);
+}
+
+// The generator's loader of smaller classes checks each file's header against the class it loads
+// (a class's mirror has the same size, so the sizes alone cannot tell a swapped pair).
+TEST(Loader, RefusesAFileUnderAnotherClassName) {
+    const Variant v = *parse_variant("english");
+    ScratchDir dir("loader-swap");
+    test::generate_quietly(v, 3, dir.path);
+    const std::filesystem::path folder = dir.path / "english";
+    for (const char* ext : {".wdl", ".dtw"}) {
+        const std::string e = ext;
+        std::filesystem::rename(folder / ("0201" + e), folder / ("swap" + e));
+        std::filesystem::rename(folder / ("0102" + e), folder / ("0201" + e));
+        std::filesystem::rename(folder / ("swap" + e), folder / ("0102" + e));
+    }
+    SolvedStore store(v, dir.path);
+    try {
+        store.add_from_files(*Material::parse("0201"));
+        ADD_FAILURE() << "loaded the files of 0102 as 0201";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("the header does not match the file's name"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 // A generated english 3-piece set, and one class's values with the capture positions marked

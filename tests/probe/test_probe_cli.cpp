@@ -252,6 +252,45 @@ TEST_F(ProbeCli, Errors) {
     EXPECT_EQ(damas({"probe", "--variant", "english", "--dir", dir}).exit_code, 2);
 }
 
+// Swaps the files of two classes (every metric they have), as a careless copy might: the
+// sizes match, only the headers tell.
+void swap_class_files(const std::filesystem::path& folder, const std::string& a,
+                      const std::string& b, const std::vector<std::string>& extensions) {
+    for (const std::string& ext : extensions) {
+        const std::filesystem::path pa = folder / (a + ext), pb = folder / (b + ext),
+                                    tmp = folder / ("swap" + ext);
+        std::filesystem::rename(pa, tmp);
+        std::filesystem::rename(pb, pa);
+        std::filesystem::rename(tmp, pb);
+    }
+}
+
+// Every reader checks a file's header against the table its name says (issue 23, item 1).
+TEST_F(ProbeCli, ReadersRefuseAFileUnderAnotherClassName) {
+    const ScratchDir copy("cli-swap");
+    std::filesystem::copy(dir_->path, copy.path, std::filesystem::copy_options::recursive);
+    swap_class_files(copy.path / "english", "0201", "0102", {".wdl", ".dtw"});
+    const std::string dir = copy.path.string();
+    for (const char* c : {"0201", "0102"})
+        expect_error(damas({"stats", "--variant", "english", "--dir", dir, "--class", c}),
+                     "the header does not match the file's name");
+    const CliRun info = damas({"info", "--dir", dir, "--json"});
+    EXPECT_NE(info.out.find("\"damaged\":4}"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("it holds the english 0102 wdl table, expected the english 0201 wdl"),
+              std::string::npos)
+        << info.out;
+    const CliRun verify = damas({"verify", "--dir", dir, "-q"});
+    EXPECT_EQ(verify.exit_code, 1);
+    EXPECT_NE(verify.out.find("bad 4"), std::string::npos) << verify.out;
+    // A file of another variant under this one's folder.
+    const ScratchDir other("cli-other-variant");
+    std::filesystem::copy(dir_->path, other.path, std::filesystem::copy_options::recursive);
+    std::filesystem::rename(other.path / "english", other.path / "russian");
+    const CliRun r = damas({"verify", "--dir", other.path.string(), "-q"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("it holds the english"), std::string::npos) << r.err;
+}
+
 // ---- the move-limit draw rules: probe's counts, its answer under the rules, stats
 
 const Variant international{BaseVariant::international, false};
@@ -429,6 +468,26 @@ TEST_F(RulesCli, StatsCountThePureWinsTheRulesDraw) {
     const CliRun e =
         damas({"stats", "--variant", "english", "--dir", dir_->path.string(), "--class", "0201"});
     EXPECT_EQ(e.out.find("move-limit"), std::string::npos) << e.out;
+}
+
+// A rule table copied over its mirror's name, and pure tables swapped under gen-rules.
+TEST_F(RulesCli, RuleReadersRefuseAFileUnderAnotherClassName) {
+    const ScratchDir copy("cli-rules-swap");
+    std::filesystem::copy(rules_dir_->path, copy.path, std::filesystem::copy_options::recursive);
+    const std::filesystem::path folder = copy.path / "international";
+    std::filesystem::copy_file(folder / "0102.dtr", folder / "0201.dtr",
+                               std::filesystem::copy_options::overwrite_existing);
+    const std::string dir = copy.path.string();
+    expect_error(
+        damas({"stats", "--variant", "international", "--dir", dir, "--class", "0201"}),
+        "it holds the international 0102 dtr table, expected the international 0201 dtr table");
+    // gen-rules reads the pure tables of the classes it computes.
+    for (const char* c : {"0201", "0102"})
+        std::filesystem::remove(folder / (std::string(c) + ".dtr"));
+    swap_class_files(folder, "0201", "0102", {".wdl", ".dtw"});
+    expect_error(
+        damas({"gen-rules", "-q", "--variant", "international", "--dir", dir, "--class", "1101"}),
+        "the header does not match the file's name");
 }
 
 TEST_F(RulesCli, VerifyChecksTheRuleTables) {
