@@ -21,6 +21,7 @@
 #include "gen/plan.hpp"
 #include "gen/solved_store.hpp"
 #include "gen/solver.hpp"
+#include "gen/threads.hpp"
 #include "gen/unit_file.hpp"
 #include "gen/writer.hpp"
 #include "index/class_index.hpp"
@@ -150,7 +151,7 @@ constexpr std::uint32_t estimate_stride = 16;
 WriteOptions write_options(const GenerateOptions& o) {
     WriteOptions wo;
     wo.threads = static_cast<unsigned>(std::max(1, o.threads));
-    wo.durable = false;  // atomic renames now, one sync() at the end of the run
+    wo.durable = o.durable;
     return wo;
 }
 
@@ -349,7 +350,7 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource&
         const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
         headers[c] = c == kept ? write_wdl_with(o, m, wdl[c], choice[c].codec, path, wo)
                                : write_wdl_mirror_table(path, table_info(o.variant, m),
-                                                        dropped_counts, false);
+                                                        dropped_counts, o.durable);
         std::vector<std::uint8_t>().swap(wdl[c]);
     }
     std::uint64_t bytes = 0;
@@ -370,7 +371,7 @@ std::uint64_t apply_mirror_layout(const GenerateOptions& o, const PairSource& pa
                             table_path(o.dir, o.variant, kept.name(), Metric::wdl));
     const TableHeader h =
         write_wdl_mirror_table(table_path(o.dir, o.variant, mirrored.name(), Metric::wdl),
-                               table_info(o.variant, mirrored), written[drop].wdl, false);
+                               table_info(o.variant, mirrored), written[drop].wdl, o.durable);
     return written[drop].wdl.file_size - h.file_size;
 }
 
@@ -566,9 +567,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     const auto start = std::chrono::steady_clock::now();
     const BoardSpec board = o.variant.info().board;
     const GenerationPlan plan = plan_generation(o);
-    const int threads = o.threads > 0
-                            ? o.threads
-                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const int threads = checked_threads(o.threads, "threads");
     GenerateSummary summary;
     summary.peak_bytes_estimate = plan.peak_bytes;
     summary.budget_bytes = plan.budget_bytes;
@@ -650,7 +649,6 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
                       times.initialise, times.resolve, secs - solving, cpu_seconds() - cpu0);
         progress.finish(note);
     }
-    ::sync();
     std::error_code ec;
     std::filesystem::remove(units_dir(o.dir, o.variant), ec);  // only if empty
     summary.seconds =

@@ -40,8 +40,11 @@ enum class PairSolving { automatic, units };
 struct GenerateOptions {
     Variant variant;
     int max_pieces = 4;
-    std::filesystem::path dir;     // database root; files go to <dir>/<variant>/
-    int threads = 0;               // 0: all cores
+    std::filesystem::path dir;  // database root; files go to <dir>/<variant>/
+    int threads = 0;            // 0: all cores
+    // fsync each file before its rename and the folder after (gen/writer.hpp): a power cut
+    // never leaves a partial file under a table's name. False: scratch runs (--no-sync).
+    bool durable = true;
     int max_per_side = 0;          // 0: no limit
     std::optional<Material> only;  // build this class (and its mirror) and what it needs
     // Of each pair of classes (a class and its mirror), write the wdl values of one only, the

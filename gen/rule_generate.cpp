@@ -12,6 +12,7 @@
 
 #include "gen/generate.hpp"
 #include "gen/rule_solver.hpp"
+#include "gen/threads.hpp"
 #include "gen/writer.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
@@ -116,7 +117,7 @@ ClassReport write_class(const RuleGenerateOptions& o, const DrawRules& rules, co
                 throw Error(mismatch(c.material, i, "a pure draw is decided under the rules"));
         }
         WriteOptions wo;
-        wo.durable = false;  // atomic renames now, one sync() at the end of the run
+        wo.durable = o.durable;
         wo.threads = static_cast<unsigned>(std::max(1, o.threads));
         const TableHeader h = write_dtr_table(
             table_path(o.dir, o.variant, c.material.name(), metric_of(rules, c.regimes[r])), info,
@@ -155,8 +156,7 @@ RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progr
     std::filesystem::create_directories(
         table_path(o.dir, o.variant, "x", Metric::wdl).parent_path());
 
-    const int threads =
-        o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+    const int threads = checked_threads(o.threads, "threads");
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(std::max(1, threads)));
     RuleGenerateOptions run = o;
@@ -202,7 +202,6 @@ RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progr
         std::snprintf(note, sizeof note, "%s: rule values in %.2f s", label.c_str(), secs);
         progress.message(note);
     }
-    ::sync();
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;

@@ -34,6 +34,7 @@ struct RuleGenerateOptions {
     std::filesystem::path dir;
     int max_per_side = 0;          // 0: no limit
     int threads = 0;               // 0: all cores
+    bool durable = true;           // fsync files and folder (gen/writer.hpp); false: --no-sync
     std::optional<Material> only;  // this class (and its mirror) and what it needs
     bool check_pure = true;        // compare with the wdl files (which must then exist)
 };

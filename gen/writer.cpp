@@ -175,6 +175,8 @@ struct EncodedBlock {
     std::uint64_t hash = 0;
 };
 
+std::atomic<std::uint64_t> durable_syncs_made{0};
+
 // <path>.tmp, removed unless commit() renamed it to path.
 class TmpFile {
   public:
@@ -206,21 +208,21 @@ class TmpFile {
         }
     }
 
+    // Durable: the bytes reach the disk before the rename and the rename (the folder's entry)
+    // after it, so that after a power cut the table is the old file or the new one whole, never
+    // an empty or partial file under the table's name. Every step is checked.
     void commit(bool durable) {
-        if (durable && ::fsync(fd_) != 0) fail("fsync failed", errno);
+        if (durable) {
+            if (::fsync(fd_) != 0) fail("fsync failed", errno);
+            ++durable_syncs_made;
+        }
         const int fd = fd_;
         fd_ = -1;
         if (::close(fd) != 0) fail("close failed", errno);
         if (::rename(tmp_.c_str(), path_.c_str()) != 0)
             fail("cannot rename to " + path_.string(), errno);
         committed_ = true;
-        if (!durable) return;
-        const std::filesystem::path dir = path_.has_parent_path() ? path_.parent_path() : ".";
-        const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd >= 0) {
-            ::fsync(dfd);  // best effort: makes the rename durable
-            ::close(dfd);
-        }
+        if (durable) sync_folder(path_.has_parent_path() ? path_.parent_path() : ".");
     }
 
   private:
@@ -502,6 +504,23 @@ std::optional<wdl_context::Model> context_model(const TableHeader& h,
 }
 
 }  // namespace
+
+void sync_folder(const std::filesystem::path& folder) {
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        throw Error(folder.string() +
+                    ": cannot open the folder to sync it: " + std::strerror(errno));
+    const int synced = ::fsync(fd);
+    const int err = errno;
+    ::close(fd);
+    if (synced != 0)
+        throw Error(folder.string() + ": fsync of the folder failed: " + std::strerror(err));
+    ++durable_syncs_made;
+}
+
+std::uint64_t durable_syncs() {
+    return durable_syncs_made.load();
+}
 
 bool table_complete(const std::filesystem::path& path, const TableInfo& info, Metric metric,
                     std::uint64_t positions) {

@@ -41,15 +41,20 @@ struct WriteOptions {
     std::uint32_t positions_per_block = 0;  // 0: the format's default for the metric
     FillRule fill = FillRule::automatic;
     int zstd_level = 0;  // 0: the format's default for the metric
-    // fsync the file and its folder before and after the rename. The rename alone already makes
-    // a killed process leave either the old state or the complete file; fsync also covers a power
-    // cut, at a cost of tens of milliseconds per file (the generator syncs once at the end).
+    // fsync the file before the rename and its folder after it (each checked). The rename alone
+    // already makes a killed process leave either the old state or the complete file; fsync
+    // also covers a power cut. Off only for scratch runs (gen --no-sync).
     bool durable = true;
     // The win/draw/loss/unknown counts to write in the header, instead of deriving them from the
     // values: a DTW alone cannot tell every result (turkish's king against a lone man wins at 0
     // plies), so the generator passes the counts of the class's WDL table.
     const TableHeader* counts_from = nullptr;
 };
+
+// fsync of a folder, checked (throws Error): makes the renames into it durable.
+void sync_folder(const std::filesystem::path& folder);
+// The fsync calls the writer has made in this process (files and folders), for tests.
+std::uint64_t durable_syncs();
 
 // Whether path holds a complete table a rerun may keep: a file that opens, whose header names
 // this variant, class and metric with `positions` positions, and whose checksums verify. The

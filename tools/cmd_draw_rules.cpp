@@ -4,6 +4,7 @@
 
 #include "gen/generate.hpp"
 #include "gen/rule_generate.hpp"
+#include "gen/threads.hpp"
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
 #include "tools/commands.hpp"
@@ -133,6 +134,7 @@ struct GenRulesOptions {
     std::string only;
     bool quiet = false;
     bool json = false;
+    bool no_sync = false;
 };
 
 void run_gen_rules(const GenRulesOptions& o) {
@@ -143,8 +145,8 @@ void run_gen_rules(const GenRulesOptions& o) {
     g.max_pieces = o.pieces;
     g.dir = dir_or_default(o.dir);
     g.max_per_side = o.max_per_side;
-    if (o.threads < 0) throw Error("--threads must not be negative");
-    g.threads = o.threads;
+    g.threads = checked_threads(o.threads);
+    g.durable = !o.no_sync;
     if (!o.only.empty()) {
         const auto m = Material::parse(o.only);
         if (!m || m->white() == 0 || m->black() == 0) throw Error("bad class '" + o.only + "'");
@@ -189,6 +191,9 @@ void add_draw_rules_commands(CLI::App& app) {
     gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
     gen->add_option("--class,-c", g.only, "Only this class (and its mirror) and what it needs");
     gen->add_option("--threads,-t", g.threads, "Worker threads (default: all cores)");
+    gen->add_flag("--no-sync", g.no_sync,
+                  "Do not fsync each file and its folder (scratch runs: a power cut may leave "
+                  "partial files)");
     gen->add_flag("--quiet,-q", g.quiet, "No progress output");
     gen->add_flag("--json", g.json, "Machine-readable summary");
     gen->callback([] { run_gen_rules(g); });

@@ -4,6 +4,7 @@
 
 #include "gen/generate.hpp"
 #include "gen/plan.hpp"
+#include "gen/threads.hpp"
 #include "gen/verify.hpp"
 #include "rules/error.hpp"
 #include "tools/commands.hpp"
@@ -20,6 +21,7 @@ struct GenOptions {
     int max_per_side = 0;
     std::string only;
     bool full_wdl = false;
+    bool no_sync = false;
     std::string wdl_codec = "auto";
     std::string memory;
     bool plan = false;
@@ -98,9 +100,10 @@ void run_gen(const GenOptions& o) {
     if (o.pieces < 2 || o.pieces > 8) throw Error("--pieces must be between 2 and 8");
     g.max_pieces = o.pieces;
     g.dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
-    g.threads = o.threads;
+    g.threads = checked_threads(o.threads);
     g.max_per_side = o.max_per_side;
     g.mirror_wdl = !o.full_wdl;
+    g.durable = !o.no_sync;
     if (o.wdl_codec == "auto")
         g.wdl_codec = WdlCodec::automatic;
     else if (o.wdl_codec == "zstd")
@@ -207,6 +210,9 @@ void add_gen_commands(CLI::App& app) {
     gen->add_flag("--plan", g.plan,
                   "Generate nothing: print the classes, units, peak memory, disk and time the "
                   "run would take");
+    gen->add_flag("--no-sync", g.no_sync,
+                  "Do not fsync each file and its folder (scratch runs: a power cut may leave "
+                  "partial files)");
     gen->add_flag("--quiet,-q", g.quiet, "No progress output");
     gen->add_flag("--json", g.json, "Machine-readable summary (and plan)");
     gen->callback([] { run_gen(g); });

@@ -8,6 +8,7 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
+#include "gen/threads.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "rules/perft.hpp"
@@ -16,7 +17,6 @@
 
 namespace damas::cli {
 namespace {
-
 
 Position position_or_initial(const Variant& v, const std::string& fen) {
     return fen.empty() ? initial_position(v) : parse_fen(v, fen);
@@ -50,8 +50,7 @@ void run_perft(const PerftOptions& o) {
     const Variant v = variant_or_throw(o.variant);
     const Position p = position_or_initial(v, o.fen);
     if (o.depth < 1 || o.depth > 30) throw Error("depth must be between 1 and 30");
-    const int threads =
-        o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+    const int threads = checked_threads(o.threads);
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
     JsonArray rows;
     for (int d = 1; d <= o.depth; ++d) {

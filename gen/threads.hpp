@@ -1,0 +1,26 @@
+// Thread counts that users ask for (--threads, GenerateOptions::threads): bounded and checked.
+//
+// Owns: the bound and the check that the threads can start. Every worker is a real thread
+// (oneTBB arenas, the writer's pipeline), so a count in the thousands does not run faster but
+// thrashes the host: `gen -p 2 -t 100000` aborted after about 90 s at a load average near 5000,
+// `-t 10000` ran for 14 minutes a job of 0.2 s. More threads than cores only helps a little
+// (waits on I/O), so the bound is a small multiple of the cores. And a thread that cannot be
+// created (a process limit, no memory for its stack) made oneTBB abort the process; the
+// threads are tried once before the work starts, so that this becomes a clear error instead.
+#pragma once
+
+namespace damas {
+
+// Threads per core a count may ask for at most.
+inline constexpr int max_threads_per_core = 4;
+
+// The largest thread count accepted on this machine: max_threads_per_core per core (at least
+// one core).
+int max_threads();
+
+// The thread count to use for `requested` (0: one per core). Throws Error (naming `option`, e.g.
+// "--threads") if it is negative or above max_threads(), or if that many threads cannot be
+// started at once on this machine now.
+int checked_threads(int requested, const char* option = "--threads");
+
+}  // namespace damas
