@@ -15,6 +15,7 @@
 #include "probe/rules_probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "rules/printable.hpp"
 
 struct damas_tablebase {
     std::unique_ptr<damas::Tablebase> tb;
@@ -77,7 +78,7 @@ damas_result probe(const damas_tablebase* handle, int variant, uint64_t white, u
 }
 
 void write_error(char* error, size_t size, const char* text) {
-    if (error && size > 0) std::snprintf(error, size, "%s", text);
+    if (error && size > 0) std::snprintf(error, size, "%s", damas::printable(text, 1000).c_str());
 }
 
 // The FEN inside the PDN tag form [FEN "W:..."], or the text itself.
@@ -210,7 +211,7 @@ damas_tablebase* damas_open_with_messages(const char* dir, size_t cache_mib, int
         std::function<void(const std::string&)> forward;
         if (message)
             forward = [message, user_data](const std::string& line) {
-                message(line.c_str(), user_data);
+                message(damas::printable(line, 1000).c_str(), user_data);
             };
         handle->tb = damas::Tablebase::open(dir, cache_mib, max_pieces, std::move(forward));
         write_error(error, error_size, "");

@@ -64,14 +64,17 @@ enum damas_status {
     DAMAS_OK = 0,
     DAMAS_NOT_IN_DATABASE = 1,  /* a class needed is missing, or too many pieces */
     DAMAS_NOT_IN_CACHE = 2,     /* damas_probe_wdl_cached: a block needed is not cached */
-    DAMAS_ERROR_CORRUPT = 3,    /* a table file is damaged */
-    DAMAS_ERROR_IO = 4,         /* a table file could not be read */
+    DAMAS_ERROR_CORRUPT = 3,    /* a table file is damaged or is not the table its name says */
+    DAMAS_ERROR_IO = 4,         /* a table file could not be opened or read (permissions, I/O) */
     DAMAS_INVALID_POSITION = 5, /* pieces overlap or off the board, a man where none can be,... */
     DAMAS_INVALID_ARGUMENT = 6, /* a null handle or pointer, an unknown variant, side or edition,
                                    a negative count, a FEN that does not parse, too small an
                                    array */
     DAMAS_NO_RULE_TABLE = 7     /* a rule table (.dtr...) is missing: run damas gen-rules */
 };
+
+/* The largest cache_mib damas_open accepts: 1 TiB. */
+#define DAMAS_MAX_CACHE_MIB ((size_t)1 << 20)
 
 enum damas_value { DAMAS_LOSS = 0, DAMAS_DRAW = 1, DAMAS_WIN = 2, DAMAS_UNKNOWN = 3 };
 
@@ -125,7 +128,8 @@ typedef struct damas_root_move {
 typedef void (*damas_message_fn)(const char* line, void* user_data);
 
 /* Opens a database folder (holding one folder per variant, e.g. db/english/0201.wdl). Tables
- * are opened on first use. cache_mib: the budget of the block cache in MiB; max_pieces: probe
+ * are opened on first use. cache_mib: the budget of the block cache in MiB, at most
+ * DAMAS_MAX_CACHE_MIB (more is refused: an error, not a smaller cache); max_pieces: probe
  * only positions with at most that many pieces (0: no cap but the library's, 8). On failure
  * returns NULL and, if error is not NULL, writes a one-line message (NUL-terminated, cut to
  * error_size bytes). */
@@ -184,8 +188,9 @@ int damas_parse_fen(int variant, const char* fen, uint64_t* white, uint64_t* bla
 int damas_print_fen(int variant, uint64_t white, uint64_t black, uint64_t kings, int side_to_move,
                     char* out, size_t out_size);
 
-/* The most pieces of any table of the variant found when the handle was opened (capped by
- * max_pieces); 0 if none or on a bad argument. */
+/* The most pieces of a complete class of the variant found when the handle was opened: its wdl
+ * and dtw files both open as that class's tables (stray or foreign files do not count). Capped
+ * by max_pieces; 0 if none or on a bad argument. */
 int damas_largest(const damas_tablebase* tb, int variant);
 
 /* The variant number of a name ("english", "turkish-giveaway", ...), or -1. */

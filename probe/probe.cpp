@@ -211,6 +211,7 @@ struct Tablebase::Impl {
     }
 
     void scan_folder();
+    int largest_complete_class(Variant v) const;
     TableState open_table(VariantTables& vt, ClassSlot& slot, Material m, Metric metric) const;
     const TableFile* table(VariantTables& vt, ClassSlot& slot, Material m, Metric metric,
                            bool cached_only, ProbeStatus& status) const noexcept;
@@ -227,6 +228,31 @@ struct Tablebase::Impl {
     ProbeResult probe(Variant v, const Position& p) const noexcept;
 };
 
+// The most pieces of a class of v whose wdl and dtw files both open as that class's tables (a
+// stray or foreign file, or a class whose dtw is missing, does not count). Only the classes
+// with more pieces than the best found so far are opened, so usually one or two.
+int Tablebase::Impl::largest_complete_class(Variant v) const {
+    std::error_code ec;
+    std::vector<Material> named;
+    for (const auto& e : std::filesystem::directory_iterator(options.dir / v.name(), ec)) {
+        const auto m = Material::parse(e.path().stem().string());
+        if (m && m->white() > 0 && m->black() > 0 && m->pieces() <= max_table_pieces &&
+            e.path().extension() == ".wdl")
+            named.push_back(*m);
+    }
+    std::sort(named.begin(), named.end(),
+              [](Material a, Material b) { return a.pieces() > b.pieces(); });
+    for (const Material m : named) {
+        try {
+            for (const Metric metric : {Metric::wdl, Metric::dtw})
+                TableFile(table_path(options.dir, v, m.name(), metric), {v, m, metric});
+            return m.pieces();
+        } catch (const Error&) {  // not a complete class: the next one
+        }
+    }
+    return 0;
+}
+
 void Tablebase::Impl::scan_folder() {
     for (const Variant v : all_variants()) {
         const std::filesystem::path folder = options.dir / v.name();
@@ -234,11 +260,7 @@ void Tablebase::Impl::scan_folder() {
         if (!std::filesystem::is_directory(folder, ec)) continue;
         auto vt = std::make_unique<VariantTables>();
         vt->variant = v;
-        for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
-            const auto m = Material::parse(e.path().stem().string());
-            if (m && e.path().extension() == ".wdl")
-                vt->largest = std::max(vt->largest, m->pieces());
-        }
+        vt->largest = largest_complete_class(v);
         variants[variant_number(v)] = std::move(vt);
     }
 }
@@ -263,6 +285,9 @@ TableState Tablebase::Impl::open_table(VariantTables& vt, ClassSlot& slot, Mater
             auto file = std::make_unique<TableFile>(path, TableIdentity{vt.variant, m, metric});
             slot.file[static_cast<int>(metric)] = file.get();
             files.push_back(std::move(file));
+        } catch (const TableIoError& e) {
+            message(e.what());
+            result = TableState::io_error;
         } catch (const Error& e) {
             message(e.what());
             result = TableState::corrupt;
@@ -481,6 +506,9 @@ Tablebase::Tablebase(const TablebaseOptions& options) {
     std::error_code ec;
     if (!std::filesystem::is_directory(options.dir, ec))
         throw Error("no database folder " + options.dir.string());
+    if (options.cache_mib > max_cache_mib)
+        throw Error("a cache of " + std::to_string(options.cache_mib) +
+                    " MiB is too large (at most " + std::to_string(max_cache_mib) + " MiB, 1 TiB)");
     impl_ = std::make_unique<Impl>(options);
     impl_->scan_folder();
 }

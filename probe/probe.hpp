@@ -44,6 +44,8 @@
 
 namespace damas {
 
+// The largest cache budget a handle accepts (1 TiB): more overflowed the byte count.
+inline constexpr std::size_t max_cache_mib = std::size_t{1} << 20;
 // The largest class any table may have (the slots are sized for it).
 inline constexpr int max_table_pieces = 8;
 
@@ -71,9 +73,10 @@ struct ProbeResult {
 };
 
 struct TablebaseOptions {
-    std::filesystem::path dir;   // the database root, holding one folder per variant
-    std::size_t cache_mib = 64;  // budget of the decompressed block cache
-    int max_pieces = 0;          // probe only positions with at most this many pieces; 0: 8
+    std::filesystem::path dir;  // the database root, holding one folder per variant
+    // Budget of the decompressed block cache; more than max_cache_mib is refused (Error).
+    std::size_t cache_mib = 64;
+    int max_pieces = 0;  // probe only positions with at most this many pieces; 0: 8
     // Problems found while probing (a damaged file, once per file), one line each. Called from
     // whichever thread met the problem, never from two threads at once.
     std::function<void(const std::string&)> message;
@@ -192,8 +195,9 @@ class Tablebase {
                            const DrawRules* rules = nullptr,
                            const RuleCounters& counters = {}) const noexcept;
 
-    // The folder, the piece cap, and the most pieces of any table of a variant present when the
-    // handle was opened (0 if none). Thread-safe.
+    // The folder, the piece cap, and the most pieces of a complete class of a variant (its wdl
+    // and dtw files open as its tables) present when the handle was opened (0 if none).
+    // Thread-safe.
     const std::filesystem::path& dir() const;
     int max_pieces() const;
     int largest_class(Variant v) const;

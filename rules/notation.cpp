@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "rules/error.hpp"
+#include "rules/printable.hpp"
 
 namespace damas {
 namespace {
@@ -71,7 +72,7 @@ int to_int(std::string_view s) {
 int parse_square_or_throw(const VariantInfo& v, std::string_view text) {
     const auto b = parse_square(v, text);
     if (!b) {
-        throw Error("square '" + std::string(text) + "' is not a playable square of the " +
+        throw Error("square '" + printable(text, 80) + "' is not a playable square of the " +
                     std::string(v.name) + " board");
     }
     return *b;
@@ -79,7 +80,7 @@ int parse_square_or_throw(const VariantInfo& v, std::string_view text) {
 
 void add_piece(Position& p, Color c, int b, bool king, std::string_view item) {
     if (p.occupied() & bit(b))
-        throw Error("two pieces on one square ('" + std::string(item) + "')");
+        throw Error("two pieces on one square ('" + printable(item, 80) + "')");
     p.pieces[index_of(c)] |= bit(b);
     if (king) p.kings |= bit(b);
 }
@@ -90,7 +91,7 @@ void parse_colour_section(const VariantInfo& v, Position& p, Color c, std::strin
     for (std::string_view item : split(list, ',')) {
         item = trim(item);
         const std::string_view original = item;
-        if (item.empty()) throw Error("empty square in the list '" + std::string(list) + "'");
+        if (item.empty()) throw Error("empty square in the list '" + printable(list, 80) + "'");
         const bool king = item.front() == 'K' || item.front() == 'k';
         if (king) item.remove_prefix(1);
         const auto dash = item.find('-');
@@ -101,9 +102,10 @@ void parse_colour_section(const VariantInfo& v, Position& p, Color c, std::strin
         const std::string_view lo = item.substr(0, dash), hi = item.substr(dash + 1);
         if (!all_digits(lo) || !all_digits(hi) ||
             (v.numbering == Numbering::algebraic && !v.accepts_numeric))
-            throw Error("bad range '" + std::string(original) + "' (ranges need numeric squares)");
+            throw Error("bad range '" + printable(original, 80) +
+                        "' (ranges need numeric squares)");
         const int a = to_int(lo), z = to_int(hi);
-        if (a > z) throw Error("empty range '" + std::string(original) + "'");
+        if (a > z) throw Error("empty range '" + printable(original, 80) + "'");
         for (int n = a; n <= z; ++n) {
             const int b = bit_of_number(v, n);
             if (b < 0)
@@ -117,7 +119,7 @@ void parse_colour_section(const VariantInfo& v, Position& p, Color c, std::strin
 Color parse_colour(std::string_view s, std::string_view what) {
     if (s == "W" || s == "w") return Color::white;
     if (s == "B" || s == "b") return Color::black;
-    throw Error("bad " + std::string(what) + " '" + std::string(s) + "' (expected W or B)");
+    throw Error("bad " + std::string(what) + " '" + printable(s, 80) + "' (expected W or B)");
 }
 
 }  // namespace
@@ -182,7 +184,7 @@ Position parse_fen(const Variant& v, std::string_view fen) {
     if (!fen.empty() && fen.back() == '.') fen.remove_suffix(1);
     const std::vector<std::string_view> fields = split(fen, ':');
     if (fields.size() != 3)
-        throw Error("malformed FEN '" + std::string(fen) +
+        throw Error("malformed FEN '" + printable(fen, 80) +
                     "' (expected side:Wsquares:Bsquares, e.g. W:W31-50:B1-20)");
     Position p;
     p.side = parse_colour(trim(fields[0]), "side to move");

@@ -36,13 +36,14 @@ Scratch& scratch() {
     return s;
 }
 
-// Reads exactly out.size() bytes at offset; false on error or end of file.
+// Reads exactly out.size() bytes at offset; false on error or end of file (errno then 0).
 bool pread_all(int fd, std::uint64_t offset, std::span<std::byte> out) {
     std::size_t done = 0;
     while (done < out.size()) {
         const ssize_t r =
             ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
         if (r < 0 && errno == EINTR) continue;
+        if (r == 0) errno = 0;
         if (r <= 0) return false;
         done += static_cast<std::size_t>(r);
     }
@@ -100,11 +101,13 @@ TableFile::TableFile(const std::filesystem::path& path) : path_(path), id_(next_
     if (fd_ < 0) {
         const int e = errno;
         if (e == ENOENT) throw Error(path.string() + ": no such table file");
-        throw Error(path.string() + ": cannot open: " + std::strerror(e));
+        throw TableIoError(path.string() + ": cannot open: " + std::strerror(e));
     }
     try {
         struct stat st {};
-        if (::fstat(fd_, &st) != 0) throw Error(path.string() + ": cannot stat");
+        if (::fstat(fd_, &st) != 0)
+            throw TableIoError(path.string() + ": cannot stat: " + std::strerror(errno));
+        if (!S_ISREG(st.st_mode)) throw Error(path.string() + ": not a regular file");
         const auto actual = static_cast<std::uint64_t>(st.st_size);
         if (actual < format::header_size)
             throw Error(path.string() + ": truncated (" + std::to_string(actual) +
@@ -134,8 +137,9 @@ TableFile::~TableFile() {
 }
 
 void TableFile::read_exact(std::uint64_t offset, std::span<std::byte> out, const char* what) const {
-    if (!pread_all(fd_, offset, out))
-        throw Error(path_.string() + ": cannot read the " + what + " (truncated or I/O error)");
+    if (pread_all(fd_, offset, out)) return;
+    if (errno == 0) throw Error(path_.string() + ": truncated (cannot read the " + what + ")");
+    throw TableIoError(path_.string() + ": cannot read the " + what + ": " + std::strerror(errno));
 }
 
 void TableFile::load_table() {

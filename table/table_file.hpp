@@ -19,11 +19,19 @@
 #include <vector>
 
 #include "index/material.hpp"
+#include "rules/error.hpp"
 #include "table/block_cache.hpp"
 #include "table/format.hpp"
 #include "table/wdl_context.hpp"
 
 namespace damas {
+
+// What TableFile's constructor throws when the file cannot be opened or read (permissions, an
+// I/O error), as against a file whose contents are wrong (Error): the probe reports the first
+// as an I/O error, the second as a corrupt file.
+struct TableIoError : Error {
+    using Error::Error;
+};
 
 // The table a reader opens a file for: what its path (format.hpp's table_path) says.
 struct TableIdentity {
@@ -60,7 +68,8 @@ struct ReadResult {
 class TableFile {
   public:
     // Opens the file and validates its header and offset table. Throws Error naming the file
-    // and the problem: missing, truncated, not a table, unsupported version, corrupt.
+    // and the problem: missing, truncated, not a table, unsupported version, corrupt; or
+    // TableIoError if it cannot be opened or read (no permission, an I/O error).
     explicit TableFile(const std::filesystem::path& path);
     // The same, then check_identity: for every reader that opens a file as a given table (only
     // a listing of a folder opens one without knowing what it should hold).

@@ -187,7 +187,8 @@ void add_draw_rules_commands(CLI::App& app) {
     gen->add_option("--variant,-v", g.variant, "Variant (" + variant_names() + ")")->required();
     gen->add_option("--edition", g.edition, "international: seed (10 moves) or fmjd (16 moves)");
     gen->add_option("--pieces,-p", g.pieces, "Most pieces on the board (2..8)");
-    gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)");
+    gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
     gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
     gen->add_option("--class,-c", g.only, "Only this class (and its mirror) and what it needs");
     gen->add_option("--threads,-t", g.threads, "Worker threads (default: all cores)");

@@ -189,7 +189,8 @@ void add_gen_commands(CLI::App& app) {
     auto* gen = app.add_subcommand("gen", "Generate the databases of every class with 2..N pieces");
     gen->add_option("--variant,-v", g.variant, "Variant (" + variant_names() + ")")->required();
     gen->add_option("--pieces,-p", g.pieces, "Most pieces on the board (2..8)");
-    gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)");
+    gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
     gen->add_option("--threads,-t", g.threads, "Threads (default: all cores)");
     gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
     gen->add_option("--class,-c", g.only,
@@ -220,7 +221,8 @@ void add_gen_commands(CLI::App& app) {
     static VerifyOptions vo;
     auto* verify = app.add_subcommand(
         "verify", "Check the checksums of every table file; --deep recomputes every value");
-    verify->add_option("--dir,-d", vo.dir, "Database folder (default: $DAMAS_DB or ./db)");
+    verify->add_option("--dir,-d", vo.dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
     verify->add_flag("--deep", vo.deep, "Recompute every stored value from its successors' values");
     verify->add_flag("--quiet,-q", vo.quiet, "Print only problems and the summary");
     verify->callback([] {

@@ -413,7 +413,8 @@ void add_position_command(CLI::App& app, const char* name, const char* help, Pos
                           void (*run)(const PositionOptions&), bool json) {
     auto* cmd = app.add_subcommand(name, help);
     cmd->add_option("--variant,-v", o.variant, "Variant (" + variant_names() + ")")->required();
-    cmd->add_option("--dir,-d", o.dir, "Database folder (default: $DAMAS_DB or ./db)");
+    cmd->add_option("--dir,-d", o.dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
     cmd->add_option("fen,--fen,-f", o.fen, "Position (FEN)")->required();
     if (json) cmd->add_flag("--json", o.json, "Machine-readable output");
     cmd->callback([&o, run] { run(o); });
@@ -432,8 +433,10 @@ void add_probe_commands(CLI::App& app) {
         ->add_option("--variant,-v", probe_options.position.variant,
                      "Variant (" + variant_names() + ")")
         ->required();
-    probe->add_option("--dir,-d", probe_options.position.dir,
-                      "Database folder (default: $DAMAS_DB or ./db)");
+    probe
+        ->add_option("--dir,-d", probe_options.position.dir,
+                     "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
     probe->add_option("fen,--fen,-f", probe_options.position.fen, "Position (FEN)")->required();
     probe->add_flag("--json", probe_options.position.json, "Machine-readable output");
     add_rule_options(*probe, probe_options.rules);
@@ -452,8 +455,8 @@ void add_probe_commands(CLI::App& app) {
         "wins the move-limit rules draw (when the rule tables exist)");
     stats->add_option("--variant,-v", stats_options.variant, "Variant (" + variant_names() + ")")
         ->required();
-    stats->add_option("--dir,-d", stats_options.dir,
-                      "Database folder (default: $DAMAS_DB or ./db)");
+    stats->add_option("--dir,-d", stats_options.dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
     stats->add_option("--class,-c", stats_options.only, "Only this class, e.g. 0201");
     stats->add_option("--edition", stats_options.edition,
                       "international move-limit rules: seed (10 moves, default) or fmjd (16)");
@@ -463,8 +466,9 @@ void add_probe_commands(CLI::App& app) {
     static InfoOptions info_options;
     auto* info_cmd = app.add_subcommand(
         "info", "The table files of a folder: sizes, bits per position, checksums");
-    info_cmd->add_option("--dir,-d", info_options.dir,
-                         "Database folder (default: $DAMAS_DB or ./db)");
+    info_cmd
+        ->add_option("--dir,-d", info_options.dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
     info_cmd->add_flag("--json", info_options.json, "Machine-readable output");
     info_cmd->callback([] { run_info(info_options); });
 }

@@ -20,6 +20,15 @@ void add_draw_rules_commands(CLI::App& app);  // gen-rules, probe-rules
 void add_svg_commands(CLI::App& app);         // svg
 void add_serve_commands(CLI::App& app);       // serve
 
+// The check of every --dir option: an empty name is an error. Leaving --dir out means the
+// default folder ($DAMAS_DB or ./db); `-d ""` used to mean ./db quietly.
+inline const CLI::Validator non_empty_folder(
+    [](std::string& s) {
+        return s.empty() ? std::string("an empty folder name (leave out --dir for the default)")
+                         : std::string();
+    },
+    "FOLDER");
+
 // Thrown by a command to end with this exit code after it printed its own report.
 struct ExitCode {
     int code;

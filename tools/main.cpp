@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "rules/error.hpp"
+#include "rules/printable.hpp"
 #include "rules/variant.hpp"
 #include "tools/commands.hpp"
 
@@ -13,6 +14,14 @@ Variant variant_or_throw(const std::string& name) {
     return *v;
 }
 }  // namespace damas::cli
+
+namespace {
+// An error message as printed: one line, control characters escaped and long input cut
+// (rules/printable.hpp), since messages quote what the user typed.
+std::string shown(const char* message) {
+    return damas::printable(message, 1000);
+}
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"damas: endgame tablebases for the draughts family"};
@@ -30,15 +39,15 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help, --help-all
         // Bad input: one line on stderr, as for every other error.
-        std::fprintf(stderr, "damas: error: %s (see --help)\n", e.what());
+        std::fprintf(stderr, "damas: error: %s (see --help)\n", shown(e.what()).c_str());
         return 2;
     } catch (const damas::cli::ExitCode& e) {
         return e.code;
     } catch (const damas::Error& e) {
-        std::fprintf(stderr, "damas: error: %s\n", e.what());
+        std::fprintf(stderr, "damas: error: %s\n", shown(e.what()).c_str());
         return 2;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "damas: error: %s\n", e.what());
+        std::fprintf(stderr, "damas: error: %s\n", shown(e.what()).c_str());
         return 2;
     }
     return 0;

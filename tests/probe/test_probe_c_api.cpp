@@ -4,8 +4,12 @@
 // it, the best move's against the root's), the rule-aware probe and the message callback.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +18,7 @@
 #include "gen/rule_generate.hpp"
 #include "probe/damas_probe.h"
 #include "probe/probe.hpp"
+#include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "test_probe_fixtures.hpp"
 
@@ -137,6 +142,101 @@ TEST_F(CApi, BadArguments) {
     const damas_result r = damas_probe_dtw(tb, DAMAS_INTERNATIONAL, w, b, w | b, DAMAS_WHITE);
     EXPECT_EQ(r.status, DAMAS_NOT_IN_DATABASE);
     EXPECT_EQ(r.value, DAMAS_UNKNOWN);
+}
+
+// Issue 23, item 5: limits and statuses.
+TEST_F(CApi, ACacheTooLargeIsRefused) {
+    char error[200];
+    // 2^44 MiB is 2^64 bytes: it used to wrap to a handle without a cache.
+    EXPECT_EQ(damas_open(dir_->path.c_str(), std::size_t{1} << 44, 0, error, sizeof error),
+              nullptr);
+    EXPECT_NE(std::string(error).find("is too large (at most 1048576 MiB"), std::string::npos)
+        << error;
+    EXPECT_EQ(damas_open(dir_->path.c_str(), DAMAS_MAX_CACHE_MIB + 1, 0, error, sizeof error),
+              nullptr);
+}
+
+// A copy of the english tables of the suite's folder, in a folder of its own.
+void copy_english(const std::filesystem::path& from, const std::filesystem::path& to) {
+    std::filesystem::create_directories(to / "english");
+    for (const auto& e : std::filesystem::directory_iterator(from / "english"))
+        std::filesystem::copy_file(e.path(), to / "english" / e.path().filename());
+}
+
+TEST_F(CApi, LargestCountsOnlyCompleteClasses) {
+    const ScratchDir dir("c-api-largest");
+    copy_english(dir_->path, dir.path);
+    const std::filesystem::path folder = dir.path / "english";
+    {
+        std::ofstream stray(folder / "4040.wdl");
+        stray << "not a table";
+    }
+    std::filesystem::copy_file(folder / "0201.wdl", folder / "0203.wdl");  // another class's
+    std::filesystem::copy_file(folder / "0201.wdl", folder / "0202.wdl");
+    std::filesystem::copy_file(folder / "0201.dtw", folder / "0202.dtw");
+    std::filesystem::copy_file(folder / "1101.wdl", folder / "1102.wdl");  // no dtw
+    damas_tablebase* h = damas_open(dir.path.c_str(), 8, 0, nullptr, 0);
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(damas_largest(h, DAMAS_ENGLISH), 3);
+    damas_close(h);
+}
+
+// A file that cannot be opened for lack of permission is an I/O error, not a corrupt file. Root
+// reads any file, so the probe runs in a child process as nobody.
+TEST_F(CApi, APermissionErrorIsAnIoError) {
+    const ScratchDir dir("c-api-permission");
+    copy_english(dir_->path, dir.path);
+    const std::filesystem::path file = dir.path / "english" / "0201.wdl";
+    std::filesystem::permissions(file, std::filesystem::perms::none);
+    const Variant english = *parse_variant("english");
+    const ClassIndex index(english.info().board, *Material::parse("0201"));
+    Position quiet = index.unindex(0);
+    for (std::uint64_t i = 0; MoveGenerator<English>::has_capture(quiet); ++i)
+        quiet = index.unindex(i);
+    const SquareMasks m = masks_from_position(english, quiet);
+    const std::string fen = to_fen(english, quiet);
+    const damas_rule_counts fresh = {0, 0, -1, DAMAS_EDITION_SEED};
+    // Every probe function, each on a fresh handle (a handle keeps a file's state): the first
+    // status that is not DAMAS_ERROR_IO, or DAMAS_ERROR_IO.
+    const std::function<int(damas_tablebase*)> probes[] = {
+        [&](damas_tablebase* h) {
+            return damas_probe_wdl(h, DAMAS_ENGLISH, m.white, m.black, m.kings, DAMAS_WHITE).status;
+        },
+        [&](damas_tablebase* h) { return damas_probe_fen(h, DAMAS_ENGLISH, fen.c_str()).status; },
+        [&](damas_tablebase* h) {
+            return damas_probe_rules_fen(h, DAMAS_ENGLISH, fen.c_str(), &fresh).status;
+        },
+        [&](damas_tablebase* h) {
+            damas_root_move moves[DAMAS_MAX_MOVES];
+            int n = 0;
+            return damas_probe_root_fen(h, DAMAS_ENGLISH, fen.c_str(), &fresh, moves,
+                                        DAMAS_MAX_MOVES, &n);
+        },
+    };
+    const auto probe_status = [&] {
+        for (const auto& probe : probes) {
+            damas_tablebase* h = damas_open(dir.path.c_str(), 8, 0, nullptr, 0);
+            if (!h) return -1;
+            const int status = probe(h);
+            damas_close(h);
+            if (status != DAMAS_ERROR_IO) return status;
+        }
+        return static_cast<int>(DAMAS_ERROR_IO);
+    };
+    if (::geteuid() != 0) {
+        EXPECT_EQ(probe_status(), DAMAS_ERROR_IO);
+        return;
+    }
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(100);
+        ::_exit(probe_status() & 0xff);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), DAMAS_ERROR_IO) << "3 is DAMAS_ERROR_CORRUPT, 100: no setuid";
 }
 
 TEST_F(CApi, NamesAndStrings) {

@@ -252,6 +252,32 @@ TEST_F(ProbeCli, Errors) {
     EXPECT_EQ(damas({"probe", "--variant", "english", "--dir", dir}).exit_code, 2);
 }
 
+// Issue 23, item 5: an empty folder name is an error, and input quoted in a message is cut and
+// its control characters escaped (no terminal escape sequence reaches the terminal).
+TEST_F(ProbeCli, EmptyFolderAndHostileInput) {
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"probe", "-v", "english", "-d", "", "W:WK18:BK1"},
+                                               {"stats", "-v", "english", "-d", ""},
+                                               {"info", "-d", ""},
+                                               {"verify", "-d", ""},
+                                               {"gen", "-v", "english", "-p", "2", "-d", ""},
+                                               {"gen-rules", "-v", "english", "-p", "2", "-d", ""}})
+        expect_error(damas(args), "an empty folder name");
+    std::string hostile = "W:W18";
+    hostile += '\x1b';
+    hostile += "[2J";
+    hostile += '\n';
+    hostile += "rm -rf:B1";
+    const CliRun r = study("probe", hostile);
+    expect_error(r, "\\x1b[2J\\nrm -rf");
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
+    const std::string huge = "W:W" + std::string(100000, '1') + ":B1";
+    const CliRun h = study("probe", huge);
+    EXPECT_EQ(h.exit_code, 2);
+    EXPECT_LT(h.err.size(), 1200u) << h.err.size();
+    EXPECT_NE(h.err.find("..."), std::string::npos) << h.err;
+}
+
 // Swaps the files of two classes (every metric they have), as a careless copy might: the
 // sizes match, only the headers tell.
 void swap_class_files(const std::filesystem::path& folder, const std::string& a,
