@@ -566,8 +566,8 @@ std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, Sol
 GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     const auto start = std::chrono::steady_clock::now();
     const BoardSpec board = o.variant.info().board;
+    const int threads = checked_threads(o.threads, "threads");  // before the plan counts them
     const GenerationPlan plan = plan_generation(o);
-    const int threads = checked_threads(o.threads, "threads");
     GenerateSummary summary;
     summary.peak_bytes_estimate = plan.peak_bytes;
     summary.budget_bytes = plan.budget_bytes;

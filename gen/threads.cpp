@@ -46,6 +46,10 @@ void try_start_threads(int n, const char* option) {
 
 }  // namespace
 
+void check_threads_start(int n, const char* option) {
+    try_start_threads(n, option);
+}
+
 int max_threads() {
     const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     return max_threads_per_core * cores;

@@ -23,4 +23,9 @@ int max_threads();
 // started at once on this machine now.
 int checked_threads(int requested, const char* option = "--threads");
 
+// Throws Error (naming `option`) unless n threads (the caller counts as one) can be started at
+// once on this machine now: for a pool with a bound of its own, such as damas serve's connection
+// workers, which wait on sockets rather than on the CPU (tools/serve.hpp).
+void check_threads_start(int n, const char* option = "--threads");
+
 }  // namespace damas

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gen/generate.hpp"
+#include "gen/threads.hpp"
 #include "rules/error.hpp"
 #include "tools/commands.hpp"
 #include "tools/serve.hpp"
@@ -27,6 +28,10 @@ void run_serve(const ServeCommandOptions& o) {
         throw Error("no database folder " + s.dir.string() + " (give --dir)");
     if (o.port < 0 || o.port > 65535) throw Error("--port must be between 0 and 65535");
     if (o.cache_mib < 1) throw Error("--cache-mib must be at least 1");
+    if (o.threads < 1 || o.threads > max_serve_threads)
+        throw Error("--threads must be between 1 and " + std::to_string(max_serve_threads));
+    // Tried once before serving, so that a process limit is a one-line error, not an abort.
+    check_threads_start(o.threads, "--threads");
     s.host = o.host;
     s.port = o.port;
     s.threads = o.threads;

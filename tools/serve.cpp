@@ -146,7 +146,8 @@ void raise_listen_backlog(int port, int backlog) {
 }  // namespace
 
 void serve(const ServeOptions& o) {
-    if (o.threads < 1 || o.threads > 1024) throw Error("--threads must be between 1 and 1024");
+    if (o.threads < 1 || o.threads > max_serve_threads)
+        throw Error("--threads must be between 1 and " + std::to_string(max_serve_threads));
     if (o.max_queued < 1) throw Error("--max-queued must be at least 1");
     const ExplorerApi api(o.dir, o.cache_mib);
     httplib::Server server;

@@ -18,6 +18,10 @@
 
 namespace damas::cli {
 
+// The most worker threads (connections served at once) a server may have. They wait on sockets,
+// not on the CPU, so this bound is not gen/threads.hpp's few per core.
+inline constexpr int max_serve_threads = 1024;
+
 struct ServeOptions {
     std::filesystem::path dir;
     std::string host = "127.0.0.1";
