@@ -19,6 +19,7 @@
 
 #include "gen/huge_pages.hpp"
 #include "gen/plan.hpp"
+#include "gen/run_record.hpp"
 #include "gen/solved_store.hpp"
 #include "gen/solver.hpp"
 #include "gen/threads.hpp"
@@ -585,8 +586,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
 
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(threads));
-    std::filesystem::create_directories(
-        table_path(o.dir, o.variant, "x", Metric::wdl).parent_path());
+    WriterRun run(o, plan.classes, progress);  // one writer at a time; the plan in the manifest
 
     const TopUses top_uses(plan.pairs, top);
     SolvedStore store(o.variant, o.dir);
@@ -651,6 +651,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     }
     std::error_code ec;
     std::filesystem::remove(units_dir(o.dir, o.variant), ec);  // only if empty
+    run.finish();
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;

@@ -12,6 +12,7 @@
 
 #include "gen/generate.hpp"
 #include "gen/rule_solver.hpp"
+#include "gen/run_record.hpp"
 #include "gen/threads.hpp"
 #include "gen/writer.hpp"
 #include "index/class_index.hpp"
@@ -153,10 +154,8 @@ RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progr
     g.only = o.only;
     const std::vector<Material> classes = planned_classes(g);
     if (classes.empty()) throw Error("no class to solve");
-    std::filesystem::create_directories(
-        table_path(o.dir, o.variant, "x", Metric::wdl).parent_path());
-
     const int threads = checked_threads(o.threads, "threads");
+    WriterRun writer(o, classes, progress);  // one writer at a time; the plan in the manifest
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(std::max(1, threads)));
     RuleGenerateOptions run = o;
@@ -202,6 +201,7 @@ RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progr
         std::snprintf(note, sizeof note, "%s: rule values in %.2f s", label.c_str(), secs);
         progress.message(note);
     }
+    writer.finish();
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;

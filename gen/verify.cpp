@@ -108,11 +108,32 @@ std::optional<Metric> metric_of_extension(const std::string& ext) {
 
 }  // namespace
 
-VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const VerifyLog& log) {
+VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const VerifyLog& log,
+                             const std::optional<std::filesystem::path>& manifest_file) {
     VerifyReport report;
     Collector out{report, log, {}};
-    for (const auto& folder : variant_folders(dir)) {
-        const Variant v = *parse_variant(folder.filename().string());
+    std::optional<Manifest> manifest;
+    std::vector<std::filesystem::path> folders;
+    if (manifest_file) {
+        manifest = read_manifest(*manifest_file);
+        const std::filesystem::path under = dir / manifest->variant.name();
+        folders.push_back(std::filesystem::is_directory(under) ? under : dir);
+        if (!std::filesystem::is_directory(folders.back()))
+            throw Error("no database folder " + folders.back().string());
+    } else {
+        folders = variant_folders(dir);
+    }
+    for (const auto& folder : folders) {
+        const Variant v = manifest ? manifest->variant : *parse_variant(folder.filename().string());
+        FolderCheck check = check_folder(folder, v, manifest);
+        for (FolderIssue& i : check.issues) {
+            if (log) log(i.line());
+            report.issues.push_back(std::move(i));
+        }
+        for (const std::string& n : check.notes) {
+            if (log) log("note: " + n);
+            report.notes.push_back(n);
+        }
         std::map<Material, int> complete;  // files that passed, per class
         std::vector<std::filesystem::path> files;
         for (const auto& e : std::filesystem::directory_iterator(folder))

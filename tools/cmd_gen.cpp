@@ -161,24 +161,60 @@ void run_gen(const GenOptions& o) {
 
 struct VerifyOptions {
     std::string dir;
+    std::string manifest;
     bool deep = false;
     bool quiet = false;
+    bool json = false;
 };
 
+std::string verify_json(const VerifyReport& r, const std::filesystem::path& dir, bool deep) {
+    JsonArray issues;
+    for (const FolderIssue& i : r.issues)
+        issues.add(JsonObject().str("kind", i.kind).str("file", i.file).str("detail", i.detail));
+    JsonArray problems;
+    for (const std::string& p : r.problems) problems.add_raw(json_quote(p));
+    JsonArray notes;
+    for (const std::string& n : r.notes) notes.add_raw(json_quote(n));
+    JsonObject out;
+    out.str("dir", dir.string())
+        .boolean("ok", r.ok())
+        .num("files", r.files)
+        .num("files_bad", r.files_bad)
+        .raw("issues", issues.str())
+        .raw("problems", problems.str())
+        .raw("notes", notes.str());
+    if (deep)
+        out.num("positions_checked", r.positions_checked).num("inconsistencies", r.inconsistencies);
+    return out.str_end();
+}
+
 int run_verify(const VerifyOptions& o) {
-    const std::filesystem::path dir =
-        o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
-    const VerifyReport r = verify_database(dir, o.deep, [&](const std::string& line) {
-        const bool routine = line.rfind("ok ", 0) == 0 || line.rfind("deep ok ", 0) == 0;
-        if (!o.quiet || !routine) std::fprintf(stderr, "%s\n", line.c_str());
-    });
-    std::printf("files %d, bad %d", r.files, r.files_bad);
+    std::optional<std::filesystem::path> manifest;
+    if (!o.manifest.empty()) manifest = o.manifest;
+    // With --manifest alone, the folder is the manifest's.
+    const std::filesystem::path dir = !o.dir.empty() ? std::filesystem::path(o.dir)
+                                      : manifest
+                                          ? std::filesystem::absolute(*manifest).parent_path()
+                                          : default_database_dir();
+    const VerifyReport r = verify_database(
+        dir, o.deep,
+        [&](const std::string& line) {
+            if (o.json) return;
+            const bool routine = line.rfind("ok ", 0) == 0 || line.rfind("deep ok ", 0) == 0;
+            if (!o.quiet || !routine) std::fprintf(stderr, "%s\n", line.c_str());
+        },
+        manifest);
+    if (r.files == 0 && r.issues.empty()) throw Error("no table file under " + dir.string());
+    if (o.json) {
+        std::printf("%s\n", verify_json(r, dir, o.deep).c_str());
+        return r.ok() ? 0 : 1;
+    }
+    std::printf("files %d, bad %d, folder problems %zu", r.files, r.files_bad, r.issues.size());
     if (o.deep)
         std::printf(", positions checked %llu, inconsistencies %llu",
                     static_cast<unsigned long long>(r.positions_checked),
                     static_cast<unsigned long long>(r.inconsistencies));
     std::printf("\n%s\n", r.ok() ? "verify: ok" : "verify: FAILED");
-    if (r.files == 0) throw Error("no table file under " + dir.string());
     return r.ok() ? 0 : 1;
 }
 
@@ -220,11 +256,17 @@ void add_gen_commands(CLI::App& app) {
 
     static VerifyOptions vo;
     auto* verify = app.add_subcommand(
-        "verify", "Check the checksums of every table file; --deep recomputes every value");
+        "verify",
+        "Check every table file's checksums and the folder's set of files (missing, misnamed, "
+        "extra, leftover .tmp, unfinished runs); --deep recomputes every value");
     verify->add_option("--dir,-d", vo.dir, "Database folder (default: $DAMAS_DB or ./db)")
         ->check(non_empty_folder);
     verify->add_flag("--deep", vo.deep, "Recompute every stored value from its successors' values");
     verify->add_flag("--quiet,-q", vo.quiet, "Print only problems and the summary");
+    verify->add_option("--manifest", vo.manifest,
+                       "Check the folder against this manifest (default: the folder's own "
+                       "manifest.json; without --dir, the manifest's folder)");
+    verify->add_flag("--json", vo.json, "Machine-readable report");
     verify->callback([] {
         if (run_verify(vo) != 0) throw ExitCode(1);
     });

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/folder_check.hpp"
 #include "gen/generate.hpp"
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
@@ -350,6 +351,30 @@ std::string hex64(std::uint64_t x) {
     return buf;
 }
 
+// Per variant folder under dir (or dir itself), the runs its manifest says did not finish.
+std::vector<std::pair<std::string, std::vector<std::string>>> unfinished_runs(
+    const std::filesystem::path& dir) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    const auto check = [&](const std::filesystem::path& root, Variant v) {
+        std::vector<std::string> runs;
+        try {
+            runs = incomplete_runs(root, v);
+        } catch (const Error& e) {
+            runs.push_back(std::string("(manifest damaged: ") + e.what() + ")");
+        }
+        if (!runs.empty()) out.emplace_back(v.name(), runs);
+    };
+    if (const auto v = parse_variant(dir.filename().string())) {
+        check(dir.parent_path(), *v);
+        return out;
+    }
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+        if (e.is_directory())
+            if (const auto v = parse_variant(e.path().filename().string())) check(dir, *v);
+    return out;
+}
+
 void run_info(const InfoOptions& o) {
     const auto tb = Tablebase::open(database_dir(o.dir), 1);
     const std::vector<TableListing> tables = tb->identify();
@@ -399,14 +424,29 @@ void run_info(const InfoOptions& o) {
                         t.error.c_str());
         }
     }
+    // Folders whose manifest says a run did not finish (gen/manifest.hpp).
+    JsonArray incomplete;
+    int unfinished = 0;
+    for (const auto& [folder, runs] : unfinished_runs(tb->dir())) {
+        for (const std::string& run : runs) {
+            ++unfinished;
+            incomplete.add_str(folder + "/" + run);
+            if (!o.json)
+                std::printf(
+                    "%s INCOMPLETE: the %s run did not finish (damas verify lists what is "
+                    "missing; run it again to resume)\n",
+                    folder.c_str(), run.c_str());
+        }
+    }
     if (o.json)
         std::printf("%s\n", JsonObject()
                                 .str("dir", tb->dir().string())
                                 .raw("files", rows.str())
                                 .num("damaged", damaged)
+                                .raw("incomplete", incomplete.str())
                                 .str_end()
                                 .c_str());
-    if (damaged) throw ExitCode{1};
+    if (damaged || unfinished) throw ExitCode{1};
 }
 
 void add_position_command(CLI::App& app, const char* name, const char* help, PositionOptions& o,

@@ -523,7 +523,8 @@ TEST_F(RulesCli, VerifyChecksTheRuleTables) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     int files = 0;
     for (const auto& e : std::filesystem::directory_iterator(copy.path / "international"))
-        files += e.path().extension() != ".tmp";
+        files += e.path().extension() != ".tmp" && e.path().filename() != "manifest.json" &&
+                 e.path().filename() != ".damas.lock";
     EXPECT_NE(r.out.find("files " + std::to_string(files) + ", bad 0"), std::string::npos) << r.out;
     // Damage one byte of a rule table's data.
     const std::filesystem::path dtr = copy.path / "international" / "0201.dtr";

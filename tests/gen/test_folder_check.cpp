@@ -1,0 +1,317 @@
+// `damas verify` and the folder's set of files (gen/folder_check.hpp, gen/manifest.hpp): every
+// kind of damage issue 20 lists is reported with the file named and verify fails; intact folders
+// of every variant give no alarm, with and without a manifest; one writer at a time
+// (gen/folder_lock.hpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "gen/folder_lock.hpp"
+#include "gen/manifest.hpp"
+#include "gen/rule_generate.hpp"
+#include "gen/verify.hpp"
+#include "gen_fixtures.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+namespace {
+
+namespace fs = std::filesystem;
+using test::ScratchDir;
+
+void generate_rules_quietly(const Variant& v, int pieces, const fs::path& dir,
+                            Edition e = Edition::seed) {
+    RuleGenerateOptions r;
+    r.variant = v;
+    r.max_pieces = pieces;
+    r.dir = dir;
+    r.threads = 2;
+    r.edition = e;
+    Progress quiet(Progress::Mode::quiet);
+    generate_rules(r, quiet);
+}
+
+// The issues of one kind naming a file whose name ends with `file`.
+bool has_issue(const VerifyReport& r, const std::string& kind, const std::string& file) {
+    return std::any_of(r.issues.begin(), r.issues.end(), [&](const FolderIssue& i) {
+        return i.kind == kind && i.file.size() >= file.size() &&
+               i.file.compare(i.file.size() - file.size(), file.size(), file) == 0;
+    });
+}
+
+std::string lines(const VerifyReport& r) {
+    std::string s;
+    for (const FolderIssue& i : r.issues) s += i.line() + "\n";
+    for (const std::string& p : r.problems) s += p + "\n";
+    return s;
+}
+
+// A russian 2-3 folder with its rule tables: small, and it has every file kind.
+struct RussianFolder {
+    ScratchDir scratch{"folder-check"};
+    Variant v{BaseVariant::russian, false};
+    fs::path folder = scratch.path / "russian";
+    RussianFolder() {
+        test::generate_quietly(v, 3, scratch.path);
+        generate_rules_quietly(v, 3, scratch.path);
+    }
+    VerifyReport verify() const { return verify_database(scratch.path, false); }
+};
+
+TEST(FolderCheck, IntactFolderWithManifestIsOk) {
+    RussianFolder f;
+    EXPECT_TRUE(fs::exists(f.folder / manifest_name));
+    const Manifest m = read_manifest(f.folder / manifest_name);
+    EXPECT_TRUE(m.runs.at("gen").complete);
+    EXPECT_TRUE(m.runs.at("gen-rules").complete);
+    EXPECT_EQ(m.files.at("0201.wdl").size, fs::file_size(f.folder / "0201.wdl"));
+    EXPECT_EQ(m.files.at("0201.wdl").xxh64, file_xxh64(f.folder / "0201.wdl"));
+    const VerifyReport r = f.verify();
+    EXPECT_TRUE(r.ok()) << lines(r);
+    EXPECT_TRUE(r.notes.empty());
+}
+
+TEST(FolderCheck, MissingFilesOfEveryKind) {
+    for (const char* name : {"0102.wdl", "0102.dtw", "0102.dtr"}) {
+        RussianFolder f;
+        fs::remove(f.folder / name);
+        const VerifyReport r = f.verify();
+        EXPECT_FALSE(r.ok()) << name;
+        EXPECT_TRUE(has_issue(r, "missing", name)) << lines(r);
+    }
+}
+
+TEST(FolderCheck, CopiedOverAnotherClass) {
+    RussianFolder f;
+    fs::copy_file(f.folder / "0201.wdl", f.folder / "1101.wdl",
+                  fs::copy_options::overwrite_existing);
+    const VerifyReport r = f.verify();
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "mismatch", "1101.wdl")) << lines(r);
+    EXPECT_TRUE(has_issue(r, "checksum", "1101.wdl") || has_issue(r, "size", "1101.wdl"));
+}
+
+TEST(FolderCheck, MirrorPairSwapped) {
+    for (const char* ext : {".wdl", ".dtw", ".dtr"}) {
+        RussianFolder f;
+        const fs::path a = f.folder / (std::string("0102") + ext);
+        const fs::path b = f.folder / (std::string("0201") + ext);
+        const fs::path t = f.folder / "swap";
+        fs::rename(a, t);
+        fs::rename(b, a);
+        fs::rename(t, b);
+        const VerifyReport r = f.verify();
+        EXPECT_FALSE(r.ok()) << ext;
+        EXPECT_TRUE(has_issue(r, "mismatch", std::string("0102") + ext)) << lines(r);
+        EXPECT_TRUE(has_issue(r, "mismatch", std::string("0201") + ext)) << lines(r);
+    }
+}
+
+TEST(FolderCheck, DtwUnderAWdlName) {
+    RussianFolder f;
+    fs::copy_file(f.folder / "0201.dtw", f.folder / "0201.wdl",
+                  fs::copy_options::overwrite_existing);
+    const VerifyReport r = f.verify();
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "mismatch", "0201.wdl")) << lines(r);
+}
+
+TEST(FolderCheck, FileNotInTheManifestAndLeftoverTmp) {
+    RussianFolder f;
+    fs::copy_file(f.folder / "0201.wdl", f.folder / "0202.wdl");
+    std::ofstream(f.folder / "0230.wdl.full.tmp.tmp") << "partial";
+    const VerifyReport r = f.verify();
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "not_in_manifest", "0202.wdl")) << lines(r);
+    EXPECT_TRUE(has_issue(r, "leftover_tmp", "0230.wdl.full.tmp.tmp")) << lines(r);
+}
+
+// What a killed run leaves: the plan recorded, part of the files written (no finish).
+TEST(FolderCheck, KilledRunIsIncomplete) {
+    RussianFolder f;
+    GenerateOptions g;
+    g.variant = f.v;
+    g.max_pieces = 4;
+    begin_run(f.scratch.path, f.v, RunKind{}, planned_classes(g), "{}");
+    const VerifyReport r = f.verify();
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "incomplete_run", "russian")) << lines(r);
+    EXPECT_TRUE(has_issue(r, "missing", "0202.wdl")) << lines(r);
+    EXPECT_EQ(incomplete_runs(f.scratch.path, f.v), std::vector<std::string>{"gen"});
+    // A rerun of the plan finishes it.
+    test::generate_quietly(f.v, 4, f.scratch.path);
+    const VerifyReport after = f.verify();
+    EXPECT_TRUE(after.ok()) << lines(after);
+    EXPECT_TRUE(incomplete_runs(f.scratch.path, f.v).empty());
+}
+
+TEST(FolderCheck, WithoutAManifestTheNeedsOfThePresentClasses) {
+    RussianFolder f;
+    fs::remove(f.folder / manifest_name);
+    VerifyReport r = f.verify();
+    EXPECT_TRUE(r.ok()) << lines(r);
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_NE(r.notes[0].find("no manifest"), std::string::npos);
+    fs::remove(f.folder / "0101.dtw");  // every 3-piece class needs it
+    fs::remove(f.folder / "0201.dtr");
+    r = f.verify();
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "missing", "0101.dtw")) << lines(r);
+    EXPECT_TRUE(has_issue(r, "missing", "0201.dtr")) << lines(r);
+}
+
+// A copy of the folder checked against the manifest alone (a published checksum list).
+TEST(FolderCheck, CopyCheckedAgainstAManifest) {
+    RussianFolder f;
+    ScratchDir copy("folder-copy");
+    fs::copy(f.folder, copy.path / "russian");
+    const fs::path list = copy.path / "list.json";
+    fs::rename(copy.path / "russian" / manifest_name, list);
+    VerifyReport r = verify_database(copy.path, false, {}, list);
+    EXPECT_TRUE(r.ok()) << lines(r);
+    // One byte changed at the end of a block: the size holds, the checksum does not.
+    {
+        std::fstream io(copy.path / "russian" / "0201.dtw",
+                        std::ios::binary | std::ios::in | std::ios::out);
+        io.seekg(-1, std::ios::end);
+        const char c = static_cast<char>(io.get());
+        io.seekp(-1, std::ios::end);
+        io.put(static_cast<char>(c ^ 1));
+    }
+    r = verify_database(copy.path, false, {}, list);
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "checksum", "0201.dtw")) << lines(r);
+}
+
+// Zero false alarms: every variant, pure tables and (where the variant has them) rule tables.
+class IntactFolders : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(IntactFolders, NoAlarm) {
+    const Variant v = GetParam();
+    ScratchDir scratch("intact-" + v.name());
+    test::generate_quietly(v, 3, scratch.path);
+    if (draw_rules(v).any()) generate_rules_quietly(v, 3, scratch.path);
+    if (v.base == BaseVariant::international)
+        generate_rules_quietly(v, 3, scratch.path, Edition::fmjd);
+    VerifyReport r = verify_database(scratch.path, false);
+    EXPECT_TRUE(r.ok()) << lines(r);
+    EXPECT_GT(r.files, 0);
+    fs::remove(scratch.path / v.name() / manifest_name);
+    r = verify_database(scratch.path, false);
+    EXPECT_TRUE(r.ok()) << "without the manifest:\n" << lines(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, IntactFolders, ::testing::ValuesIn(all_variants()),
+                         test::variant_test_name);
+
+TEST(FolderLock, SecondWriterRefusedAtOnce) {
+    ScratchDir scratch("lock");
+    const Variant v{BaseVariant::english, false};
+    const FolderLock first(scratch.path, v);
+    EXPECT_FALSE(first.stale_holder());
+    try {
+        const FolderLock second(scratch.path, v);
+        ADD_FAILURE() << "two writers";
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("being written by another damas (pid " + std::to_string(::getpid())),
+                  std::string::npos)
+            << what;
+        EXPECT_NE(what.find("host "), std::string::npos) << what;
+    }
+    EXPECT_TRUE(lock_holder(scratch.path, v).has_value());
+    // gen refuses too, before writing anything.
+    EXPECT_THROW(test::generate_quietly(v, 2, scratch.path), Error);
+    EXPECT_FALSE(fs::exists(scratch.path / "english" / "0101.wdl"));
+}
+
+TEST(FolderLock, StaleLockTakenOver) {
+    ScratchDir scratch("stale-lock");
+    const Variant v{BaseVariant::english, false};
+    fs::create_directories(scratch.path / "english");
+    std::ofstream(scratch.path / "english" / lock_name) << "pid 999999 host elsewhere\n";
+    EXPECT_FALSE(lock_holder(scratch.path, v).has_value());  // nobody holds it
+    {
+        const FolderLock lock(scratch.path, v);
+        ASSERT_TRUE(lock.stale_holder().has_value());
+        EXPECT_EQ(*lock.stale_holder(), "pid 999999 host elsewhere");
+    }
+    test::generate_quietly(v, 2, scratch.path);  // takes it over too
+    EXPECT_TRUE(verify_database(scratch.path, false).ok());
+}
+
+// The CLI: two `damas gen` on one folder, the second refused at once with exit 2.
+TEST(FolderLock, SecondGenProcessRefused) {
+    ScratchDir scratch("lock-cli");
+    const Variant v{BaseVariant::english, false};
+    const FolderLock held(scratch.path, v);  // as a running gen would
+    EXPECT_EQ(test::run_damas("gen -v english -p 2 -q -d " + scratch.path.string()), 2);
+    EXPECT_EQ(test::run_damas("gen-rules -v english -p 2 -q -d " + scratch.path.string()), 2);
+}
+
+// A small tmpfs at `at` (root only; false where mounting is not allowed: the test skips).
+bool mount_tmpfs(const fs::path& at, const std::string& options) {
+    fs::create_directories(at);
+    const std::string command =
+        "mount -t tmpfs -o " + options + " tmpfs " + at.string() + " >/dev/null 2>&1";
+    return ::geteuid() == 0 && std::system(command.c_str()) == 0;
+}
+
+void unmount(const fs::path& at) {
+    const std::string command = "umount " + at.string() + " >/dev/null 2>&1";
+    [[maybe_unused]] const int rc = std::system(command.c_str());
+}
+
+// Disk full: gen fails with one line, leaves nothing verify accepts, and a rerun with space
+// resumes where it stopped.
+TEST(FolderFailures, DiskFullThenResume) {
+    ScratchDir scratch("disk-full");
+    const fs::path mount = scratch.path / "small";
+    if (!mount_tmpfs(mount, "size=96k")) GTEST_SKIP() << "cannot mount a tmpfs here";
+    const std::string args = "gen -v english -p 4 -q -d " + mount.string();
+    const std::string out = (scratch.path / "out").string();
+    const int code =
+        std::system((std::string(DAMAS_BINARY) + " " + args + " >" + out + " 2>&1").c_str());
+    const std::vector<char> text = test::file_bytes(out);
+    const std::string message(text.begin(), text.end());
+    EXPECT_EQ(WEXITSTATUS(code), 2) << message;
+    EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
+    EXPECT_NE(message.find("No space left on device"), std::string::npos) << message;
+    VerifyReport r = verify_database(mount, false);
+    EXPECT_FALSE(r.ok());
+    const auto files_before =
+        std::distance(fs::directory_iterator(mount / "english"), fs::directory_iterator{});
+    EXPECT_GT(files_before, 2);  // some classes were written
+    ASSERT_EQ(std::system(("mount -o remount,size=16m " + mount.string()).c_str()), 0);
+    Progress quiet(Progress::Mode::quiet);
+    GenerateOptions g;
+    g.variant = Variant{BaseVariant::english, false};
+    g.max_pieces = 4;
+    g.dir = mount;
+    g.threads = 2;
+    const GenerateSummary s = generate(g, quiet);
+    EXPECT_GT(s.classes_skipped, 0);
+    r = verify_database(mount, false);
+    EXPECT_TRUE(r.ok()) << lines(r);
+    unmount(mount);
+}
+
+// A folder that cannot be written: one clear line, exit 2, nothing written.
+TEST(FolderFailures, ReadOnlyFolder) {
+    ScratchDir scratch("read-only");
+    const fs::path mount = scratch.path / "ro";
+    if (!mount_tmpfs(mount, "size=1m,ro")) GTEST_SKIP() << "cannot mount a tmpfs here";
+    const std::string out = (scratch.path / "out").string();
+    const int code = std::system((std::string(DAMAS_BINARY) + " gen -v english -p 3 -q -d " +
+                                  mount.string() + " >" + out + " 2>&1")
+                                     .c_str());
+    const std::vector<char> text = test::file_bytes(out);
+    const std::string message(text.begin(), text.end());
+    EXPECT_EQ(WEXITSTATUS(code), 2) << message;
+    EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
+    EXPECT_NE(message.find("Read-only file system"), std::string::npos) << message;
+    unmount(mount);
+}
+
+}  // namespace
+}  // namespace damas
