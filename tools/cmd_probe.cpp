@@ -442,8 +442,8 @@ void run_info(const InfoOptions& o) {
         std::printf("%s\n", JsonObject()
                                 .str("dir", tb->dir().string())
                                 .raw("files", rows.str())
-                                .num("damaged", damaged)
                                 .raw("incomplete", incomplete.str())
+                                .num("damaged", damaged)
                                 .str_end()
                                 .c_str());
     if (damaged || unfinished) throw ExitCode{1};

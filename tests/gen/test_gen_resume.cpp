@@ -139,7 +139,7 @@ TEST(Resume, ThreadCountDoesNotChangeTheBytes) {
     for (const std::string codec : {"auto", "context"}) {
         const Generated two("resume-threads2", pieces, 2, codec);
         const Generated one("resume-threads1", pieces, 1, codec);
-        EXPECT_EQ(one.files.size(), 82u) << codec;
+        EXPECT_EQ(one.files.size(), 84u) << codec;  // and the manifest and the lock file
         EXPECT_TRUE(one.files == two.files) << codec;
     }
 }
@@ -191,9 +191,12 @@ TEST(Resume, LeftoverTmpFilesAreOverwrittenOrIgnored) {
     ASSERT_EQ(test::run_damas(gen_args(dir.path, 2, 3)), 0);
     Tree after = tree_bytes(dir.path);
     EXPECT_EQ(after.count("english/1002.wdl.tmp"), 0u);
-    EXPECT_TRUE(tables(after) == reference);
+    EXPECT_TRUE(tables(after) == tables(reference));
     std::string verify = "verify -q -d ";
     verify += dir.path.string();
+    // verify names the stray .tmp (a leftover of some run); without it the folder is intact.
+    EXPECT_EQ(test::run_damas(verify), 1);
+    std::filesystem::remove(folder / "0201.dtw.tmp");
     EXPECT_EQ(test::run_damas(verify), 0);
 }
 

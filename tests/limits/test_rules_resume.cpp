@@ -152,6 +152,9 @@ TEST_F(RulesResume, DamagedMissingAndTmpFiles) {
     EXPECT_NE(json.find("\"classes\":4,\"classes_skipped\":37"), std::string::npos) << json;
     EXPECT_TRUE(set.rules() == reference_->rules());
     EXPECT_EQ(tree_bytes(set.dir.path).count("portuguese/0301.dtr-forcada.tmp"), 0u);
+    // verify names the stray .tmp; without it the folder is intact.
+    EXPECT_EQ(test::run_damas(verify), 1);
+    std::filesystem::remove(folder / "1101.dtr.tmp");
     EXPECT_EQ(test::run_damas(verify), 0);
 }
 
