@@ -7,8 +7,10 @@
 
 #include "gen/folder_lock.hpp"
 #include "gen/generate.hpp"
+#include "gen/unit_file.hpp"
 #include "rules/error.hpp"
 #include "table/format.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 namespace {
@@ -45,32 +47,46 @@ std::optional<TableHeader> read_header(const std::filesystem::path& file) {
     }
 }
 
-std::string material_of(const TableHeader& h) {
-    const auto& c = h.material;
-    return Material{static_cast<int>(c[0]), static_cast<int>(c[1]), static_cast<int>(c[2]),
-                    static_cast<int>(c[3])}
-        .name();
-}
-
-// The header names the class, variant and metric its file name says.
+// The header names the class, variant and metric its file name says, and has the class's size:
+// table_file.hpp's check_identity, the one check of every reader.
 void check_header(const std::filesystem::path& file, const TableName& name, Variant v,
                   FolderCheck& out) {
     const auto h = read_header(file);
     if (!h) return;
-    std::vector<std::string> wrong;
-    if (!(h->variant == v)) wrong.push_back("variant " + h->variant.name());
-    if (material_of(*h) != name.material.name()) wrong.push_back("class " + material_of(*h));
-    if (h->metric != name.metric) wrong.push_back(std::string("metric ") + metric_name(h->metric));
-    if (wrong.empty()) return;
-    std::string detail = "the header names ";
-    for (std::size_t i = 0; i < wrong.size(); ++i) detail += (i ? ", " : "") + wrong[i];
-    out.issues.push_back({"mismatch", file.string(), detail});
+    try {
+        check_identity(*h, {v, name.material, name.metric}, file.string());
+    } catch (const Error& e) {
+        out.issues.push_back({"mismatch", file.string(), e.what()});
+    }
+}
+
+// The folder of a variant folder's unit files (gen/unit_file.hpp: <dir>/<variant>/units).
+std::filesystem::path units_folder(const std::filesystem::path& folder, Variant v) {
+    return folder / units_dir({}, v).filename();
+}
+
+// The unit files in it: a bounded run removes a pair's units once its table files are written,
+// and the folder, empty, at its end; so any left there are a run's that did not finish (whole
+// units, or a unit's .tmp). An empty folder is accepted.
+int unit_files_left(const std::filesystem::path& folder, Variant v) {
+    int n = 0;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(units_folder(folder, v), ec)) {
+        const std::string ext = e.path().extension().string();
+        if (ext == ".unit" || ext == ".tmp") ++n;
+    }
+    return n;
 }
 
 RunKind kind_of(Metric m) {
     if (m == Metric::dtr_fmjd) return {true, Edition::fmjd};
     if (is_dtr(m)) return {true, Edition::seed};
     return {false, Edition::seed};
+}
+
+// The kind of a manifest's run from its key (RunKind::key).
+RunKind kind_of_run(const std::string& key) {
+    return {key != "gen", key == "gen-rules-fmjd" ? Edition::fmjd : Edition::seed};
 }
 
 // Without a manifest: every class present needs its mirror and the classes its moves reach.
@@ -122,6 +138,16 @@ FolderCheck check_folder(const std::filesystem::path& folder, Variant v,
         out.issues.push_back(
             {"manifest", folder.string(), "the manifest is for " + manifest->variant.name()});
 
+    // The files of runs that did not finish: written before the manifest records them at the
+    // run's end, so not extra files (the incomplete run is the problem reported).
+    std::set<std::string> pending;
+    if (manifest)
+        for (const auto& [key, run] : manifest->runs)
+            if (!run.complete)
+                for (Material c : run.classes)
+                    for (const std::string& f : expected_files(v, kind_of_run(key), c))
+                        pending.insert(f);
+
     std::vector<std::filesystem::path> files;
     for (const auto& e : std::filesystem::directory_iterator(folder))
         if (e.is_regular_file()) files.push_back(e.path());
@@ -138,7 +164,7 @@ FolderCheck check_folder(const std::filesystem::path& folder, Variant v,
             continue;
         }
         names.insert(name);
-        if (manifest && !manifest->files.count(name))
+        if (manifest && !manifest->files.count(name) && !pending.count(name))
             out.issues.push_back({"not_in_manifest", f.string(), ""});
         const auto t = parse_table_name(f);
         if (!t) continue;
@@ -156,10 +182,17 @@ FolderCheck check_folder(const std::filesystem::path& folder, Variant v,
                                       m.mirrored().name() + " have the mirror layout"});
     }
 
+    if (const int units = unit_files_left(folder, v)) {
+        out.issues.push_back({"unfinished_units", units_folder(folder, v).string(),
+                              std::to_string(units) +
+                                  " unit files of a gen run that did not finish; run damas gen "
+                                  "again to resume"});
+    }
+
     if (manifest) {
         std::set<std::string> planned;
         for (const auto& [key, run] : manifest->runs) {
-            RunKind kind{key != "gen", key == "gen-rules-fmjd" ? Edition::fmjd : Edition::seed};
+            const RunKind kind = kind_of_run(key);
             if (!run.complete)
                 out.issues.push_back(
                     {"incomplete_run", folder.string(),
@@ -208,6 +241,8 @@ std::vector<std::string> incomplete_runs(const std::filesystem::path& dir, Varia
     if (const auto m = read_manifest_if_any(dir, v))
         for (const auto& [key, run] : m->runs)
             if (!run.complete) out.push_back(key);
+    const bool gen_listed = std::find(out.begin(), out.end(), "gen") != out.end();
+    if (!gen_listed && unit_files_left(dir / v.name(), v) > 0) out.push_back("gen");
     return out;
 }
 

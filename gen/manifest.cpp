@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gen/generate.hpp"
+#include "gen/writer.hpp"
 #include "rules/error.hpp"
 #include "table/format.hpp"
 #include "table/hash.hpp"
@@ -93,13 +94,6 @@ Manifest from_json(const json& j) {
     return m;
 }
 
-void fsync_folder(const std::filesystem::path& folder) {
-    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY);
-    if (fd < 0) return;
-    ::fsync(fd);  // best effort: makes the rename durable
-    ::close(fd);
-}
-
 std::vector<Material> merged(std::vector<Material> a, const std::vector<Material>& b) {
     std::set<Material> all(a.begin(), a.end());
     for (Material m : b)
@@ -158,7 +152,7 @@ std::optional<Manifest> read_manifest_if_any(const std::filesystem::path& dir, V
     return read_manifest(file);
 }
 
-void write_manifest(const std::filesystem::path& file, const Manifest& m) {
+void write_manifest(const std::filesystem::path& file, const Manifest& m, bool durable) {
     const std::string text = to_json(m).dump(1) + "\n";
     std::filesystem::path tmp = file;
     tmp += ".tmp";
@@ -176,7 +170,7 @@ void write_manifest(const std::filesystem::path& file, const Manifest& m) {
         }
         done += static_cast<std::size_t>(n);
     }
-    if (::fsync(fd) != 0) {
+    if (durable && ::fsync(fd) != 0) {
         const int err = errno;
         ::close(fd);
         ::unlink(tmp.c_str());
@@ -188,7 +182,7 @@ void write_manifest(const std::filesystem::path& file, const Manifest& m) {
         ::unlink(tmp.c_str());
         fail_io(file, "cannot write the manifest", err);
     }
-    fsync_folder(file.parent_path());
+    if (durable) sync_folder(file.parent_path());  // checked, as the tables' (gen/writer.hpp)
 }
 
 std::uint64_t file_xxh64(const std::filesystem::path& file) {
@@ -206,7 +200,8 @@ std::uint64_t file_xxh64(const std::filesystem::path& file) {
 }
 
 void begin_run(const std::filesystem::path& dir, Variant v, const RunKind& kind,
-               const std::vector<Material>& classes, const std::string& options_json) {
+               const std::vector<Material>& classes, const std::string& options_json,
+               bool durable) {
     Manifest m = load_or_new(dir, v);
     m.generator = generator_version();
     ManifestRun& run = m.runs[kind.key()];
@@ -214,11 +209,11 @@ void begin_run(const std::filesystem::path& dir, Variant v, const RunKind& kind,
     run.options_json = options_json;
     run.generator = generator_version();
     run.complete = false;
-    write_manifest(manifest_path(dir, v), m);
+    write_manifest(manifest_path(dir, v), m, durable);
 }
 
 void finish_run(const std::filesystem::path& dir, Variant v, const RunKind& kind,
-                const std::vector<Material>& classes) {
+                const std::vector<Material>& classes, bool durable) {
     Manifest m = load_or_new(dir, v);
     ManifestRun& run = m.runs[kind.key()];
     run.classes = merged(run.classes, classes);
@@ -232,7 +227,7 @@ void finish_run(const std::filesystem::path& dir, Variant v, const RunKind& kind
     for (Material c : run.classes)
         for (const std::string& name : expected_files(v, kind, c))
             if (!m.files.count(name)) run.complete = false;
-    write_manifest(manifest_path(dir, v), m);
+    write_manifest(manifest_path(dir, v), m, durable);
 }
 
 }  // namespace damas

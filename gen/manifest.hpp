@@ -12,11 +12,12 @@
 // `classes` is the union of the classes every run of that kind planned (a later `gen -p 5`
 // after `gen -p 4` plans more; `--class` runs plan fewer): a run's start adds its plan and sets
 // complete to false; its end records its files and sets complete to true if every planned class
-// then has its files recorded. `units` is kept for issue 18 (the partial results of a class pair
-// that bounded-memory generation will record); this module keeps whatever is there.
+// then has its files recorded. `units` is kept as it is found: the unit files of a bounded run
+// (gen/unit_file.hpp, <variant>/units/) are not recorded here, since they live only while their
+// pair is solved; verify reports any that a run left (gen/folder_check.hpp).
 //
-// Written atomically: <manifest>.tmp, fsync, rename, fsync of the folder. One writer at a time
-// (gen/folder_lock.hpp).
+// Written atomically: <manifest>.tmp, fsync, rename, fsync of the folder (each checked; not with
+// --no-sync). One writer at a time (gen/folder_lock.hpp).
 #pragma once
 
 #include <cstdint>
@@ -58,7 +59,7 @@ struct Manifest {
     std::string generator;
     std::map<std::string, ManifestRun> runs;    // by RunKind::key()
     std::map<std::string, ManifestFile> files;  // by file name
-    std::string units_json = "{}";              // issue 18's partial results, kept as is
+    std::string units_json = "{}";              // kept as is (unit files are not recorded)
 };
 
 // The file names a run of `kind` writes for class m ("0201.wdl", "0201.dtw"; "0301.dtr",
@@ -69,8 +70,9 @@ std::filesystem::path manifest_path(const std::filesystem::path& dir, Variant v)
 // Reads a manifest; throws Error naming the file if it is not a valid one.
 Manifest read_manifest(const std::filesystem::path& file);
 std::optional<Manifest> read_manifest_if_any(const std::filesystem::path& dir, Variant v);
-// Atomic write (tmp, fsync, rename, fsync of the folder). Throws Error naming the file.
-void write_manifest(const std::filesystem::path& file, const Manifest& m);
+// Atomic write (tmp, fsync, rename, fsync of the folder, each checked; without the fsyncs when
+// not durable: gen --no-sync). Throws Error naming the file.
+void write_manifest(const std::filesystem::path& file, const Manifest& m, bool durable = true);
 
 // xxh64 of a whole file; throws Error naming it if it cannot be read.
 std::uint64_t file_xxh64(const std::filesystem::path& file);
@@ -78,8 +80,9 @@ std::uint64_t file_xxh64(const std::filesystem::path& file);
 // The hooks of gen and gen-rules. begin_run: the plan (before any file is written).
 // finish_run: every planned file's size and checksum, the run complete.
 void begin_run(const std::filesystem::path& dir, Variant v, const RunKind& kind,
-               const std::vector<Material>& classes, const std::string& options_json);
+               const std::vector<Material>& classes, const std::string& options_json,
+               bool durable = true);
 void finish_run(const std::filesystem::path& dir, Variant v, const RunKind& kind,
-                const std::vector<Material>& classes);
+                const std::vector<Material>& classes, bool durable = true);
 
 }  // namespace damas

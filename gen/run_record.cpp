@@ -39,24 +39,25 @@ std::string rule_options(const RuleGenerateOptions& o) {
 
 WriterRun::WriterRun(const std::filesystem::path& dir, Variant v, RunKind kind,
                      const std::vector<Material>& classes, const std::string& options_json,
-                     Progress& progress)
-    : dir_(dir), variant_(v), kind_(kind), classes_(classes), lock_(dir, v) {
+                     bool durable, Progress& progress)
+    : dir_(dir), variant_(v), kind_(kind), classes_(classes), durable_(durable), lock_(dir, v) {
     if (lock_.stale_holder())
         progress.message("took over the writer's lock of " + (dir / v.name()).string() +
                          " left by a run that did not finish (" + *lock_.stale_holder() + ")");
-    begin_run(dir, v, kind, classes, options_json);
+    begin_run(dir, v, kind, classes, options_json, durable);
 }
 
 WriterRun::WriterRun(const GenerateOptions& o, const std::vector<Material>& classes,
                      Progress& progress)
-    : WriterRun(o.dir, o.variant, RunKind{}, classes, gen_options(o), progress) {}
+    : WriterRun(o.dir, o.variant, RunKind{}, classes, gen_options(o), o.durable, progress) {}
 
 WriterRun::WriterRun(const RuleGenerateOptions& o, const std::vector<Material>& classes,
                      Progress& progress)
-    : WriterRun(o.dir, o.variant, RunKind{true, o.edition}, classes, rule_options(o), progress) {}
+    : WriterRun(o.dir, o.variant, RunKind{true, o.edition}, classes, rule_options(o), o.durable,
+                progress) {}
 
 void WriterRun::finish() {
-    finish_run(dir_, variant_, kind_, classes_);
+    finish_run(dir_, variant_, kind_, classes_, durable_);
 }
 
 }  // namespace damas

@@ -27,12 +27,13 @@ class WriterRun {
 
   private:
     WriterRun(const std::filesystem::path& dir, Variant v, RunKind kind,
-              const std::vector<Material>& classes, const std::string& options_json,
+              const std::vector<Material>& classes, const std::string& options_json, bool durable,
               Progress& progress);
     std::filesystem::path dir_;
     Variant variant_;
     RunKind kind_;
     std::vector<Material> classes_;
+    bool durable_;
     FolderLock lock_;
 };
 

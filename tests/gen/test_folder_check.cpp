@@ -4,7 +4,14 @@
 // (gen/folder_lock.hpp).
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gen/folder_lock.hpp"
 #include "gen/manifest.hpp"
@@ -143,6 +150,79 @@ TEST(FolderCheck, KilledRunIsIncomplete) {
     const VerifyReport after = f.verify();
     EXPECT_TRUE(after.ok()) << lines(after);
     EXPECT_TRUE(incomplete_runs(f.scratch.path, f.v).empty());
+}
+
+// The unit files a bounded run killed between units left in units/.
+int unit_files(const fs::path& units) {
+    if (!fs::is_directory(units)) return 0;
+    return static_cast<int>(std::count_if(
+        fs::directory_iterator(units), fs::directory_iterator{},
+        [](const fs::directory_entry& e) { return e.path().extension() == ".unit"; }));
+}
+
+// damas verify's exit code and output (stdout and stderr).
+std::pair<int, std::string> verify_cli(const fs::path& dir) {
+    const fs::path out = dir.parent_path() / (dir.filename().string() + ".verify.txt");
+    const int status = std::system(
+        (std::string(DAMAS_BINARY) + " verify -d " + dir.string() + " >" + out.string() + " 2>&1")
+            .c_str());
+    const std::vector<char> text = test::file_bytes(out);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, std::string(text.begin(), text.end())};
+}
+
+// A bounded run (gen --in-units) killed while unit files are on disk: verify says the run did not
+// finish, naming the units folder (exit 1), not stray files, with or without the manifest; the
+// rerun finishes, removes the units and their folder, and verify is content; so it is with an
+// empty units folder.
+TEST(FolderCheck, KilledRunInUnitsIsUnfinished) {
+    ScratchDir scratch("killed-units");
+    const Variant v{BaseVariant::english, false};
+    const fs::path folder = scratch.path / "english";
+    const fs::path units = folder / "units";
+    const std::vector<std::string> args{
+        "gen", "-q", "--in-units",         "-v", "english", "-p", "4", "-t",
+        "2",   "-d", scratch.path.string()};
+    // Kills later and later, each on a fresh folder, until one leaves unit files (units are
+    // removed pair by pair, so a kill does not always find some).
+    for (int ms = 50; ms <= 4000 && unit_files(units) == 0; ms += 50) {
+        fs::remove_all(folder);
+        test::run_and_kill(args, std::chrono::milliseconds(ms));
+    }
+    ASSERT_GT(unit_files(units), 0) << "no kill left unit files";
+
+    VerifyReport r = verify_database(scratch.path, false);
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "unfinished_units", "english/units")) << lines(r);
+    for (const FolderIssue& i : r.issues)
+        EXPECT_TRUE(i.kind == "unfinished_units" || i.kind == "incomplete_run" ||
+                    i.kind == "missing" || i.kind == "leftover_tmp")
+            << i.line();
+    EXPECT_EQ(incomplete_runs(scratch.path, v), std::vector<std::string>{"gen"});
+    const auto [code, text] = verify_cli(scratch.path);
+    EXPECT_EQ(code, 1) << text;
+    EXPECT_NE(text.find("unfinished_units: " + units.string() + " ("), std::string::npos) << text;
+    EXPECT_NE(text.find("did not finish"), std::string::npos) << text;
+
+    // Without the manifest (a folder of before manifests, or one whose manifest was lost).
+    fs::remove(folder / manifest_name);
+    r = verify_database(scratch.path, false);
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "unfinished_units", "english/units")) << lines(r);
+    EXPECT_EQ(incomplete_runs(scratch.path, v), std::vector<std::string>{"gen"});
+
+    // The rerun resumes and finishes: no unit file and no units folder left.
+    ASSERT_EQ(test::run_damas("gen -q --in-units -v english -p 4 -t 2 -d " + scratch.path.string()),
+              0);
+    EXPECT_FALSE(fs::exists(units));
+    r = verify_database(scratch.path, false);
+    EXPECT_TRUE(r.ok()) << lines(r);
+    EXPECT_TRUE(incomplete_runs(scratch.path, v).empty());
+
+    // An empty units folder is no problem.
+    fs::create_directories(units);
+    r = verify_database(scratch.path, false);
+    EXPECT_TRUE(r.ok()) << lines(r);
+    EXPECT_EQ(verify_cli(scratch.path).first, 0);
 }
 
 TEST(FolderCheck, WithoutAManifestTheNeedsOfThePresentClasses) {
