@@ -2,6 +2,7 @@
 // Position, statuses and values to plain ints. No exception crosses it.
 #include "probe/damas_probe.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -226,6 +227,22 @@ damas_tablebase* damas_open_with_messages(const char* dir, size_t cache_mib, int
 
 void damas_close(damas_tablebase* tb) {
     delete tb;
+}
+
+int damas_refresh(damas_tablebase* tb) {
+    if (!tb) return DAMAS_INVALID_ARGUMENT;
+    try {
+        tb->tb->refresh();
+        return DAMAS_OK;
+    } catch (...) {  // out of memory while looking at the folder again
+        return DAMAS_ERROR_IO;
+    }
+}
+
+int damas_set_retry_delay(damas_tablebase* tb, int milliseconds) {
+    if (!tb || milliseconds < 0) return DAMAS_INVALID_ARGUMENT;
+    tb->tb->set_retry_delay(std::chrono::milliseconds(milliseconds));
+    return DAMAS_OK;
 }
 
 damas_result damas_probe_wdl(const damas_tablebase* tb, int variant, uint64_t white, uint64_t black,

@@ -28,9 +28,20 @@
  * way, the loser the longest; 0 for a game already over and for draws. Positions where the side
  * to move must capture are resolved by searching the captures.
  *
- * Thread safety: every probe and query function may be called from any number of threads at
- * once on one handle. damas_open and damas_close may not overlap other calls on that handle.
- * Steady-state probes do not allocate.
+ * Thread safety: every probe and query function, damas_refresh and damas_set_retry_delay may be
+ * called from any number of threads at once on one handle. damas_open and damas_close may not
+ * overlap other calls on that handle. Steady-state probes do not allocate.
+ *
+ * Files that change while a handle is open (a folder regenerated under a running engine):
+ * - a table that could not be opened (missing, damaged, unreadable) answers its status
+ *   (DAMAS_NOT_IN_DATABASE, DAMAS_ERROR_CORRUPT, DAMAS_ERROR_IO) at once for the retry delay
+ *   (1 s; damas_set_retry_delay), then the next probe that needs it tries the file again:
+ *   a failure is never remembered for longer;
+ * - a read error of an open table makes the probe look at the file, at most once per retry
+ *   delay: if the path names another file now (removed, replaced, rewritten in place), the
+ *   table is opened again; a damaged file that did not change keeps answering its error;
+ * - a file replaced by a rename while open is still read through the open descriptor (the
+ *   values of the file opened, not an error): call damas_refresh after replacing files.
  */
 #ifndef DAMAS_PROBE_H
 #define DAMAS_PROBE_H
@@ -142,6 +153,17 @@ damas_tablebase* damas_open_with_messages(const char* dir, size_t cache_mib, int
 /* Closes the handle (NULL is allowed). */
 void damas_close(damas_tablebase* tb);
 
+/* Lets go of every open table file and cached block and forgets every failure, so the next
+ * probes open the files the folder holds now (tables replaced by a rename are picked up; variant
+ * folders and classes that appeared count for damas_largest). Safe while other threads probe
+ * the handle: their probes finish on the files they started with, freed when none holds them
+ * (this call waits for that, a probe's length). Returns DAMAS_OK, or DAMAS_INVALID_ARGUMENT for
+ * a NULL handle. */
+int damas_refresh(damas_tablebase* tb);
+/* How long a table that failed answers its failure before it is tried again (default 1000 ms;
+ * 0: every probe tries again). Returns DAMAS_OK, or DAMAS_INVALID_ARGUMENT (NULL, negative). */
+int damas_set_retry_delay(damas_tablebase* tb, int milliseconds);
+
 /* Win, draw or loss. May read the disk. */
 damas_result damas_probe_wdl(const damas_tablebase* tb, int variant, uint64_t white, uint64_t black,
                              uint64_t kings, int side_to_move);
@@ -188,9 +210,9 @@ int damas_parse_fen(int variant, const char* fen, uint64_t* white, uint64_t* bla
 int damas_print_fen(int variant, uint64_t white, uint64_t black, uint64_t kings, int side_to_move,
                     char* out, size_t out_size);
 
-/* The most pieces of a complete class of the variant found when the handle was opened: its wdl
- * and dtw files both open as that class's tables (stray or foreign files do not count). Capped
- * by max_pieces; 0 if none or on a bad argument. */
+/* The most pieces of a complete class of the variant found when the handle was opened (or last
+ * refreshed): its wdl and dtw files both open as that class's tables (stray or foreign files do
+ * not count). Capped by max_pieces; 0 if none or on a bad argument. */
 int damas_largest(const damas_tablebase* tb, int variant);
 
 /* The variant number of a name ("english", "turkish-giveaway", ...), or -1. */

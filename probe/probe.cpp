@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <system_error>
 
@@ -10,6 +11,7 @@
 #include "index/flip.hpp"
 #include "index/man_rows.hpp"
 #include "index/material.hpp"
+#include "probe/retired_files.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "table/table_file.hpp"
@@ -59,17 +61,30 @@ constexpr int variant_numbers = 2 * base_variant_count;
 
 enum class TableState : std::uint8_t { untried, ready, absent, corrupt, io_error };
 
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// One table of a class. Written under the open mutex; the probe reads `file` alone while the
+// table is open.
+struct TableSlot {
+    std::atomic<const TableFile*> file{nullptr};         // the open table, or null
+    std::atomic<TableState> state{TableState::untried};  // why file is null (or ready)
+    std::atomic<std::int64_t> retry_at{0};  // a failed table is opened again from then (ns)
+    std::atomic<std::int64_t> check_at{0};  // a read error looks at the file again from then
+    std::atomic<bool> reported{false};      // a problem of this file was reported
+};
+
 struct ClassSlot {
-    // By Metric (wdl, dtw and the rule tables); written under the open mutex.
-    std::array<std::atomic<TableState>, metric_count> state{};
-    std::array<const TableFile*, metric_count> file{};  // set before state becomes ready
-    const ClassIndex* index = nullptr;                  // likewise
-    std::atomic<bool> reported{false};                  // a read error was reported
+    std::array<TableSlot, metric_count> tables;  // by Metric (wdl, dtw and the rule tables)
+    const ClassIndex* index = nullptr;  // set under the open mutex before a file is published
 };
 
 struct VariantTables {
     Variant variant;
-    int largest = 0;  // most pieces of any WDL file present at open
+    std::atomic<int> largest{0};  // most pieces of a complete class (at open or refresh)
     std::array<ClassSlot, class_slots> slots;
 };
 
@@ -189,17 +204,26 @@ struct Tablebase::Impl {
     TablebaseOptions options;
     int cap = max_table_pieces;
     mutable BlockCache cache;
-    std::array<std::unique_ptr<VariantTables>, variant_numbers> variants;
+    // By variant_number; published once (a folder that appears is picked up by refresh).
+    std::array<std::atomic<VariantTables*>, variant_numbers> variants{};
+    std::atomic<std::int64_t> retry_ns;
 
-    mutable std::mutex open_mutex;  // guards opening tables and the two owners below
+    mutable std::mutex open_mutex;  // guards opening tables and the owners below
+    std::vector<std::unique_ptr<VariantTables>> variant_storage;
     mutable std::vector<std::unique_ptr<ClassIndex>> indexes;
-    mutable std::vector<std::unique_ptr<TableFile>> files;
+    mutable RetiredFiles retired;  // the files refresh or a reopen let go
     mutable std::mutex message_mutex;
 
     explicit Impl(const TablebaseOptions& o)
         : options(o),
           cap(o.max_pieces <= 0 ? max_table_pieces : std::min(o.max_pieces, max_table_pieces)),
-          cache(o.cache_mib * 1024 * 1024) {}
+          cache(o.cache_mib * 1024 * 1024),
+          retry_ns(std::chrono::nanoseconds(o.retry_delay).count()) {}
+    ~Impl();
+
+    VariantTables* tables_of(Variant v) const {
+        return variants[variant_number(v)].load(std::memory_order_acquire);
+    }
 
     void message(const std::string& line) const {
         if (!options.message) return;
@@ -211,11 +235,24 @@ struct Tablebase::Impl {
     }
 
     void scan_folder();
+    void refresh();
     int largest_complete_class(Variant v) const;
-    TableState open_table(VariantTables& vt, ClassSlot& slot, Material m, Metric metric) const;
+    TableState open_table(VariantTables& vt, ClassSlot& slot, Material m, Metric metric,
+                          const TableFile*& file) const;
     const TableFile* table(VariantTables& vt, ClassSlot& slot, Material m, Metric metric,
-                           bool cached_only, ProbeStatus& status) const noexcept;
-    ProbeStatus read_failed(ClassSlot& slot, const TableFile& file, ReadStatus s) const noexcept;
+                           bool cached_only, ProbeStatus& status) const noexcept {
+        const TableFile* f = slot.tables[static_cast<int>(metric)].file.load();
+        if (f) {
+            status = ProbeStatus::ok;
+            return f;
+        }
+        return table_not_open(vt, slot, m, metric, cached_only, status);
+    }
+    const TableFile* table_not_open(VariantTables& vt, ClassSlot& slot, Material m, Metric metric,
+                                    bool cached_only, ProbeStatus& status) const noexcept;
+    ProbeStatus read_failed(ClassSlot& slot, Metric metric, const TableFile& file,
+                            ReadStatus s) const noexcept;
+    void report_once(TableSlot& t, const std::string& line) const noexcept;
 
     // `searching`: the class whose search (search_mirror) asks, which must not search again.
     template <class R, Mode mode>
@@ -253,24 +290,60 @@ int Tablebase::Impl::largest_complete_class(Variant v) const {
     return 0;
 }
 
+Tablebase::Impl::~Impl() {
+    for (const auto& vt : variant_storage)
+        for (ClassSlot& slot : vt->slots)
+            for (TableSlot& t : slot.tables) delete t.file.load();
+}
+
+// Publishes a VariantTables for every variant folder present (once per variant) and finds its
+// largest complete class. Holds open_mutex.
 void Tablebase::Impl::scan_folder() {
     for (const Variant v : all_variants()) {
         const std::filesystem::path folder = options.dir / v.name();
         std::error_code ec;
         if (!std::filesystem::is_directory(folder, ec)) continue;
-        auto vt = std::make_unique<VariantTables>();
-        vt->variant = v;
-        vt->largest = largest_complete_class(v);
-        variants[variant_number(v)] = std::move(vt);
+        VariantTables* vt = tables_of(v);
+        if (!vt) {
+            variant_storage.push_back(std::make_unique<VariantTables>());
+            vt = variant_storage.back().get();
+            vt->variant = v;
+            variants[variant_number(v)].store(vt, std::memory_order_release);
+        }
+        vt->largest.store(largest_complete_class(v), std::memory_order_relaxed);
     }
 }
 
+// Unpublishes every open table (retired until no probe holds it) and forgets every failure, so
+// the next probe of each table opens its file again; then empties the cache.
+void Tablebase::Impl::refresh() {
+    {
+        std::lock_guard lock(open_mutex);
+        for (const auto& vt : variant_storage)
+            for (ClassSlot& slot : vt->slots)
+                for (TableSlot& t : slot.tables) {
+                    t.state.store(TableState::untried);
+                    if (const TableFile* f = t.file.exchange(nullptr))
+                        retired.retire(std::unique_ptr<const TableFile>(f));
+                    t.reported.store(false);
+                }
+        scan_folder();
+    }
+    retired.reclaim_all();
+    cache.clear();
+}
+
+// Opens the table if it is not open (never tried, refreshed, or failed and due for a retry),
+// under open_mutex. `file`: the open table when the result is ready.
 TableState Tablebase::Impl::open_table(VariantTables& vt, ClassSlot& slot, Material m,
-                                       Metric metric) const {
+                                       Metric metric, const TableFile*& file) const {
     std::lock_guard lock(open_mutex);
-    auto& state = slot.state[static_cast<int>(metric)];
-    if (const TableState s = state.load(std::memory_order_acquire); s != TableState::untried)
-        return s;
+    TableSlot& t = slot.tables[static_cast<int>(metric)];
+    if ((file = t.file.load())) return TableState::ready;  // another thread was first
+    const TableState before = t.state.load(std::memory_order_acquire);
+    if (before != TableState::untried && before != TableState::ready &&
+        now_ns() < t.retry_at.load(std::memory_order_relaxed))
+        return before;  // another thread retried it just now
     const std::filesystem::path path = table_path(options.dir, vt.variant, m.name(), metric);
     TableState result = TableState::ready;
     std::error_code ec;
@@ -282,47 +355,89 @@ TableState Tablebase::Impl::open_table(VariantTables& vt, ClassSlot& slot, Mater
                 indexes.push_back(std::make_unique<ClassIndex>(vt.variant.info().board, m));
                 slot.index = indexes.back().get();
             }
-            auto file = std::make_unique<TableFile>(path, TableIdentity{vt.variant, m, metric});
-            slot.file[static_cast<int>(metric)] = file.get();
-            files.push_back(std::move(file));
+            auto opened = std::make_unique<TableFile>(path, TableIdentity{vt.variant, m, metric});
+            t.reported.store(false);  // a new file: its problems are reported again
+            t.check_at.store(0, std::memory_order_relaxed);
+            file = opened.release();
+            t.file.store(file);
+            t.state.store(TableState::ready, std::memory_order_release);
+            return TableState::ready;
         } catch (const TableIoError& e) {
-            message(e.what());
+            report_once(t, e.what());
             result = TableState::io_error;
         } catch (const Error& e) {
-            message(e.what());
+            report_once(t, e.what());
             result = TableState::corrupt;
         } catch (...) {
-            message(path.string() + ": cannot open (out of memory)");
+            report_once(t, path.string() + ": cannot open (out of memory)");
             result = TableState::io_error;
         }
     }
-    state.store(result, std::memory_order_release);
+    t.retry_at.store(now_ns() + retry_ns.load(std::memory_order_relaxed),
+                     std::memory_order_relaxed);
+    t.state.store(result, std::memory_order_release);
     return result;
 }
 
-const TableFile* Tablebase::Impl::table(VariantTables& vt, ClassSlot& slot, Material m,
-                                        Metric metric, bool cached_only,
-                                        ProbeStatus& status) const noexcept {
-    TableState s = slot.state[static_cast<int>(metric)].load(std::memory_order_acquire);
-    if (s == TableState::untried && !cached_only) {
-        try {
-            s = open_table(vt, slot, m, metric);
-        } catch (...) {
-            s = TableState::io_error;  // a mutex failure
-        }
+// A table not open (yet, or any more): opened now if never tried, or if it failed and its retry
+// delay has passed; else the failure's status.
+const TableFile* Tablebase::Impl::table_not_open(VariantTables& vt, ClassSlot& slot, Material m,
+                                                 Metric metric, bool cached_only,
+                                                 ProbeStatus& status) const noexcept {
+    TableSlot& t = slot.tables[static_cast<int>(metric)];
+    TableState s = t.state.load(std::memory_order_acquire);
+    const TableFile* f = nullptr;
+    if (s == TableState::ready && (f = t.file.load())) {  // opened by another thread just now
+        status = ProbeStatus::ok;
+        return f;
+    }
+    // ready without a file: refreshed just now, to be opened again.
+    const bool due = s == TableState::untried || s == TableState::ready ||
+                     now_ns() >= t.retry_at.load(std::memory_order_relaxed);
+    if (cached_only || !due) {
+        status = s == TableState::ready ? ProbeStatus::not_in_cache : status_of(s);
+        return nullptr;
+    }
+    try {
+        s = open_table(vt, slot, m, metric, f);
+    } catch (...) {
+        s = TableState::io_error;  // a mutex failure
     }
     status = status_of(s);
-    return s == TableState::ready ? slot.file[static_cast<int>(metric)] : nullptr;
+    return f;
 }
 
-ProbeStatus Tablebase::Impl::read_failed(ClassSlot& slot, const TableFile& file,
+void Tablebase::Impl::report_once(TableSlot& t, const std::string& line) const noexcept {
+    if (t.reported.exchange(true)) return;
+    try {
+        message(line);
+    } catch (...) {
+    }
+}
+
+// A read of an open table failed. Reported once per file; and, at most once per retry delay,
+// the file is looked at: if its path now names another file (removed, replaced, rewritten),
+// the table is let go and the next probe opens the file there.
+ProbeStatus Tablebase::Impl::read_failed(ClassSlot& slot, Metric metric, const TableFile& file,
                                          ReadStatus s) const noexcept {
     const ProbeStatus status = status_of(s);
-    if (status != ProbeStatus::not_in_cache && !slot.reported.exchange(true)) {
-        try {
-            message(file.path().string() + ": " + read_status_name(s));
-        } catch (...) {
-        }
+    if (status == ProbeStatus::not_in_cache) return status;
+    TableSlot& t = slot.tables[static_cast<int>(metric)];
+    try {
+        report_once(t, file.path().string() + ": " + read_status_name(s));
+        const std::int64_t now = now_ns();
+        std::int64_t due = t.check_at.load(std::memory_order_relaxed);
+        if (now < due ||
+            !t.check_at.compare_exchange_strong(due, now + retry_ns.load(std::memory_order_relaxed),
+                                                std::memory_order_relaxed))
+            return status;
+        if (!file.replaced_on_disk()) return status;
+        std::lock_guard lock(open_mutex);
+        if (t.file.load() != &file) return status;  // refreshed or reopened meanwhile
+        t.state.store(TableState::untried);
+        t.file.store(nullptr);
+        retired.retire(std::unique_ptr<const TableFile>(&file));
+    } catch (...) {  // a mutex or an allocation failure: the file stays as it was
     }
     return status;
 }
@@ -352,7 +467,7 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q, O
     if (stored) {
         const ReadResult value =
             cached_only ? wdl->try_value(index, cache) : wdl->value(index, cache);
-        if (!value.ok()) return read_failed(slot, *wdl, value.status);
+        if (!value.ok()) return read_failed(slot, Metric::wdl, *wdl, value.status);
         if (value.value == wdl_unknown && wdl->half() && !searched_already) {
             // Half layout (format.hpp): an odd position; its moves lead to stored ones.
             if constexpr (mode != Mode::dtw) return search_mirror<R, mode>(vt, m, w, out);
@@ -367,7 +482,7 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q, O
     const TableFile* dtw = table(vt, slot, m, Metric::dtw, false, status);
     if (!dtw) return status;
     const ReadResult plies = dtw->value(index, cache);
-    if (!plies.ok()) return read_failed(slot, *dtw, plies.status);
+    if (!plies.ok()) return read_failed(slot, Metric::dtw, *dtw, plies.status);
     if (!stored && plies.value == dtw_draw) {  // mirror or half layout: the dtw gives the value
         out = {Value::draw, 0};
         return ProbeStatus::ok;
@@ -430,7 +545,8 @@ ProbeStatus Tablebase::Impl::search_mirror(VariantTables& vt, Material m, const 
 template <class R, Mode mode>
 ProbeResult Tablebase::Impl::probe(Variant v, const Position& p) const noexcept {
     if (const ProbeStatus s = check_position<R>(p, cap); s != ProbeStatus::ok) return {s};
-    VariantTables* vt = variants[variant_number(v)].get();
+    const RetiredFiles::Reader reading(retired);
+    VariantTables* vt = tables_of(v);
     if (!vt) return {ProbeStatus::not_in_database};
     ProbeStatus failure = ProbeStatus::ok;
     const auto stored = [&](const Position& q, Outcome& out) {
@@ -510,6 +626,7 @@ Tablebase::Tablebase(const TablebaseOptions& options) {
         throw Error("a cache of " + std::to_string(options.cache_mib) +
                     " MiB is too large (at most " + std::to_string(max_cache_mib) + " MiB, 1 TiB)");
     impl_ = std::make_unique<Impl>(options);
+    std::lock_guard lock(impl_->open_mutex);
     impl_->scan_folder();
 }
 
@@ -543,7 +660,8 @@ ProbeResult Tablebase::probe_dtw(Variant v, const Position& p) const noexcept {
 
 ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w, Regime regime,
                                        std::uint16_t& dtr) const noexcept {
-    VariantTables* vt = impl_->variants[variant_number(rules.variant)].get();
+    const RetiredFiles::Reader reading(impl_->retired);
+    VariantTables* vt = impl_->tables_of(rules.variant);
     if (!vt) return ProbeStatus::not_in_database;
     const Material m{popcount(w.men(Color::white)), popcount(w.kings_of(Color::white)),
                      popcount(w.men(Color::black)), popcount(w.kings_of(Color::black))};
@@ -555,7 +673,7 @@ ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w
     const TableFile* file = impl_->table(*vt, slot, m, metric_of(rules, regime), false, status);
     if (!file) return status == ProbeStatus::not_in_database ? ProbeStatus::no_rule_table : status;
     const ReadResult r = file->value(slot.index->index(w), impl_->cache);
-    if (!r.ok()) return impl_->read_failed(slot, *file, r.status);
+    if (!r.ok()) return impl_->read_failed(slot, metric_of(rules, regime), *file, r.status);
     dtr = r.value;
     return ProbeStatus::ok;
 }
@@ -568,8 +686,8 @@ int Tablebase::max_pieces() const {
 }
 
 int Tablebase::largest_class(Variant v) const {
-    const VariantTables* vt = impl_->variants[variant_number(v)].get();
-    return vt ? std::min(vt->largest, impl_->cap) : 0;
+    const VariantTables* vt = impl_->tables_of(v);
+    return vt ? std::min(vt->largest.load(std::memory_order_relaxed), impl_->cap) : 0;
 }
 
 std::vector<TableListing> Tablebase::identify() const {
@@ -621,16 +739,30 @@ std::vector<TableCheck> Tablebase::verify() const {
     return out;
 }
 
+void Tablebase::refresh() {
+    impl_->refresh();
+}
+
+void Tablebase::set_retry_delay(std::chrono::milliseconds delay) {
+    impl_->retry_ns.store(
+        std::chrono::nanoseconds(std::max(delay, std::chrono::milliseconds{0})).count(),
+        std::memory_order_relaxed);
+}
+
 BlockCacheStats Tablebase::cache_stats() const {
     return impl_->cache.stats();
 }
 
 std::size_t Tablebase::memory_bytes() const {
     std::size_t n = sizeof(Tablebase) + sizeof(Impl) + impl_->cache.capacity_bytes();
-    for (const auto& vt : impl_->variants)
-        if (vt) n += sizeof(VariantTables);
-    std::lock_guard lock(impl_->open_mutex);
-    for (const auto& f : impl_->files) n += sizeof(TableFile) + 16 * f->header().blocks;
+    std::lock_guard lock(impl_->open_mutex);  // no file is let go meanwhile
+    for (const auto& vt : impl_->variant_storage) {
+        n += sizeof(VariantTables);
+        for (const ClassSlot& slot : vt->slots)
+            for (const TableSlot& t : slot.tables)
+                if (const TableFile* f = t.file.load())
+                    n += sizeof(TableFile) + 16 * f->header().blocks;
+    }
     n += impl_->indexes.size() * sizeof(ClassIndex);
     return n;
 }

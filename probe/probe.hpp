@@ -3,10 +3,22 @@
 // Owns: the Tablebase handle. A handle holds the folder, one BlockCache of decompressed blocks
 // shared by every table and thread, and for every variant folder present a fixed array of class
 // slots indexed by a dense class number (material_slot in probe.cpp): no string, map or vector
-// lookup on the probe path. A slot holds the class's index and its WDL and DTW table files,
-// opened on first use under one mutex behind an atomic state per metric (untried, ready,
-// absent, corrupt, io error), so "not present" is remembered and a ready table costs one
-// acquire load.
+// lookup on the probe path. A slot holds the class's index and, per metric, an atomic pointer to
+// its open table file (an open table costs one load) and, when there is none, why (untried,
+// absent, corrupt, io error) and when to try again. Tables open on first use under one mutex.
+//
+// Failures do not stick (engines run for hours while folders are regenerated):
+// - a table that could not be opened (missing, damaged, unreadable) answers its status at once
+//   for retry_delay (1 s by default), then the next probe that needs it tries the file again;
+// - a read error of an open table (a block that no longer matches: the file was rewritten in
+//   place, or removed) makes the probe look at the path, at most once per retry_delay: if it
+//   names another file now (another inode, size or modification time), the table is let go and
+//   opened again; a damaged file that did not change stays open and keeps answering its error;
+// - a file replaced by a rename (or removed) while open is still read through the open
+//   descriptor, whose values are those of the file opened: refresh() makes the handle let go of
+//   every open table and cached block, so the next probes open the files the folder holds then.
+// Tables let go are freed once no probe can hold them (probe/retired_files.hpp): a probe pays two
+// uncontended atomic adds for this, and nothing is allocated per probe.
 //
 // Values are from the point of view of the side to move. Distances are in plies (one move of
 // one side): the DTW is the number of plies until the game ends with best play, the winner
@@ -17,8 +29,9 @@
 // searches one ply into the mirror class (about 1.7 times the average cost); a DTW probe reads
 // the value from the DTW's parity.
 //
-// Thread safety: every const member function may be called from any number of threads at once
-// on one handle; construction and destruction may not overlap any other call. Steady-state
+// Thread safety: every member function (refresh and set_retry_delay too) may be called from any
+// number of threads at once on one handle; construction and destruction may not overlap any
+// other call. Steady-state
 // probes (tables open, per-thread scratch allocated) do not allocate.
 //
 // Square masks (SquareMasks, and the C API in damas_probe.h) use PDN numbering: bit n-1 is
@@ -26,6 +39,7 @@
 // square 1 = b8 .. 32 = g1); turkish: bit 8 * rank + file, a1 = bit 0 .. h8 = bit 63.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -80,6 +94,9 @@ struct TablebaseOptions {
     // Problems found while probing (a damaged file, once per file), one line each. Called from
     // whichever thread met the problem, never from two threads at once.
     std::function<void(const std::string&)> message;
+    // How long a table that failed (to open, or a read whose file changed) answers its failure
+    // before the next probe tries its file again (see the top of this file).
+    std::chrono::milliseconds retry_delay{1000};
 };
 
 // ---- Under the move-limit draw rules (table/draw_rules.hpp).
@@ -196,7 +213,8 @@ class Tablebase {
                            const RuleCounters& counters = {}) const noexcept;
 
     // The folder, the piece cap, and the most pieces of a complete class of a variant (its wdl
-    // and dtw files open as its tables) present when the handle was opened (0 if none).
+    // and dtw files open as its tables) present when the handle was opened or last refreshed
+    // (0 if none).
     // Thread-safe.
     const std::filesystem::path& dir() const;
     int max_pieces() const;
@@ -207,6 +225,16 @@ class Tablebase {
     std::vector<TableListing> identify() const;
     // Checks the checksums of every table file (reads them whole). Thread-safe.
     std::vector<TableCheck> verify() const;
+
+    // Lets go of every open table and cached block and forgets every failure, so the next probe
+    // of each table opens the file the folder holds then (a table replaced by a rename is picked
+    // up), and looks for variant folders and complete classes again (largest_class). May run
+    // while other threads probe: their probes finish on the files they started with, which are
+    // freed once no probe holds them (this call waits for that). Not from inside a probe's
+    // callback. Thread-safe.
+    void refresh();
+    // Changes TablebaseOptions::retry_delay (for failures met from now on). Thread-safe.
+    void set_retry_delay(std::chrono::milliseconds delay);
 
     BlockCacheStats cache_stats() const;  // thread-safe
     // Bytes the handle holds now: the cache arena, the slots, the open tables' offset tables

@@ -96,6 +96,16 @@ const char* read_status_name(ReadStatus s) {
     return "unknown status";
 }
 
+namespace {
+
+FileStamp stamp_of(const struct stat& st) {
+    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+            static_cast<std::uint64_t>(st.st_size),
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+}  // namespace
+
 TableFile::TableFile(const std::filesystem::path& path) : path_(path), id_(next_table_id++) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) {
@@ -108,6 +118,7 @@ TableFile::TableFile(const std::filesystem::path& path) : path_(path), id_(next_
         if (::fstat(fd_, &st) != 0)
             throw TableIoError(path.string() + ": cannot stat: " + std::strerror(errno));
         if (!S_ISREG(st.st_mode)) throw Error(path.string() + ": not a regular file");
+        stamp_ = stamp_of(st);
         const auto actual = static_cast<std::uint64_t>(st.st_size);
         if (actual < format::header_size)
             throw Error(path.string() + ": truncated (" + std::to_string(actual) +
@@ -125,6 +136,12 @@ TableFile::TableFile(const std::filesystem::path& path) : path_(path), id_(next_
         ::close(fd_);
         throw;
     }
+}
+
+bool TableFile::replaced_on_disk() const noexcept {
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) != 0) return true;
+    return !(stamp_of(st) == stamp_);
 }
 
 TableFile::TableFile(const std::filesystem::path& path, const TableIdentity& expected)

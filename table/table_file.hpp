@@ -48,6 +48,13 @@ struct TableIdentity {
 // be read as that table. The format version and the layout are checked by decode_header.
 void check_identity(const TableHeader& h, const TableIdentity& expected, std::string_view what);
 
+// A file's identity on disk: replaced (another inode) or rewritten (size, modification time).
+struct FileStamp {
+    std::uint64_t device = 0, inode = 0, bytes = 0;
+    std::int64_t modified_ns = 0;
+    bool operator==(const FileStamp&) const = default;
+};
+
 enum class ReadStatus : std::uint8_t {
     ok,
     not_in_cache,   // try_value: the block is not cached (nothing was read)
@@ -106,6 +113,11 @@ class TableFile {
     // Recomputes the checksums of the offset table and of the blocks; throws Error on mismatch.
     void verify() const;
 
+    // Whether the path no longer names the file opened: removed, replaced (by a rename: another
+    // inode) or rewritten in place (another size or modification time). The open descriptor
+    // still reads the file opened. For a prober that wants to pick up a regenerated table.
+    bool replaced_on_disk() const noexcept;
+
   private:
     std::uint16_t extract(std::span<const std::byte> block, std::uint64_t within) const;
     ReadResult probe(std::uint64_t index, BlockCache& cache, bool cache_only) const noexcept;
@@ -118,6 +130,7 @@ class TableFile {
     std::filesystem::path path_;
     int fd_ = -1;
     std::uint32_t id_ = 0;
+    FileStamp stamp_;  // what the path named when it was opened (replaced_on_disk)
     TableHeader header_;
     std::vector<std::uint64_t> offsets_;       // blocks + 1
     std::vector<std::uint64_t> block_hashes_;  // blocks
