@@ -7,7 +7,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDAMAS_WERROR=ON > /dev
 cmake --build build --parallel "$(nproc)"
 ctest --test-dir build --label-exclude slow --output-on-failure --parallel "$(nproc)"
 # The installed library with a C program, the threaded probes under ThreadSanitizer, and 30 s
-# of fuzzing of the FEN parser.
+# of fuzzing each of the FEN parser and the table-file reader.
 .ci/install-example
 .ci/tsan
 .ci/fuzz 30
