@@ -601,9 +601,10 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
             progress.message(pair_label(m) + " complete, skipped");
             continue;
         }
-        if (plan.bounded)
+        if (plan.bounded) {
+            store.read_through(step.read_through, step.cache_bytes);
             store.retain(store_closure(m));
-        else
+        } else
             store.evict(top, top_uses.needed_from(i));
         store.load_below(m);
         store.load_below(m.mirrored());

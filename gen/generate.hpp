@@ -34,8 +34,9 @@ inline constexpr std::uint64_t context_min_positions = std::uint64_t{1} << 24;
 inline constexpr std::uint64_t context_min_zstd_bytes = 64 * 1024;
 
 // How pairs are solved (gen/plan.hpp): as the memory budget allows, or every one in units (for
-// tests: the bounded path on small classes).
-enum class PairSolving { automatic, units };
+// tests: the bounded path on small classes), or in units reading every smaller class through
+// the block cache (SolvedStore::read_through; for tests and to measure what the cache costs).
+enum class PairSolving { automatic, units, units_read_through };
 
 struct GenerateOptions {
     Variant variant;

@@ -24,6 +24,39 @@ std::uint64_t with_overhead(std::uint64_t modelled) {
     return modelled + modelled / 20 + overhead;
 }
 
+std::uint64_t store_bytes_of(const BoardSpec& board, Material m) {
+    return ClassIndex(board, m).size() * sizeof(std::uint16_t);
+}
+
+// The most modelled bytes whose with_overhead() is within `budget`.
+std::uint64_t within_overhead(std::uint64_t budget) {
+    constexpr std::uint64_t overhead = std::uint64_t{64} << 20;
+    return budget <= overhead ? 0 : (budget - overhead) / 21 * 20;
+}
+
+// The block cache of the classes read through it: a sixteenth of the budget, 16 MiB to 1 GiB.
+std::uint64_t cache_bytes_for(std::uint64_t budget) {
+    return std::clamp<std::uint64_t>(budget / 16, std::uint64_t{16} << 20, std::uint64_t{1} << 30);
+}
+
+// Of the classes the pair reads, those held whole within `bytes`: the smallest first (a capture
+// reaches the small classes most often for their size; the largest are the crowning classes of
+// the pair's own size).
+std::set<Material> held_within(const BoardSpec& board, const std::set<Material>& classes,
+                               std::uint64_t bytes) {
+    std::vector<std::pair<std::uint64_t, Material>> by_size;
+    for (Material m : classes) by_size.emplace_back(store_bytes_of(board, m), m);
+    std::sort(by_size.begin(), by_size.end());
+    std::set<Material> held;
+    std::uint64_t used = 0;
+    for (const auto& [size, m] : by_size) {
+        if (used + size > bytes) break;
+        used += size;
+        held.insert(m);
+    }
+    return held;
+}
+
 // Generation speed on this project's 2-core host (AMD EPYC, 2 threads, README's Performance
 // section): english 2-6 at 12.0 M positions/s, international 2-5 at 8.65 M positions/s;
 // scaled by the thread count. Pairs in units are counted 10% slower (their unit files are
@@ -41,10 +74,6 @@ constexpr double reload_positions_per_second = 20e6;
 // (3 bytes of values, compressed by zstd).
 constexpr double table_bytes_per_position = (2.74 + 0.045) / 8;
 constexpr double unit_bytes_per_position = 1.0;
-
-std::uint64_t store_bytes_of(const BoardSpec& board, Material m) {
-    return ClassIndex(board, m).size() * sizeof(std::uint16_t);
-}
 
 // The pairs in the order they are solved, each named by its first class.
 std::vector<Material> pairs_of(const std::vector<Material>& classes) {
@@ -172,7 +201,8 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         for (Material x : {m, m.mirrored()})
             if (solved.insert(x).second && x.pieces() < top) kept_below += store_bytes_of(board, x);
     }
-    const bool forced_units = o.pair_solving == PairSolving::units;
+    const bool forced_read_through = o.pair_solving == PairSolving::units_read_through;
+    const bool forced_units = o.pair_solving == PairSolving::units || forced_read_through;
     plan.bounded = forced_units || with_overhead(whole_peak) > plan.budget_bytes;
 
     const double rate = positions_per_second(board, threads);
@@ -190,23 +220,37 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
             step.peak_bytes = with_overhead(whole_peak);
         } else {
             const std::set<Material> closure = store_closure(m);
-            for (Material d : closure) {
-                step.store_bytes += store_bytes_of(board, d);
+            for (Material d : closure) step.store_bytes += store_bytes_of(board, d);
+            const std::uint64_t whole = step.store_bytes + std::max(c.whole_solve, c.whole_write);
+            step.in_units = forced_units || with_overhead(whole) > plan.budget_bytes;
+            std::set<Material> held = closure;
+            if (step.in_units &&
+                with_overhead(step.store_bytes + c.units_solve) > plan.budget_bytes) {
+                step.cache_bytes = cache_bytes_for(plan.budget_bytes);
+                const std::uint64_t room = within_overhead(plan.budget_bytes);
+                const std::uint64_t taken = c.units_solve + step.cache_bytes;
+                held = held_within(board, closure, room > taken ? room - taken : 0);
+                step.store_bytes = 0;
+                for (Material d : closure) {
+                    if (held.count(d))
+                        step.store_bytes += store_bytes_of(board, d);
+                    else
+                        step.read_through.insert(d);
+                }
+            }
+            for (Material d : held)
                 if (!loaded.count(d))
                     seconds += static_cast<double>(store_bytes_of(board, d) / 2) /
                                reload_positions_per_second;
-            }
-            loaded = closure;
-            const std::uint64_t whole = step.store_bytes + std::max(c.whole_solve, c.whole_write);
-            step.in_units = forced_units || with_overhead(whole) > plan.budget_bytes;
+            loaded = held;
             std::uint64_t modelled = whole;
             if (step.in_units) {
-                const std::uint64_t solving = step.store_bytes + c.units_solve;
+                const std::uint64_t store = step.store_bytes + step.cache_bytes;
+                const std::uint64_t solving = store + c.units_solve;
                 step.empty_store_before_writing =
-                    with_overhead(step.store_bytes + c.units_write) > plan.budget_bytes;
-                const std::uint64_t writing = step.empty_store_before_writing
-                                                  ? c.units_write
-                                                  : step.store_bytes + c.units_write;
+                    with_overhead(store + c.units_write) > plan.budget_bytes;
+                const std::uint64_t writing =
+                    step.empty_store_before_writing ? c.units_write : store + c.units_write;
                 modelled = std::max(solving, writing);
                 if (step.empty_store_before_writing) loaded.clear();
                 seconds *= units_slowdown;

@@ -14,13 +14,15 @@
 // (and what completing them reaches: SolvedStore::load_below). When the budget cannot hold them
 // beside the pair, the store keeps only those, and is emptied before a pair in units is
 // written when the two would not fit together; later pairs load again what they need from the
-// files.
+// files. When even those do not fit beside a pair in units, the largest are read through a
+// block cache (a sixteenth of the budget) instead of held: SolvedStore::read_through.
 // The model counts the arrays that grow with the classes; the rest (index tables, writer
 // blocks, threads, the program) is the fixed overhead and a twentieth, as measured on full runs
 // (gen/generate.cpp).
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,8 +36,12 @@ struct PairStep {
     int slices = 0;
     bool in_units = false;
     bool empty_store_before_writing = false;
-    std::uint64_t store_bytes = 0;  // the solved classes held while the pair is solved
-    std::uint64_t peak_bytes = 0;   // modelled, overhead included
+    std::uint64_t store_bytes = 0;  // the solved classes held whole while the pair is solved
+    // The classes the pair reads through a block cache of cache_bytes instead of holding them
+    // (the largest first, when the budget cannot hold them all beside the pair in units).
+    std::set<Material> read_through;
+    std::uint64_t cache_bytes = 0;
+    std::uint64_t peak_bytes = 0;  // modelled, overhead included
 };
 
 struct GenerationPlan {

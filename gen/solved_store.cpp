@@ -11,7 +11,7 @@ namespace damas {
 
 void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes, bool complete) {
     SolvedClass c{m, std::make_unique<ClassIndex>(variant_.info().board, m), std::move(outcomes),
-                  complete};
+                  complete, nullptr};
     by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
 }
 
@@ -48,7 +48,7 @@ void SolvedStore::load_below(Material m) {
             if (!has(c)) load(c);
     // Once what their capture searches read is in memory, their capture positions are resolved.
     for (const Material c : needs.complete)
-        if (!classes_.at(c).complete) complete(classes_.at(c));
+        if (!classes_.at(c).complete && !classes_.at(c).files) complete(classes_.at(c));
 }
 
 // Replaces the fill values of the capture positions by their outcomes, so that lookups read
@@ -68,6 +68,24 @@ void SolvedStore::complete(SolvedClass& c) {
                           });
     });
     c.complete = true;
+}
+
+void SolvedStore::drop(Material m) {
+    by_key_[key(m)] = nullptr;
+    classes_.erase(m);
+}
+
+void SolvedStore::read_through(const std::set<Material>& classes, std::size_t cache_bytes) {
+    for (auto it = classes_.begin(); it != classes_.end();) {
+        const Material m = it->first;
+        ++it;
+        if (classes.count(m) != (classes_.at(m).files != nullptr)) drop(m);
+    }
+    read_through_ = classes;
+    if (classes.empty()) cache_bytes = 0;
+    if (cache_bytes != cache_bytes_) cache_.reset();
+    if (cache_bytes > 0 && !cache_) cache_ = std::make_unique<BlockCache>(cache_bytes);
+    cache_bytes_ = cache_bytes;
 }
 
 void SolvedStore::evict(int pieces, const std::set<Material>& keep) {
@@ -95,7 +113,7 @@ void SolvedStore::retain(const std::set<Material>& keep) {
 std::size_t SolvedStore::bytes() const {
     std::size_t n = 0;
     for (const auto& [m, c] : classes_) n += c.outcomes.size() * sizeof(std::uint16_t);
-    return n;
+    return n + (cache_ ? cache_->capacity_bytes() : 0);
 }
 
 void SolvedStore::missing(Material m) {
@@ -103,6 +121,7 @@ void SolvedStore::missing(Material m) {
 }
 
 void SolvedStore::load(Material m) {
+    if (reads_through(m)) return open(m);
     // Checked against the class (variant, class, metric, index size) as every reader does.
     const TableFile wdl(table_path(dir_, variant_, m.name(), Metric::wdl),
                         {variant_, m, Metric::wdl});
@@ -120,6 +139,45 @@ void SolvedStore::load(Material m) {
         outcomes[i] = pack_outcome(o);
     }
     add(m, std::move(outcomes), false);
+}
+
+}  // namespace damas
+
+namespace damas {
+
+Outcome SolvedClass::Files::read(std::uint64_t index, BlockCache& cache) const {
+    const auto fail = [](const TableFile& f, ReadResult r) {
+        throw Error(f.path().string() + ": " + read_status_name(r.status));
+    };
+    const ReadResult plies = dtw->value(index, cache);
+    if (!plies.ok()) fail(*dtw, plies);
+    // As load(): the wdl file's value, or the dtw's parity where the file holds none.
+    std::uint8_t v = wdl_unknown;
+    if (wdl) {
+        const ReadResult r = wdl->value(index, cache);
+        if (!r.ok()) fail(*wdl, r);
+        v = static_cast<std::uint8_t>(r.value);
+        if (v == wdl_unknown && !wdl->half()) v = wdl_draw;  // the context codec's skipped
+    }
+    if (v == wdl_unknown) v = dtw_outcome(plies.value, giveaway);
+    if (v == wdl_unknown) v = wdl_draw;  // fill values may be anything
+    Outcome o{static_cast<Value>(v), 0};
+    if (o.value == Value::win || o.value == Value::loss) o.plies = plies.value;
+    return o;
+}
+
+void SolvedStore::open(Material m) {
+    auto files = std::make_unique<SolvedClass::Files>();
+    // Checked against the class (variant, class, metric, index size) as every reader does.
+    files->dtw = std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), Metric::dtw),
+                                             TableIdentity{variant_, m, Metric::dtw});
+    auto wdl = std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), Metric::wdl),
+                                           TableIdentity{variant_, m, Metric::wdl});
+    ClassIndex index(variant_.info().board, m);
+    if (wdl->holds_values()) files->wdl = std::move(wdl);
+    files->giveaway = variant_.giveaway;
+    SolvedClass c{m, std::make_unique<ClassIndex>(std::move(index)), {}, false, std::move(files)};
+    by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
 }
 
 }  // namespace damas

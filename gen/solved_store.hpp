@@ -6,6 +6,13 @@
 // which case the positions where the side to move must capture are unknown and resolved by
 // searching the captures (table/outcome.hpp), exactly as a probe does.
 //
+// A run whose budget cannot hold every class a pair reads (gen/plan.hpp) reads some of them
+// through a bounded cache of decompressed blocks instead (read_through): 16 KB blocks of the
+// class's dtw (and wdl) file, the same reader and cache engines probe with. Those classes are
+// never completed: their capture positions are searched at each lookup, as a probe does. The
+// plan holds the smallest classes whole (captures reach them most often, per byte) and reads the
+// largest (the crowning classes of the pair's own size) through the cache.
+//
 // Thread safety: load() before a parallel phase; lookup() is then safe from any thread.
 #pragma once
 
@@ -19,7 +26,9 @@
 #include "index/flip.hpp"
 #include "index/material.hpp"
 #include "rules/variant.hpp"
+#include "table/block_cache.hpp"
 #include "table/outcome.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 
@@ -38,6 +47,15 @@ struct SolvedClass {
     // Every position holds its value, capture positions included (a class straight from the
     // solver); otherwise capture positions hold fill values and are resolved by search.
     bool complete = false;
+    // Read through the block cache instead (outcomes empty): its table files.
+    struct Files {
+        std::unique_ptr<TableFile> dtw, wdl;  // wdl: null in the mirror layout (values from dtw)
+        bool giveaway = false;
+        // The outcome load() would hold at `index` (a fill value at capture positions). Throws
+        // Error naming the file if a block cannot be read.
+        Outcome read(std::uint64_t index, BlockCache& cache) const;
+    };
+    std::unique_ptr<const Files> files;
 };
 
 // What solving m reads: every class one move away, complete (their capture positions resolved,
@@ -67,11 +85,17 @@ class SolvedStore {
         if (!has(m)) load(m);
     }
     bool has(Material m) const { return classes_.count(m) != 0; }
+    // From now on these classes are read through a cache of cache_bytes (their files opened,
+    // never loaded whole) and the others loaded whole; a class held the other way is dropped and
+    // opened again as asked the next time it is needed.
+    void read_through(const std::set<Material>& classes, std::size_t cache_bytes);
+    bool reads_through(Material m) const { return read_through_.count(m) != 0; }
+    BlockCacheStats cache_stats() const { return cache_ ? cache_->stats() : BlockCacheStats{}; }
     // Frees every class that `keep` does not hold.
     void retain(const std::set<Material>& keep);
     // Frees the classes of `pieces` pieces that `keep` does not hold.
     void evict(int pieces, const std::set<Material>& keep);
-    std::size_t bytes() const;
+    std::size_t bytes() const;  // the classes held whole and the cache
     const std::filesystem::path& dir() const { return dir_; }
 
     // The outcome stored for a position (after the colour flip), with no rule applied and no
@@ -79,6 +103,7 @@ class SolvedStore {
     Outcome stored(const Position& p) const {
         const Position w = p.side == Color::white ? p : flip_(p);
         const SolvedClass& c = find(Material::of(w));
+        if (c.files) return c.files->read(c.index->index(w), *cache_);
         return unpack_outcome(c.outcomes[c.index->index(w)]);
     }
 
@@ -119,13 +144,18 @@ class SolvedStore {
         return ((m.white_men * 10 + m.white_kings) * 10 + m.black_men) * 10 + m.black_kings;
     }
     void load(Material m);
+    void open(Material m);
     void complete(SolvedClass& c);
+    void drop(Material m);
 
     Variant variant_;
     Flipper flip_;  // its shift worked out once: locate() is called in hot loops
     std::filesystem::path dir_;
     std::map<Material, SolvedClass> classes_;
     std::vector<const SolvedClass*> by_key_ = std::vector<const SolvedClass*>(10000, nullptr);
+    std::set<Material> read_through_;
+    std::unique_ptr<BlockCache> cache_;
+    std::size_t cache_bytes_ = 0;
 };
 
 }  // namespace damas

@@ -26,6 +26,7 @@ struct GenOptions {
     std::string memory;
     bool plan = false;
     bool in_units = false;
+    bool read_through = false;
     bool quiet = false;
     bool json = false;
 };
@@ -59,6 +60,8 @@ void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json) {
                           .num("slices", s.slices)
                           .boolean("in_units", s.in_units)
                           .num("store_bytes", s.store_bytes)
+                          .num("read_through", s.read_through.size())
+                          .num("cache_bytes", s.cache_bytes)
                           .num("peak_bytes", s.peak_bytes));
         std::printf("%s\n", JsonObject()
                                 .str("variant", g.variant.name())
@@ -122,6 +125,7 @@ void run_gen(const GenOptions& o) {
     }
     if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
     if (o.in_units) g.pair_solving = PairSolving::units;
+    if (o.read_through) g.pair_solving = PairSolving::units_read_through;
     if (o.plan) {
         print_plan(g, plan_generation(g), o.json);
         return;
@@ -244,6 +248,10 @@ void add_gen_commands(CLI::App& app) {
     gen->add_flag("--in-units", g.in_units,
                   "Solve every pair in units on disk, as a run on a small budget does (slower; "
                   "for checks)");
+    gen->add_flag("--read-through", g.read_through,
+                  "As --in-units, and read every smaller class through the block cache instead of "
+                  "loading it, as a run on a budget too small to hold them does (slower; for "
+                  "checks)");
     gen->add_flag("--plan", g.plan,
                   "Generate nothing: print the classes, units, peak memory, disk and time the "
                   "run would take");

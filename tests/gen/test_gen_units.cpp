@@ -1,7 +1,8 @@
 // Generation in units (gen/plan.hpp, gen/unit_file.hpp) writes the same files as generation with
 // every pair held whole:
 //  - every class of every variant with up to 4 pieces (3 on 10x10 and turkish), byte for byte,
-//    every pair solved in units (test_gen_units_slow: 5 pieces, 4 on 10x10 and turkish);
+//    every pair solved in units (test_gen_units_slow: 5 pieces, 4 on 10x10 and turkish), and
+//    again with every smaller class read through the block cache;
 //  - a run in units killed at several moments resumes to the same files, and a damaged unit file
 //    is solved again;
 //  - the plan: a budget too small is refused before anything is written.
@@ -32,6 +33,19 @@ TEST_P(UnitsAgree, SameFilesAsPairsHeldWhole) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, UnitsAgree, ::testing::ValuesIn(all_variants()),
+                         test::variant_test_name);
+
+// Every smaller class read through the block cache (SolvedStore::read_through): captures
+// searched at each lookup, values from the files' blocks, as a probe does.
+class ReadThroughAgrees : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(ReadThroughAgrees, SameFilesAsPairsHeldWhole) {
+    const Variant v = GetParam();
+    test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4,
+                                     PairSolving::units_read_through);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, ReadThroughAgrees, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
 
 std::string units_args(const std::filesystem::path& dir) {

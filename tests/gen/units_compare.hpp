@@ -9,21 +9,23 @@
 namespace damas::test {
 
 inline GenerateSummary generate_in_units(const Variant& v, int pieces,
-                                         const std::filesystem::path& dir) {
+                                         const std::filesystem::path& dir,
+                                         PairSolving how = PairSolving::units) {
     GenerateOptions o;
     o.variant = v;
     o.max_pieces = pieces;
     o.dir = dir;
     o.threads = 2;
-    o.pair_solving = PairSolving::units;
+    o.pair_solving = how;
     Progress progress(Progress::Mode::quiet);
     return generate(o, progress);
 }
 
-inline void expect_same_files_in_units(const Variant& v, int pieces) {
+inline void expect_same_files_in_units(const Variant& v, int pieces,
+                                       PairSolving how = PairSolving::units) {
     ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
     generate_quietly(v, pieces, whole.path);
-    const GenerateSummary s = generate_in_units(v, pieces, units.path);
+    const GenerateSummary s = generate_in_units(v, pieces, units.path, how);
     EXPECT_GT(s.pairs_in_units, 0);
     EXPECT_GT(s.units_written, 0u);
     EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, v)));  // removed once done
