@@ -85,11 +85,6 @@ bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions
     return stored == (mirror_layout_allowed(o, m) ? 1 : 2);
 }
 
-// A unit file that cannot be read back (gen/unit_file.hpp).
-struct DamagedUnit {
-    int slice;
-};
-
 struct WrittenClass {
     TableHeader wdl, dtw;
 };
@@ -216,7 +211,8 @@ class ResultsSource : public PairSource {
     const std::vector<PairResult>& r_;
 };
 
-// A pair solved in units: each class's values gathered from the unit files when asked for.
+// A pair solved in units: each class's values streamed from the unit files in class order
+// (ClassStream: a chunk of each slice's unit at a time), never the pair's whole results.
 class UnitsSource : public PairSource {
   public:
     UnitsSource(const GenerateOptions& o, const PairLayout& layout) : o_(o), layout_(layout) {}
@@ -225,44 +221,32 @@ class UnitsSource : public PairSource {
     std::uint64_t positions(int c) const override { return layout_.index(c).size(); }
     std::vector<std::uint8_t> wdl(int c) const override {
         std::vector<std::uint8_t> out(positions(c));
-        scatter(c, [&](std::uint64_t i, std::uint16_t v, std::uint8_t cap) {
-            out[i] = wdl_code(v, cap);
-        });
+        ClassStream stream(o_.dir, o_.variant, layout_, c);
+        std::vector<std::uint16_t> outcomes(piece);
+        std::vector<std::uint8_t> capture(piece);
+        for (std::uint64_t first = 0; first < out.size(); first += piece) {
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(piece, out.size() - first));
+            stream.next(std::span(outcomes).first(n), std::span(capture).first(n));
+            for (std::size_t i = 0; i < n; ++i) out[first + i] = wdl_code(outcomes[i], capture[i]);
+        }
         return out;
     }
     void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const override {
-        std::vector<std::uint16_t> dtw = huge_vector<std::uint16_t>(positions(c));
-        scatter(c, [&](std::uint64_t i, std::uint16_t v, std::uint8_t cap) {
-            dtw[i] = dtw_code(v, cap);
-        });
-        f([&dtw](std::uint64_t first, std::span<std::uint16_t> out) {
-            std::copy_n(dtw.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+        ClassStream stream(o_.dir, o_.variant, layout_, c);
+        std::vector<std::uint16_t> outcomes;
+        std::vector<std::uint8_t> capture;
+        // The writer asks for the blocks in order (write_dtw_table by block).
+        f([&](std::uint64_t, std::span<std::uint16_t> out) {
+            outcomes.resize(out.size());
+            capture.resize(out.size());
+            stream.next(outcomes, capture);
+            for (std::size_t i = 0; i < out.size(); ++i) out[i] = dtw_code(outcomes[i], capture[i]);
         });
     }
 
   private:
-    // g(class index, outcome, capture) for every position of class c, unit by unit.
-    template <class G>
-    void scatter(int c, const G& g) const {
-        const std::uint64_t k = layout_.kings_per_men();
-        for (int s = 0; s < layout_.slice_count(); ++s) {
-            const std::optional<SliceValues> slice =
-                read_unit(unit_path(o_.dir, o_.variant, layout_.material(0), s), o_.variant,
-                          layout_.material(0), s, layout_.slice_positions(s));
-            if (!slice) throw DamagedUnit{s};
-            const std::vector<std::uint64_t>& men = layout_.men(c, s);
-            const std::uint64_t base = layout_.slice_base(c, s);
-            tbb::parallel_for(
-                tbb::blocked_range<std::size_t>(0, men.size(), 64), [&](const auto& r) {
-                    for (std::size_t j = r.begin(); j != r.end(); ++j)
-                        for (std::uint64_t i = 0; i < k; ++i) {
-                            const std::uint64_t at = base + j * k + i;
-                            g(men[j] * k + i, slice->outcomes[at], slice->capture[at]);
-                        }
-                });
-        }
-    }
-
+    static constexpr std::size_t piece = 1 << 16;
     const GenerateOptions& o_;
     const PairLayout& layout_;
 };
@@ -333,26 +317,25 @@ TableHeader write_class_dtw(const GenerateOptions& o, const PairSource& source, 
 // one wdl file is written whole. Returns the bytes written.
 std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource& pair) {
     const WriteOptions wo = write_options(o);
-    std::vector<std::uint8_t> wdl[2];
+    // One class's wdl values in memory at a time: those of the class that keeps them are taken
+    // again for its file (from the unit files, for a pair in units).
     WdlChoice choice[2];
+    TableHeader counts[2];
     for (int c = 0; c < 2; ++c) {
-        wdl[c] = pair.wdl(c);
-        choice[c] = choose_wdl_codec(o, pair.material(c), wdl[c], wo);
+        const std::vector<std::uint8_t> wdl = pair.wdl(c);
+        choice[c] = choose_wdl_codec(o, pair.material(c), wdl, wo);
+        counts[c] = wdl_table_counts(table_info(o.variant, pair.material(c)), wdl);
     }
     // The second class on a tie, as apply_mirror_layout.
     const int kept = choice[0].bytes < choice[1].bytes ? 0 : 1;
-    const int dropped = 1 - kept;
-    const TableHeader dropped_counts =
-        wdl_table_counts(table_info(o.variant, pair.material(dropped)), wdl[dropped]);
-    std::vector<std::uint8_t>().swap(wdl[dropped]);
     TableHeader headers[2];
     for (int c = 0; c < 2; ++c) {
         const Material m = pair.material(c);
         const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
-        headers[c] = c == kept ? write_wdl_with(o, m, wdl[c], choice[c].codec, path, wo)
-                               : write_wdl_mirror_table(path, table_info(o.variant, m),
-                                                        dropped_counts, o.durable);
-        std::vector<std::uint8_t>().swap(wdl[c]);
+        headers[c] = c == kept
+                         ? write_wdl_with(o, m, pair.wdl(c), choice[c].codec, path, wo)
+                         : write_wdl_mirror_table(path, table_info(o.variant, m), counts[c],
+                                                  o.durable);
     }
     std::uint64_t bytes = 0;
     for (int c = 0; c < 2; ++c)
@@ -508,8 +491,7 @@ int first_missing_unit(const GenerateOptions& o, const PairLayout& layout) {
 
 std::optional<SliceValues> read_pair_unit(const GenerateOptions& o, const PairLayout& layout,
                                           int s) {
-    return read_unit(unit_path(o.dir, o.variant, layout.material(0), s), o.variant,
-                     layout.material(0), s, layout.slice_positions(s));
+    return read_unit(unit_path(o.dir, o.variant, layout.material(0), s), o.variant, layout, s);
 }
 
 // Solves the slices of the pair that have no unit file yet, each written to its unit file as
@@ -534,7 +516,7 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
         o.variant, layout, store, first, std::move(previous),
         [&](const SliceValues& slice) {
             write_unit(unit_path(o.dir, o.variant, layout.material(0), slice.slice), o.variant,
-                       layout.material(0), slice);
+                       layout, slice);
             ++summary.units_written;
         },
         [&](std::uint64_t d, std::uint64_t) { progress.update(d); }, &times);

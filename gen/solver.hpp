@@ -55,10 +55,11 @@
 // the pair's arrays; the bounded generator writes each to a unit file (gen/unit_file.hpp).
 //
 // Memory: the results (2 bytes of outcome and 1 of capture flag per position of the pair, held
-// by solve_pair's caller; two slices' worth in the solver), plus, for slices solved whole, 4 bytes of state, 2 bits of level bitmaps and at most 4 of bucket
-// entries per position of the largest such slice, and for components a buffer per thread of
-// about 96 bytes per kings placement and the flip tables (solver_bytes). The state, the bitmaps
-// and the results are accessed at random and asked for 2 MiB pages.
+// by solve_pair's caller; two slices' worth in the solver), plus, for slices solved whole, 4 bytes
+// of state, 2 bits of level bitmaps and at most 4 of bucket entries per position of the largest
+// such slice, and for components a buffer per thread of about 96 bytes per kings placement and the
+// flip tables (solver_bytes). The state, the bitmaps and the results are accessed at random and
+// asked for 2 MiB pages.
 #pragma once
 
 #include <atomic>

@@ -4,15 +4,19 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 
+#include <tbb/parallel_for.h>
+
 #include "gen/huge_pages.hpp"
-#include "table/hash.hpp"
 #include "rules/error.hpp"
+#include "table/hash.hpp"
 
 namespace damas {
 namespace {
@@ -20,9 +24,10 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "unit files are little-endian");
 
 constexpr char magic[8] = {'D', 'A', 'M', 'A', 'S', 'U', 'N', 'I'};
-constexpr std::uint32_t version = 1;
-constexpr std::size_t header_size = 72, label_size = 32;
-constexpr std::size_t io_chunk = std::size_t{1} << 20;
+constexpr std::uint32_t version = 2;
+constexpr std::size_t header_size = 88, label_size = 32, entry_size = 40;
+// Positions per chunk, in whole men configurations (at least one).
+constexpr std::uint64_t chunk_positions = 64 * 1024;
 
 std::string label(const Variant& v, Material pair) {
     return v.name() + " " + pair.name();
@@ -32,32 +37,39 @@ struct Header {
     unsigned char bytes[header_size] = {};
 };
 
+void put64(unsigned char* at, std::uint64_t x) {
+    std::memcpy(at, &x, 8);
+}
+std::uint64_t get64(const unsigned char* at) {
+    std::uint64_t x;
+    std::memcpy(&x, at, 8);
+    return x;
+}
+
 Header make_header(const Variant& v, Material pair, int slice, std::uint64_t positions,
-                   std::uint64_t values_hash) {
+                   std::uint64_t chunks, std::uint64_t table_offset, std::uint64_t table_hash) {
     Header h;
     std::memcpy(h.bytes, magic, 8);
-    const auto put32 = [&](std::size_t at, std::uint32_t x) { std::memcpy(h.bytes + at, &x, 4); };
-    const auto put64 = [&](std::size_t at, std::uint64_t x) { std::memcpy(h.bytes + at, &x, 8); };
-    put32(8, version);
-    put32(12, static_cast<std::uint32_t>(slice));
-    put64(16, positions);
+    const std::uint32_t ver = version, sl = static_cast<std::uint32_t>(slice);
+    std::memcpy(h.bytes + 8, &ver, 4);
+    std::memcpy(h.bytes + 12, &sl, 4);
+    put64(h.bytes + 16, positions);
     const std::string name = label(v, pair);
     std::memcpy(h.bytes + 24, name.data(), std::min(name.size(), label_size));
-    put64(56, values_hash);
-    put64(64, xxh64(std::as_bytes(std::span(h.bytes, 64))));
+    put64(h.bytes + 56, chunks);
+    put64(h.bytes + 64, table_offset);
+    put64(h.bytes + 72, table_hash);
+    put64(h.bytes + 80, xxh64(std::as_bytes(std::span(h.bytes, 80))));
     return h;
 }
 
-std::span<const std::byte> bytes_of(const SliceValues& values, int part) {
-    return part == 0 ? std::as_bytes(std::span(values.outcomes))
-                     : std::as_bytes(std::span(values.capture));
-}
-
-std::uint64_t hash_values(const SliceValues& values) {
-    Xxh64Stream hash;
-    hash.update(bytes_of(values, 0));
-    hash.update(bytes_of(values, 1));
-    return hash.digest();
+// A chunk's values as stored: outcomes, then capture flags.
+std::vector<std::byte> chunk_bytes(std::span<const std::uint16_t> outcomes,
+                                   std::span<const std::uint8_t> capture) {
+    std::vector<std::byte> raw(outcomes.size() * 3);
+    std::memcpy(raw.data(), outcomes.data(), outcomes.size() * 2);
+    std::memcpy(raw.data() + outcomes.size() * 2, capture.data(), capture.size());
+    return raw;
 }
 
 class Fd {
@@ -73,29 +85,6 @@ class Fd {
     int get() const { return fd_; }
     explicit operator bool() const { return fd_ >= 0; }
 
-    void write_all(const void* data, std::size_t n) {
-        const char* p = static_cast<const char*>(data);
-        while (n > 0) {
-            const ssize_t w = ::write(fd_, p, n);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) fail("cannot write");
-            p += w;
-            n -= static_cast<std::size_t>(w);
-        }
-    }
-    // Reads up to n bytes; fewer only at the end of the file.
-    std::size_t read_some(void* data, std::size_t n) {
-        char* p = static_cast<char*>(data);
-        std::size_t got = 0;
-        while (got < n) {
-            const ssize_t r = ::read(fd_, p + got, n - got);
-            if (r < 0 && errno == EINTR) continue;
-            if (r < 0) fail("cannot read");
-            if (r == 0) break;
-            got += static_cast<std::size_t>(r);
-        }
-        return got;
-    }
     [[noreturn]] void fail(const std::string& what) const {
         throw Error(path_.string() + ": " + what + ": " + std::strerror(errno));
     }
@@ -103,13 +92,6 @@ class Fd {
   private:
     std::filesystem::path path_;
     int fd_ = -1;
-};
-
-struct CctxFree {
-    void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-};
-struct DctxFree {
-    void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
 };
 
 }  // namespace
@@ -123,72 +105,224 @@ std::filesystem::path unit_path(const std::filesystem::path& dir, const Variant&
     return units_dir(dir, v) / (pair.name() + "." + std::to_string(slice) + ".unit");
 }
 
-void write_unit(const std::filesystem::path& path, const Variant& v, Material pair,
-                const SliceValues& values) {
-    std::filesystem::create_directories(path.parent_path());
-    std::filesystem::path tmp = path;
-    tmp += ".tmp";
-    {
-        Fd out(tmp, O_WRONLY | O_CREAT | O_TRUNC);
-        if (!out) out.fail("cannot create");
-        const Header h =
-            make_header(v, pair, values.slice, values.outcomes.size(), hash_values(values));
-        out.write_all(h.bytes, header_size);
-        std::unique_ptr<ZSTD_CCtx, CctxFree> cctx(ZSTD_createCCtx());
-        ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, 1);
-        ZSTD_CCtx_setPledgedSrcSize(cctx.get(), values.outcomes.size() * 3);
-        std::vector<char> buffer(ZSTD_CStreamOutSize());
-        for (int part = 0; part < 2; ++part) {
-            const std::span<const std::byte> data = bytes_of(values, part);
-            ZSTD_inBuffer in{data.data(), data.size(), 0};
-            const ZSTD_EndDirective mode = part == 1 ? ZSTD_e_end : ZSTD_e_continue;
-            for (bool done = false; !done;) {
-                ZSTD_outBuffer o{buffer.data(), buffer.size(), 0};
-                const std::size_t left = ZSTD_compressStream2(cctx.get(), &o, &in, mode);
-                if (ZSTD_isError(left))
-                    throw Error(tmp.string() + ": zstd: " + ZSTD_getErrorName(left));
-                out.write_all(buffer.data(), o.pos);
-                done = mode == ZSTD_e_end ? left == 0 : in.pos == in.size;
-            }
+namespace {
+
+// Writes <path>.tmp with the chunks given, then the table and header, and renames it.
+class UnitWriter {
+  public:
+    UnitWriter(const std::filesystem::path& path, std::uint64_t chunks)
+        : path_(path), tmp_(path.string() + ".tmp") {
+        std::filesystem::create_directories(path.parent_path());
+        fd_ = std::make_unique<Fd>(tmp_, O_WRONLY | O_CREAT | O_TRUNC);
+        if (!*fd_) fd_->fail("cannot create");
+        table_.resize(chunks);
+    }
+    ~UnitWriter() {
+        if (fd_) {
+            fd_.reset();
+            std::error_code ec;
+            std::filesystem::remove(tmp_, ec);
         }
     }
-    if (::rename(tmp.c_str(), path.c_str()) != 0)
-        throw Error(path.string() + ": cannot rename: " + std::strerror(errno));
+    // Chunk k (in position order) compressed; any order, one call at a time.
+    void put(std::size_t k, std::uint64_t first, std::uint64_t positions,
+             std::span<const std::byte> compressed, std::uint64_t hash) {
+        table_[k] = {first, positions, end_, compressed.size(), hash};
+        pwrite_all(compressed.data(), compressed.size(), end_);
+        end_ += compressed.size();
+    }
+    void close(const Variant& v, Material pair, int slice, std::uint64_t positions) {
+        std::vector<unsigned char> table(table_.size() * entry_size);
+        for (std::size_t k = 0; k < table_.size(); ++k) {
+            const UnitReader::Chunk& c = table_[k];
+            unsigned char* at = table.data() + k * entry_size;
+            put64(at, c.first), put64(at + 8, c.positions), put64(at + 16, c.offset);
+            put64(at + 24, c.bytes), put64(at + 32, c.hash);
+        }
+        pwrite_all(table.data(), table.size(), end_);
+        const Header h = make_header(v, pair, slice, positions, table_.size(), end_,
+                                     xxh64(std::as_bytes(std::span(table))));
+        pwrite_all(h.bytes, header_size, 0);
+        fd_.reset();
+        if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+            throw Error(path_.string() + ": cannot rename: " + std::strerror(errno));
+    }
+
+  private:
+    void pwrite_all(const void* data, std::size_t n, std::uint64_t at) {
+        const char* p = static_cast<const char*>(data);
+        while (n > 0) {
+            const ssize_t w = ::pwrite(fd_->get(), p, n, static_cast<off_t>(at));
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) fd_->fail("cannot write");
+            p += w, n -= static_cast<std::size_t>(w), at += static_cast<std::uint64_t>(w);
+        }
+    }
+
+    std::filesystem::path path_, tmp_;
+    std::unique_ptr<Fd> fd_;
+    std::vector<UnitReader::Chunk> table_;
+    std::uint64_t end_ = header_size;
+};
+
+// The chunks of a slice: runs of whole men configurations of one class.
+std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice) {
+    std::vector<UnitReader::Chunk> chunks;
+    const std::uint64_t k = layout.kings_per_men();
+    const std::uint64_t per = std::max<std::uint64_t>(1, chunk_positions / k);
+    for (int c = 0; c < layout.classes(); ++c) {
+        const std::uint64_t configs = layout.men(c, slice).size();
+        for (std::uint64_t j = 0; j < configs; j += per)
+            chunks.push_back({layout.slice_base(c, slice) + j * k, std::min(per, configs - j) * k});
+    }
+    return chunks;
+}
+
+}  // namespace
+
+void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
+                const SliceValues& values) {
+    const std::vector<UnitReader::Chunk> chunks = slice_chunks(layout, values.slice);
+    UnitWriter out(path, chunks.size());
+    std::mutex writing;
+    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t k) {
+        const UnitReader::Chunk& c = chunks[k];
+        const std::vector<std::byte> raw =
+            chunk_bytes(std::span(values.outcomes).subspan(c.first, c.positions),
+                        std::span(values.capture).subspan(c.first, c.positions));
+        std::vector<std::byte> packed(ZSTD_compressBound(raw.size()));
+        const std::size_t n =
+            ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1);
+        if (ZSTD_isError(n)) throw Error(path.string() + ": zstd: " + ZSTD_getErrorName(n));
+        const std::lock_guard lock(writing);
+        out.put(k, c.first, c.positions, std::span(packed).first(n), xxh64(raw));
+    });
+    out.close(v, layout.material(0), values.slice, values.outcomes.size());
+}
+
+UnitReader::UnitReader(const std::filesystem::path& path, const Variant& v,
+                       const PairLayout& layout, int slice)
+    : slice_(slice) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw DamagedUnit{slice};
+    Header h;
+    if (::pread(fd_, h.bytes, header_size, 0) != static_cast<ssize_t>(header_size))
+        throw DamagedUnit{slice};
+    const std::uint64_t count = get64(h.bytes + 56), table_offset = get64(h.bytes + 64);
+    const Header expected = make_header(v, layout.material(0), slice, layout.slice_positions(slice),
+                                        count, table_offset, get64(h.bytes + 72));
+    if (std::memcmp(expected.bytes, h.bytes, header_size) != 0 ||
+        count != slice_chunks(layout, slice).size())
+        throw DamagedUnit{slice};
+    std::vector<unsigned char> table(count * entry_size);
+    if (::pread(fd_, table.data(), table.size(), static_cast<off_t>(table_offset)) !=
+            static_cast<ssize_t>(table.size()) ||
+        xxh64(std::as_bytes(std::span(table))) != get64(h.bytes + 72))
+        throw DamagedUnit{slice};
+    std::uint64_t next = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        const unsigned char* at = table.data() + k * entry_size;
+        const Chunk c{get64(at), get64(at + 8), get64(at + 16), get64(at + 24), get64(at + 32)};
+        if (c.first != next || c.positions == 0) throw DamagedUnit{slice};
+        next += c.positions;
+        chunks_.push_back(c);
+    }
+    if (next != layout.slice_positions(slice)) throw DamagedUnit{slice};
+}
+
+UnitReader::~UnitReader() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+std::size_t UnitReader::chunk_at(std::uint64_t at) const {
+    const auto it = std::upper_bound(chunks_.begin(), chunks_.end(), at,
+                                     [](std::uint64_t x, const Chunk& c) { return x < c.first; });
+    return static_cast<std::size_t>(it - chunks_.begin()) - 1;
+}
+
+void UnitReader::read(std::size_t i, std::vector<std::uint16_t>& outcomes,
+                      std::vector<std::uint8_t>& capture) const {
+    const Chunk& c = chunks_[i];
+    thread_local std::vector<std::byte> packed, raw;
+    packed.resize(c.bytes);
+    raw.resize(c.positions * 3);
+    if (::pread(fd_, packed.data(), packed.size(), static_cast<off_t>(c.offset)) !=
+        static_cast<ssize_t>(packed.size()))
+        throw DamagedUnit{slice_};
+    const std::size_t n = ZSTD_decompress(raw.data(), raw.size(), packed.data(), packed.size());
+    if (ZSTD_isError(n) || n != raw.size() || xxh64(raw) != c.hash) throw DamagedUnit{slice_};
+    outcomes.resize(c.positions);
+    capture.resize(c.positions);
+    std::memcpy(outcomes.data(), raw.data(), c.positions * 2);
+    std::memcpy(capture.data(), raw.data() + c.positions * 2, c.positions);
 }
 
 std::optional<SliceValues> read_unit(const std::filesystem::path& path, const Variant& v,
-                                     Material pair, int slice, std::uint64_t positions) {
-    Fd in(path, O_RDONLY);
-    if (!in) return std::nullopt;
-    Header h;
-    if (in.read_some(h.bytes, header_size) != header_size) return std::nullopt;
-    SliceValues values;
-    values.slice = slice;
-    std::uint64_t values_hash = 0;
-    std::memcpy(&values_hash, h.bytes + 56, 8);
-    const Header expected = make_header(v, pair, slice, positions, values_hash);
-    if (std::memcmp(expected.bytes, h.bytes, header_size) != 0) return std::nullopt;
-    values.outcomes = huge_vector<std::uint16_t>(positions);
-    values.capture.assign(positions, 0);
-    std::unique_ptr<ZSTD_DCtx, DctxFree> dctx(ZSTD_createDCtx());
-    std::vector<char> buffer(ZSTD_DStreamInSize());
-    ZSTD_inBuffer zin{buffer.data(), 0, 0};
-    std::size_t last = 1;
-    for (int part = 0; part < 2; ++part) {
-        const std::span<const std::byte> target = bytes_of(values, part);
-        ZSTD_outBuffer out{const_cast<std::byte*>(target.data()), target.size(), 0};
-        while (out.pos < out.size) {
-            if (zin.pos == zin.size) {
-                zin.size = in.read_some(buffer.data(), buffer.size());
-                zin.pos = 0;
-                if (zin.size == 0) return std::nullopt;  // truncated
-            }
-            last = ZSTD_decompressStream(dctx.get(), &out, &zin);
-            if (ZSTD_isError(last)) return std::nullopt;
-        }
+                                     const PairLayout& layout, int slice) {
+    try {
+        const UnitReader in(path, v, layout, slice);
+        SliceValues values;
+        values.slice = slice;
+        values.outcomes = huge_vector<std::uint16_t>(layout.slice_positions(slice));
+        values.capture.assign(values.outcomes.size(), 0);
+        tbb::parallel_for(std::size_t{0}, in.chunks(), [&](std::size_t k) {
+            thread_local std::vector<std::uint16_t> outcomes;
+            thread_local std::vector<std::uint8_t> capture;
+            in.read(k, outcomes, capture);
+            const UnitReader::Chunk& c = in.chunk(k);
+            std::copy(outcomes.begin(), outcomes.end(),
+                      values.outcomes.begin() + static_cast<std::ptrdiff_t>(c.first));
+            std::copy(capture.begin(), capture.end(),
+                      values.capture.begin() + static_cast<std::ptrdiff_t>(c.first));
+        });
+        return values;
+    } catch (const DamagedUnit&) {
+        return std::nullopt;
     }
-    if (last != 0 || hash_values(values) != values_hash) return std::nullopt;
-    return values;
+}
+
+struct ClassStream::Cursor {
+    std::unique_ptr<UnitReader> reader;
+    std::size_t chunk = SIZE_MAX;
+    std::vector<std::uint16_t> outcomes;
+    std::vector<std::uint8_t> capture;
+};
+
+ClassStream::ClassStream(const std::filesystem::path& dir, const Variant& v,
+                         const PairLayout& layout, int c)
+    : layout_(layout), c_(c) {
+    for (int s = 0; s < layout.slice_count(); ++s) {
+        auto cursor = std::make_unique<Cursor>();
+        cursor->reader =
+            std::make_unique<UnitReader>(unit_path(dir, v, layout.material(0), s), v, layout, s);
+        slices_.push_back(std::move(cursor));
+    }
+}
+
+ClassStream::~ClassStream() = default;
+
+void ClassStream::next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t> capture) {
+    const std::uint64_t k = layout_.kings_per_men();
+    std::size_t done = 0;
+    while (done < outcomes.size()) {
+        const int s = layout_.slice_of_men(c_, men_);
+        Cursor& cur = *slices_[static_cast<std::size_t>(s)];
+        const std::uint64_t at = layout_.slice_local(c_, s, men_) + within_;
+        if (cur.chunk == SIZE_MAX || at < cur.reader->chunk(cur.chunk).first ||
+            at >= cur.reader->chunk(cur.chunk).first + cur.reader->chunk(cur.chunk).positions) {
+            cur.chunk = cur.reader->chunk_at(at);
+            cur.reader->read(cur.chunk, cur.outcomes, cur.capture);
+        }
+        const std::uint64_t from = at - cur.reader->chunk(cur.chunk).first;
+        const std::uint64_t n = std::min<std::uint64_t>(k - within_, outcomes.size() - done);
+        std::copy_n(cur.outcomes.begin() + static_cast<std::ptrdiff_t>(from), n,
+                    outcomes.begin() + static_cast<std::ptrdiff_t>(done));
+        std::copy_n(cur.capture.begin() + static_cast<std::ptrdiff_t>(from), n,
+                    capture.begin() + static_cast<std::ptrdiff_t>(done));
+        done += n;
+        within_ += n;
+        if (within_ == k) within_ = 0, ++men_;
+    }
 }
 
 }  // namespace damas

@@ -6,19 +6,28 @@
 //
 // Layout (little-endian), at <dir>/<variant>/units/<class>.<slice>.unit:
 //    0   8  magic "DAMASUNI"
-//    8   4  format version (1)
+//    8   4  format version (2)
 //   12   4  slice
-//   16   8  positions in the slice (both classes)
+//   16   8  positions in the slice (both classes, in the slice's layout: gen/pair_layout.hpp)
 //   24  32  the variant's name and the pair's first class ("english 2211"), NUL-padded
-//   56   8  xxh64 of the values: every outcome (u16), then every capture flag (u8)
-//   64   8  xxh64 of bytes 0..63
-//   72  ..  one zstd frame of those values
+//   56   8  chunk count
+//   64   8  offset of the chunk table
+//   72   8  xxh64 of the chunk table
+//   80   8  xxh64 of bytes 0..79
+//   88  ..  chunks, each one zstd frame of its values: every outcome (u16), then every capture
+//           flag (u8)
+//   then the chunk table, by first position: first position, positions, offset, compressed
+//   bytes, xxh64 of the values (u64 each)
+// A chunk holds whole men configurations of one class (kings_per_men() positions each), about
+// 64 K positions, so that the writer can read a class's values in class order from every
+// slice's unit at once, a chunk at a time, and never the whole pair (ClassStream).
 // Written to <path>.tmp and renamed, so a unit file that a killed run left is whole. It is not
 // flushed to the disk (an fsync per unit doubled the time of small pairs): after a power loss its
 // checksums tell a unit that did not reach the disk, and that slice is solved again.
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "gen/pair_layout.hpp"
@@ -31,11 +40,62 @@ std::filesystem::path unit_path(const std::filesystem::path& dir, const Variant&
 // The folder of every unit file of the variant.
 std::filesystem::path units_dir(const std::filesystem::path& dir, const Variant& v);
 
-void write_unit(const std::filesystem::path& path, const Variant& v, Material pair,
+// Thrown by the readers below when a unit file is missing or damaged: that slice (and those
+// after it, which read it) must be solved again.
+struct DamagedUnit {
+    int slice;
+};
+
+void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                 const SliceValues& values);
-// The slice's values, or nullopt when the file is missing, damaged or not the unit asked for
-// (positions: the slice's, both classes).
+// The slice's values, or nullopt when the file is missing, damaged or not the unit asked for.
 std::optional<SliceValues> read_unit(const std::filesystem::path& path, const Variant& v,
-                                     Material pair, int slice, std::uint64_t positions);
+                                     const PairLayout& layout, int slice);
+
+// One unit file opened for reading a chunk at a time. Thread safety: every const member function
+// may be called from any number of threads at once.
+class UnitReader {
+  public:
+    // Throws DamagedUnit if the file is missing, not this unit, or its chunk table is damaged.
+    UnitReader(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
+               int slice);
+    ~UnitReader();
+    UnitReader(const UnitReader&) = delete;
+    UnitReader& operator=(const UnitReader&) = delete;
+
+    struct Chunk {
+        std::uint64_t first = 0, positions = 0, offset = 0, bytes = 0, hash = 0;
+    };
+    std::size_t chunks() const { return chunks_.size(); }
+    const Chunk& chunk(std::size_t i) const { return chunks_[i]; }
+    // The chunk holding slice position `at`.
+    std::size_t chunk_at(std::uint64_t at) const;
+    // Decompresses chunk i into outcomes and capture (resized); throws DamagedUnit.
+    void read(std::size_t i, std::vector<std::uint16_t>& outcomes,
+              std::vector<std::uint8_t>& capture) const;
+
+  private:
+    int slice_;
+    int fd_ = -1;
+    std::vector<Chunk> chunks_;
+};
+
+// Class c's values of a pair solved in units, in class index order, gathered from every slice's
+// unit file at once, a chunk at a time: memory is a chunk per slice, not the class.
+class ClassStream {
+  public:
+    ClassStream(const std::filesystem::path& dir, const Variant& v, const PairLayout& layout,
+                int c);
+    ~ClassStream();
+    // The next outcomes.size() values (capture.size() must be the same). Throws DamagedUnit.
+    void next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t> capture);
+
+  private:
+    struct Cursor;
+    const PairLayout& layout_;
+    int c_;
+    std::uint64_t men_ = 0, within_ = 0;  // the next position: men configuration, kings rank
+    std::vector<std::unique_ptr<Cursor>> slices_;
+};
 
 }  // namespace damas

@@ -170,6 +170,7 @@ struct Compressor {
 };
 
 struct EncodedBlock {
+    std::vector<std::uint16_t> values;  // given in order (write_dtw_table by block)
     std::vector<std::byte> plain;
     std::vector<std::byte> compressed;
     std::uint64_t hash = 0;
@@ -271,8 +272,14 @@ BlockSpan block_span(std::uint64_t b, std::uint32_t ppb, std::uint64_t positions
 // A pipeline: `threads` threads encode blocks, and each block is written (in order) as soon as
 // it and those before it are ready, by whichever thread is free. Batches with a barrier left a
 // sixth of the threads' time idle (the slowest block of each batch, the serial writes).
-template <class Encode>
-void write_blocks(TmpFile& file, TableHeader& h, unsigned threads, const Encode& encode) {
+// produce(block, out), when given, runs in block order on one thread at a time before the
+// block's encode: for values that can only be read in order.
+struct NoProduce {
+    void operator()(std::uint64_t, EncodedBlock&) const {}
+};
+template <class Encode, class Produce = NoProduce>
+void write_blocks(TmpFile& file, TableHeader& h, unsigned threads, const Encode& encode,
+                  const Produce& produce = {}) {
     std::vector<std::byte> table(format::table_bytes(h.blocks));
     Xxh64Stream blocks_hash;
     std::uint64_t pos = h.blocks_offset;
@@ -285,8 +292,12 @@ void write_blocks(TmpFile& file, TableHeader& h, unsigned threads, const Encode&
             slots.size(),
             tbb::make_filter<void, std::uint64_t>(tbb::filter_mode::serial_in_order,
                                                   [&](tbb::flow_control& control) -> std::uint64_t {
-                                                      if (next == h.blocks) control.stop();
-                                                      return next == h.blocks ? 0 : next++;
+                                                      if (next == h.blocks) {
+                                                          control.stop();
+                                                          return 0;
+                                                      }
+                                                      produce(next, slots[next % slots.size()]);
+                                                      return next++;
                                                   }) &
                 tbb::make_filter<std::uint64_t, std::uint64_t>(tbb::filter_mode::parallel,
                                                                [&](std::uint64_t b) {
@@ -391,13 +402,16 @@ TableHeader start_header(const TableInfo& info, Metric metric, std::uint32_t ppb
     return h;
 }
 
-// A table of `positions` values: values(worker, first, n) gives [first, first + n) (worker <
-// opt.threads); `all`, when not empty, holds them all (for counting when opt.counts_from is
-// null).
-template <class T, class Values>
+// A table of `positions` values: values(worker, first, n, block) gives [first, first + n)
+// (worker < opt.threads; block: what produce left for it, see write_blocks); `all`, when not
+// empty, holds them all (for counting when opt.counts_from is null).
+struct NoValues {
+    void operator()(std::uint64_t, std::size_t, EncodedBlock&) const {}
+};
+template <class T, class Values, class Produce = NoValues>
 TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
                         std::uint64_t positions, std::span<const T> all, const Values& values,
-                        const WriteOptions& opt, Metric metric) {
+                        const WriteOptions& opt, Metric metric, const Produce& produce = {}) {
     const FillRule fill = opt.fill != FillRule::automatic ? opt.fill
                           : metric == Metric::wdl         ? FillRule::previous
                                                           : FillRule::block_majority;
@@ -423,12 +437,18 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
         comps.push_back(std::make_unique<Compressor>(level, search));
 
     TmpFile file(path);
-    write_blocks(file, h, threads, [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
-        const BlockSpan at = block_span(b, ppb, h.positions);
-        encode_plain(std::span<const T>(values(w, at.first, at.n)), fill, out.plain);
-        out.hash = xxh64(out.plain);
-        comps[w]->compress(out.plain, out.compressed);
-    });
+    write_blocks(
+        file, h, threads,
+        [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
+            const BlockSpan at = block_span(b, ppb, h.positions);
+            encode_plain(std::span<const T>(values(w, at.first, at.n, out)), fill, out.plain);
+            out.hash = xxh64(out.plain);
+            comps[w]->compress(out.plain, out.compressed);
+        },
+        [&](std::uint64_t b, EncodedBlock& out) {
+            const BlockSpan at = block_span(b, ppb, h.positions);
+            produce(at.first, at.n, out);
+        });
     file.write_at(0, encode_header(h));
     file.commit(opt.durable);
     return h;
@@ -439,7 +459,9 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
                         std::span<const T> values, const WriteOptions& opt, Metric metric) {
     return write_table(
         path, info, values.size(), values,
-        [&](std::size_t, std::uint64_t first, std::size_t n) { return values.subspan(first, n); },
+        [&](std::size_t, std::uint64_t first, std::size_t n, const EncodedBlock&) {
+            return values.subspan(first, n);
+        },
         opt, metric);
 }
 
@@ -664,15 +686,16 @@ TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& 
                             std::uint64_t positions, const DtwValues& values,
                             const WriteOptions& options) {
     if (!options.counts_from) throw Error("write_dtw_table: values by block need counts_from");
-    std::vector<std::vector<std::uint16_t>> buffers(std::max(1u, options.threads));
     return write_table(
         path, info, positions, std::span<const std::uint16_t>(),
-        [&](std::size_t w, std::uint64_t first, std::size_t n) {
-            buffers[w].resize(n);
-            values(first, buffers[w]);
-            return std::span<const std::uint16_t>(buffers[w]);
+        [](std::size_t, std::uint64_t, std::size_t, const EncodedBlock& block) {
+            return std::span<const std::uint16_t>(block.values);
         },
-        options, Metric::dtw);
+        options, Metric::dtw,
+        [&](std::uint64_t first, std::size_t n, EncodedBlock& block) {
+            block.values.resize(n);
+            values(first, block.values);
+        });
 }
 
 TableHeader write_dtr_table(const std::filesystem::path& path, const TableInfo& info, Metric metric,

@@ -95,7 +95,8 @@ TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& 
                             std::span<const std::uint16_t> values,
                             const WriteOptions& options = {});
 // The same for values given block by block: values(first, out) fills out with the values of
-// positions [first, first + out.size()), from any of options.threads threads at once. The whole
+// positions [first, first + out.size()), called for the blocks in order, one call at a time (so
+// the values may come from a stream), while other threads compress the blocks before. The whole
 // array is never held. options.counts_from is required (the values are not counted).
 using DtwValues = std::function<void(std::uint64_t first, std::span<std::uint16_t> out)>;
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
