@@ -489,37 +489,52 @@ int first_missing_unit(const GenerateOptions& o, const PairLayout& layout) {
     return s;
 }
 
-std::optional<SliceValues> read_pair_unit(const GenerateOptions& o, const PairLayout& layout,
-                                          int s) {
-    return read_unit(unit_path(o.dir, o.variant, layout.material(0), s), o.variant, layout, s);
+std::unique_ptr<UnitReader> open_pair_unit(const GenerateOptions& o, const PairLayout& layout,
+                                           int s) {
+    return std::make_unique<UnitReader>(unit_path(o.dir, o.variant, layout.material(0), s),
+                                        o.variant, layout, s);
+}
+
+bool unit_opens(const GenerateOptions& o, const PairLayout& layout, int s) {
+    try {
+        open_pair_unit(o, layout, s);
+        return true;
+    } catch (const DamagedUnit&) {
+        return false;
+    }
 }
 
 // Solves the slices of the pair that have no unit file yet, each written to its unit file as
-// soon as it is solved. A damaged unit file is solved again, with every slice after it.
+// soon as it is solved, the slice before read back from its unit file. A damaged unit file is
+// solved again, with every slice after it.
 void solve_units(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
                  Progress& progress, SolveTimes& times, GenerateSummary& summary) {
-    int first = first_missing_unit(o, layout);
-    SliceValues previous;
-    while (first > 0) {
-        if (std::optional<SliceValues> v = read_pair_unit(o, layout, first - 1)) {
-            previous = std::move(*v);
-            break;
+    const Material m = layout.material(0);
+    for (bool retry = false;; retry = true) {
+        int first = first_missing_unit(o, layout);
+        while (first > 0 && !unit_opens(o, layout, first - 1)) --first;  // damaged: again
+        remove_units(o, m, layout.slice_count(), first);
+        if (!retry) summary.units_resumed += static_cast<std::uint64_t>(first);
+        if (first > 0 && !retry)
+            progress.message(pair_label(m) + ": " + std::to_string(first) + " of " +
+                             std::to_string(layout.slice_count()) + " units complete, resumed");
+        try {
+            solve_slices(
+                o.variant, layout, store, first, {},
+                [&](const SliceValues& slice) {
+                    write_unit(unit_path(o.dir, o.variant, m, slice.slice), o.variant, layout,
+                               slice);
+                    ++summary.units_written;
+                },
+                [&](std::uint64_t d, std::uint64_t) { progress.update(d); }, &times,
+                SliceSolving::automatic, [&](int s) { return open_pair_unit(o, layout, s); });
+            return;
+        } catch (const DamagedUnit& d) {
+            remove_units(o, m, layout.slice_count(), d.slice);
+            progress.message(pair_label(m) + ": unit " + std::to_string(d.slice) +
+                             " is damaged; solving it again");
         }
-        --first;  // damaged: solved again
     }
-    remove_units(o, layout.material(0), layout.slice_count(), first);
-    summary.units_resumed += static_cast<std::uint64_t>(first);
-    if (first > 0)
-        progress.message(pair_label(layout.material(0)) + ": " + std::to_string(first) + " of " +
-                         std::to_string(layout.slice_count()) + " units complete, resumed");
-    solve_slices(
-        o.variant, layout, store, first, std::move(previous),
-        [&](const SliceValues& slice) {
-            write_unit(unit_path(o.dir, o.variant, layout.material(0), slice.slice), o.variant,
-                       layout, slice);
-            ++summary.units_written;
-        },
-        [&](std::uint64_t d, std::uint64_t) { progress.update(d); }, &times);
 }
 
 // Solves the pair in units and writes its table files from them; returns the bytes written.

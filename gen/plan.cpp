@@ -117,7 +117,7 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     const std::uint64_t layout = layout_bytes(board, m);
     const std::uint64_t slice = 3 * largest_slice_positions(board, m);
     c.whole_solve = solver_bytes(v, m, threads) + layout + 2 * slice;
-    c.units_solve = solver_bytes(v, m, threads) - results + layout + 2 * slice;
+    c.units_solve = solver_bytes(v, m, threads, true) + layout + slice;
     // Writing (gen/generate.cpp): a byte a position of one class at a time for its wdl values;
     // the DTW values are taken block by block. Held whole, the results too; in units, a chunk of
     // each slice's unit file (gen/unit_file.hpp: ClassStream), its values and compressed bytes.

@@ -6,6 +6,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -16,6 +17,7 @@
 
 #include "gen/huge_pages.hpp"
 #include "gen/king_ranks.hpp"
+#include "gen/unit_file.hpp"
 #include "rules/error.hpp"
 #include "rules/unmove.hpp"
 
@@ -56,12 +58,58 @@ struct StateWord {
 // Whether a slice is solved as components of two men configurations (PairSolver::Component):
 // where men only move forward, when it has enough of them to keep the threads busy, and they
 // are small enough for a buffer per thread.
+// In units (a bounded run) larger components too: a slice solved whole takes 8 bytes a
+// position of the slice, a component 96 per kings placement per thread (384 MiB at the limit).
 constexpr std::uint64_t largest_component_kings = std::uint64_t{1} << 20;
+constexpr std::uint64_t largest_component_kings_in_units = std::uint64_t{1} << 22;
 bool solved_by_components(bool men_move_sideways, std::uint64_t men_in_slice,
-                          std::uint64_t kings_per_men, int threads) {
+                          std::uint64_t kings_per_men, int threads, bool in_units) {
     return !men_move_sideways && men_in_slice >= 4 * static_cast<std::uint64_t>(threads) &&
-           kings_per_men <= largest_component_kings;
+           kings_per_men <= (in_units ? largest_component_kings_in_units : largest_component_kings);
 }
+
+// A thread's decoded chunks of the unit file of the slice before the one being solved
+// (gen/unit_file.hpp), the least recently used replaced: a men configuration's outcomes stay
+// where man_moves() points until `capacity` other chunks were asked for, and the man moves of
+// one men configuration (at most 24) ask for fewer.
+class PreviousChunks {
+  public:
+    static constexpr int capacity = 32;
+
+    const std::uint16_t* outcomes(const UnitReader& unit, int slice, std::uint64_t local) {
+        ++clock_;
+        if (Entry& e = entries_[last_]; e.holds(slice, local)) return e.at(clock_, local);
+        for (int i = 0; i < capacity; ++i)
+            if (entries_[i].holds(slice, local)) return entries_[last_ = i].at(clock_, local);
+        int victim = 0;
+        for (int i = 1; i < capacity; ++i)
+            if (entries_[i].used < entries_[victim].used) victim = i;
+        Entry& e = entries_[last_ = victim];
+        const std::size_t chunk = unit.chunk_at(local);
+        unit.read(chunk, e.values, capture_);
+        e.slice = slice;
+        e.first = unit.chunk(chunk).first;
+        return e.at(clock_, local);
+    }
+
+  private:
+    struct Entry {
+        int slice = -1;
+        std::uint64_t first = 0, used = 0;
+        std::vector<std::uint16_t> values;
+        bool holds(int s, std::uint64_t local) const {
+            return slice == s && local >= first && local - first < values.size();
+        }
+        const std::uint16_t* at(std::uint64_t clock, std::uint64_t local) {
+            used = clock;
+            return values.data() + (local - first);
+        }
+    };
+    std::array<Entry, capacity> entries_;
+    std::vector<std::uint8_t> capture_;
+    std::uint64_t clock_ = 0;
+    int last_ = 0;
+};
 
 template <class T>
 void store_max(std::atomic<T>& a, T v) {
@@ -76,7 +124,7 @@ class PairSolver {
 
   public:
     PairSolver(const Variant& v, const PairLayout& layout, const SolvedStore& store,
-               const ProgressFn& progress, SliceSolving solving)
+               const ProgressFn& progress, SliceSolving solving, OpenUnit open_unit)
         : variant_(v),
           solving_(solving),
           board_(v.info().board),
@@ -88,6 +136,7 @@ class PairSolver {
           indices_{layout.index(0), layout.index(1)},
           kings_per_men_(indices_[0].kings_per_men()),
           free_squares_(make_tables(board_).squares - materials_[0].men()) {
+        open_unit_ = std::move(open_unit);
         const Material m = materials_[0];
         // The kings' rank arrays of the hot loops hold 8 kings a side (gen/king_ranks.hpp).
         for (const Material c : materials_)
@@ -115,8 +164,11 @@ class PairSolver {
 
     // Solves the slices from `first` on, handing each to `solved` once solved; `previous` holds
     // the values of slice first - 1 (none when first is 0).
+    // With open_unit, the slice before is read from its unit file instead (`previous` unused).
     void run(int first, SliceValues previous, const SliceFn& solved, SolveTimes* times) {
         previous_ = std::move(previous);
+        previous_slice_ = previous_.slice;
+        if (open_unit_ && first > 0) previous_unit_ = open_unit_(previous_slice_ = first - 1);
         for (int s = 0; s < first; ++s) slices_done_ += layout_.slice_positions(s);
         done_ = slices_done_;
         report(0);
@@ -128,8 +180,14 @@ class PairSolver {
             solve_slice(s);
             solved(current_);
             // Only the slice just solved is read by the next one's man moves.
-            previous_ = std::move(current_);
-            current_ = {};
+            previous_slice_ = s;
+            if (open_unit_) {
+                current_ = {};
+                previous_unit_ = open_unit_(s);
+            } else {
+                previous_ = std::move(current_);
+                current_ = {};
+            }
         }
         if (times) *times = times_;
     }
@@ -148,7 +206,7 @@ class PairSolver {
     bool by_components(int s) const {
         return solving_ == SliceSolving::automatic &&
                solved_by_components(R::men_move_sideways, indices_[0].men_in_slice(s),
-                                    kings_per_men(), threads_);
+                                    kings_per_men(), threads_, static_cast<bool>(open_unit_));
     }
 
     void solve_slice(int s) {
@@ -285,10 +343,17 @@ class PairSolver {
             // cache miss per position in the classes without kings.
             // Its slice is the one solved just before (one step more advanced).
             if (!R::men_move_sideways || layout_.slice_of_men(c_after, men_after) != slice_)
-                mm.results = previous_.outcomes.data() +
-                             layout_.slice_local(c_after, previous_.slice, men_after);
+                mm.results = previous_outcomes(c_after, men_after);
         }
         return out;
+    }
+
+    // The outcomes of men configuration `men` of class c in the slice before, kings_per_men() of
+    // them: held, or from the unit file (valid until this thread asks for many other chunks).
+    const std::uint16_t* previous_outcomes(int c, std::uint64_t men) const {
+        const std::uint64_t local = layout_.slice_local(c, previous_slice_, men);
+        if (!previous_unit_) return previous_.outcomes.data() + local;
+        return previous_chunks_.local().outcomes(*previous_unit_, previous_slice_, local);
     }
 
     // What a position's exits tell so far: the best exit win gives a tentative win distance,
@@ -1130,8 +1195,13 @@ class PairSolver {
         tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
     tbb::enumerable_thread_specific<Component> components_;
     std::uint64_t total_ = 0, done_ = 0, slices_done_ = 0;
-    // The values of the slice being solved and of the one before it (its man moves' successors).
+    // The values of the slice being solved and of the one before it (its man moves' successors),
+    // or the unit file of that one (open_unit_) read a chunk at a time.
     SliceValues current_, previous_;
+    OpenUnit open_unit_;
+    std::unique_ptr<UnitReader> previous_unit_;
+    int previous_slice_ = -1;
+    mutable tbb::enumerable_thread_specific<PreviousChunks> previous_chunks_;
     // The slice being solved: its states are the class's configurations, then the mirror's.
     int slice_ = 0;
     std::uint64_t base_[2] = {0, 0}, slice_size_ = 0;
@@ -1160,7 +1230,7 @@ std::uint64_t solver_result_bytes(const BoardSpec& board, Material m) {
     return 3 * (m == m.mirrored() ? n : 2 * n);  // a class and its mirror have the same size
 }
 
-std::uint64_t solver_bytes(const Variant& v, Material m, int threads) {
+std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_units) {
     const BoardSpec board = v.info().board;
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool single = m == m.mirrored();
@@ -1169,7 +1239,7 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads) {
     const std::uint64_t kings_per_men = index.kings_per_men();
     std::uint64_t pair = index.size() + (single ? 0 : mirror.size()), largest = 0, per_thread = 0;
     for (int s = 0; s < index.slice_count(); ++s) {
-        if (solved_by_components(sideways, index.men_in_slice(s), kings_per_men, threads))
+        if (solved_by_components(sideways, index.men_in_slice(s), kings_per_men, threads, in_units))
             // A component buffer: 4 bytes of state for each of 2 x kings_per_men positions (8),
             // the buckets' room kept between components (up to 8 entries: 32), and their entries
             // within a component (about 3 per position, with the vectors' slack: 48).
@@ -1180,15 +1250,21 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads) {
     }
     // Plus, with components, each class's table of flipped kings indices (4 bytes per index).
     const std::uint64_t flipped = per_thread > 0 ? 8 * kings_per_men : 0;
-    return 3 * pair + 8 * largest + largest / 4 + flipped +
-           static_cast<std::uint64_t>(threads) * per_thread;
+    // In units, the results are not held, and each thread keeps decoded chunks of the slice
+    // before (PreviousChunks: 2 bytes a position, 64 Ki positions or one men configuration each).
+    const std::uint64_t results = in_units ? 0 : 3 * pair;
+    const std::uint64_t chunks =
+        in_units ? PreviousChunks::capacity * 2 * std::max<std::uint64_t>(kings_per_men, 1 << 16)
+                 : 0;
+    return results + 8 * largest + largest / 4 + flipped +
+           static_cast<std::uint64_t>(threads) * (per_thread + chunks);
 }
 
 void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
                   SliceValues previous, const SliceFn& solved, const ProgressFn& progress,
-                  SolveTimes* times, SliceSolving solving) {
+                  SolveTimes* times, SliceSolving solving, const OpenUnit& open_unit) {
     dispatch(v.base, [&](auto rules) {
-        PairSolver<decltype(rules)>(v, layout, store, progress, solving)
+        PairSolver<decltype(rules)>(v, layout, store, progress, solving, open_unit)
             .run(first, std::move(previous), solved, times);
     });
 }

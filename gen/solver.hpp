@@ -65,6 +65,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "gen/pair_layout.hpp"
@@ -81,8 +82,10 @@ struct PairResult {
 
 // The memory solve_pair needs for m and its mirror on `threads` threads: 3 bytes per position of
 // the pair (the results), 8 per position of the largest slice solved whole (state and bucket
-// entries) and 2 bits (level bitmaps), and the components' buffers and tables.
-std::uint64_t solver_bytes(const Variant& v, Material m, int threads);
+// entries) and 2 bits (level bitmaps), and the components' buffers and tables. in_units: what
+// solve_slices needs with open_unit instead (no results; larger components; the threads' chunks
+// of the slice before), the values of the slice being solved not counted.
+std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_units = false);
 // The part of it that solve_pair returns: the results alone.
 std::uint64_t solver_result_bytes(const BoardSpec& board, Material m);
 
@@ -99,15 +102,24 @@ struct SolveTimes {
 enum class SliceSolving { automatic, whole };
 
 using SliceFn = std::function<void(const SliceValues&)>;
+class UnitReader;
+// Opens the unit file of a slice already solved (gen/unit_file.hpp); throws DamagedUnit.
+using OpenUnit = std::function<std::unique_ptr<UnitReader>(int slice)>;
 
 // Solves the slices of the pair `layout` from slice `first` on (most advanced first), handing
 // each to `solved` as soon as it is solved: the unit of work of the bounded-memory generator.
 // `previous` holds the values of slice first - 1 (nothing when first is 0), which its man moves
 // reach. Memory: the solver's working set (solver_bytes without the results) and two slices'
 // values. The store must hold every class that the pair's exits can reach.
+// With open_unit (the bounded generator, once `solved` has written each slice's unit file), the
+// solver keeps no slice it has handed out: the slice before is read from its unit file a chunk
+// at a time (`previous` unused), and slices with larger components are solved as components, so
+// that its memory is the values of the slice being solved and buffers per thread. A damaged unit
+// file read meanwhile throws DamagedUnit.
 void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
                   SliceValues previous, const SliceFn& solved, const ProgressFn& progress = {},
-                  SolveTimes* times = nullptr, SliceSolving solving = SliceSolving::automatic);
+                  SolveTimes* times = nullptr, SliceSolving solving = SliceSolving::automatic,
+                  const OpenUnit& open_unit = {});
 
 // Solves m and m.mirrored() (one result if they are equal) into arrays in class index order.
 // The store must hold every class that m's exits can reach (SolvedStore::load_below).
