@@ -391,6 +391,23 @@ double cpu_seconds() {
     return seconds(u.ru_utime) + seconds(u.ru_stime);
 }
 
+// The process's peak resident memory since the last reset (VmHWM), 0 if unknown; then resets
+// it (clear_refs 5), so that each pair's own peak is measured.
+std::uint64_t take_peak_resident_bytes() {
+    std::uint64_t kib = 0;
+    {
+        std::ifstream status("/proc/self/status");
+        std::string key;
+        while (status >> key)
+            if (key == "VmHWM:") {
+                status >> kib;
+                break;
+            }
+    }
+    std::ofstream("/proc/self/clear_refs") << "5";
+    return kib * 1024;
+}
+
 // "0201+0102": a class and its mirror, solved together.
 std::string pair_label(Material m) {
     std::string s = m.name();
@@ -638,13 +655,20 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         const double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const double solving = std::chrono::duration<double>(solved - t0).count();
-        char note[300];
+        const std::uint64_t peak = take_peak_resident_bytes();
+        if (peak > summary.peak_resident_bytes) {
+            summary.peak_resident_bytes = peak;
+            summary.peak_pair = label;
+        }
+        char note[340];
         std::snprintf(note, sizeof note,
                       "%s: %llu positions in %.2f s (%.2f M pos/s; solved in %.2f s: initialised "
-                      "in %.2f s, resolved in %.2f s; written in %.2f s; CPU %.2f s)",
+                      "in %.2f s, resolved in %.2f s; written in %.2f s; CPU %.2f s; peak %.0f "
+                      "MiB)",
                       label.c_str(), static_cast<unsigned long long>(step.positions), secs,
                       secs > 0 ? static_cast<double>(step.positions) / secs / 1e6 : 0.0, solving,
-                      times.initialise, times.resolve, secs - solving, cpu_seconds() - cpu0);
+                      times.initialise, times.resolve, secs - solving, cpu_seconds() - cpu0,
+                      static_cast<double>(peak) / (1024.0 * 1024.0));
         progress.finish(note);
     }
     std::error_code ec;

@@ -77,6 +77,9 @@ struct GenerateSummary {
     std::uint64_t budget_bytes = 0;
     int pairs_in_units = 0;
     std::uint64_t units_written = 0, units_resumed = 0;  // unit files solved, found complete
+    // The process's peak resident memory (VmHWM), and the pair during which it was reached.
+    std::uint64_t peak_resident_bytes = 0;
+    std::string peak_pair;
 };
 
 std::filesystem::path default_database_dir();  // $DAMAS_DB or ./db

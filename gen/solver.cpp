@@ -58,14 +58,15 @@ struct StateWord {
 // Whether a slice is solved as components of two men configurations (PairSolver::Component):
 // where men only move forward, when it has enough of them to keep the threads busy, and they
 // are small enough for a buffer per thread.
-// In units (a bounded run) larger components too: a slice solved whole takes 8 bytes a
-// position of the slice, a component 96 per kings placement per thread (384 MiB at the limit).
 constexpr std::uint64_t largest_component_kings = std::uint64_t{1} << 20;
-constexpr std::uint64_t largest_component_kings_in_units = std::uint64_t{1} << 22;
 bool solved_by_components(bool men_move_sideways, std::uint64_t men_in_slice,
                           std::uint64_t kings_per_men, int threads, bool in_units) {
-    return !men_move_sideways && men_in_slice >= 4 * static_cast<std::uint64_t>(threads) &&
-           kings_per_men <= (in_units ? largest_component_kings_in_units : largest_component_kings);
+    const std::uint64_t t = static_cast<std::uint64_t>(threads);
+    if (men_move_sideways || men_in_slice < 4 * t) return false;
+    // In units, wherever a thread's buffers (96 bytes a kings placement) take less than the
+    // slice solved whole would (8 bytes a position of both classes).
+    return kings_per_men <= largest_component_kings ||
+           (in_units && kings_per_men < (std::uint64_t{1} << 31) && 6 * t <= men_in_slice);
 }
 
 // A thread's decoded chunks of the unit file of the slice before the one being solved
@@ -1254,8 +1255,9 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_un
     // before (PreviousChunks: 2 bytes a position, 64 Ki positions or one men configuration each).
     const std::uint64_t results = in_units ? 0 : 3 * pair;
     const std::uint64_t chunks =
-        in_units ? PreviousChunks::capacity * 2 * std::max<std::uint64_t>(kings_per_men, 1 << 16)
-                 : 0;
+        in_units && index.slice_count() > 1
+            ? PreviousChunks::capacity * 2 * std::max<std::uint64_t>(kings_per_men, 1 << 16)
+            : 0;
     return results + 8 * largest + largest / 4 + flipped +
            static_cast<std::uint64_t>(threads) * (per_thread + chunks);
 }

@@ -148,6 +148,8 @@ void run_gen(const GenOptions& o) {
                                 .num("bytes_written", s.bytes_written)
                                 .num("bits_per_position", bits)
                                 .num("memory_estimate_bytes", s.peak_bytes_estimate)
+                                .num("peak_resident_bytes", s.peak_resident_bytes)
+                                .str("peak_pair", s.peak_pair)
                                 .num("budget_bytes", s.budget_bytes)
                                 .num("pairs_in_units", s.pairs_in_units)
                                 .num("units_written", s.units_written)
@@ -161,6 +163,11 @@ void run_gen(const GenOptions& o) {
         "bits/position\n",
         s.classes_built, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
         rate / 1e6, static_cast<unsigned long long>(s.bytes_written), bits);
+    if (s.peak_resident_bytes > 0)
+        std::printf("peak resident memory %.1f MiB (during %s; planned %.1f MiB)\n",
+                    static_cast<double>(s.peak_resident_bytes) / (1024.0 * 1024.0),
+                    s.peak_pair.c_str(),
+                    static_cast<double>(s.peak_bytes_estimate) / (1024.0 * 1024.0));
 }
 
 struct VerifyOptions {
