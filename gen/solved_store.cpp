@@ -3,8 +3,11 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <numeric>
+
 #include "gen/huge_pages.hpp"
 #include "rules/error.hpp"
+#include "table/bytes.hpp"
 #include "table/table_file.hpp"
 
 namespace damas {
@@ -120,24 +123,25 @@ void SolvedStore::missing(Material m) {
     throw Error("class " + m.name() + " is needed but not loaded (generate it first)");
 }
 
+// The class's outcomes in memory, read a window of blocks at a time (the values, 2 bytes a
+// position, and no more: the whole dtw and wdl arrays beside them took 5 bytes a position while
+// a class loaded).
 void SolvedStore::load(Material m) {
     if (reads_through(m)) return open(m);
-    // Checked against the class (variant, class, metric, index size) as every reader does.
-    const TableFile wdl(table_path(dir_, variant_, m.name(), Metric::wdl),
-                        {variant_, m, Metric::wdl});
-    const TableFile dtw(table_path(dir_, variant_, m.name(), Metric::dtw),
-                        {variant_, m, Metric::dtw});
-    std::vector<std::uint16_t> plies(dtw.size());
-    dtw.read_all(plies);
-    const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw, plies);
+    std::unique_ptr<const SolvedClass::Files> files = open_files(m);
     // Looked up at random by the pairs that capture or crown into this class.
-    std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(values.size());
-    for (std::size_t i = 0; i < outcomes.size(); ++i) {
-        // Capture positions hold fill values; lookups never read them (table/outcome.hpp).
-        Outcome o{static_cast<Value>(values[i]), 0};
-        if (o.value == Value::win || o.value == Value::loss) o.plies = plies[i];
-        outcomes[i] = pack_outcome(o);
-    }
+    std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(files->dtw->size());
+    const std::uint64_t dtw_block = files->dtw->header().positions_per_block;
+    const std::uint64_t window =
+        files->wdl ? std::lcm(dtw_block, std::uint64_t{files->wdl->header().positions_per_block})
+                   : dtw_block;
+    tbb::parallel_for(
+        std::uint64_t{0}, (outcomes.size() + window - 1) / window, [&](std::uint64_t w) {
+            const std::uint64_t first = w * window;
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(window, outcomes.size() - first));
+            files->read_range(first, std::span(outcomes).subspan(first, n));
+        });
     add(m, std::move(outcomes), false);
 }
 
@@ -145,38 +149,89 @@ void SolvedStore::load(Material m) {
 
 namespace damas {
 
+namespace {
+
+[[noreturn]] void read_failed(const TableFile& f, std::uint64_t block, ReadStatus st) {
+    throw Error(f.path().string() + ": block " + std::to_string(block) + ": " +
+                read_status_name(st));
+}
+
+// The outcome a class holds (as read_wdl_values gives it): the wdl file's value (3, the context
+// codec's skipped positions: a draw), or the dtw's parity where the file holds none (mirror
+// layout) or not this position (half layout).
+std::uint16_t packed_outcome(std::uint16_t plies, bool has_wdl, std::uint8_t wdl, bool half,
+                             bool giveaway) {
+    std::uint8_t v = wdl;
+    if (!has_wdl || (half && v == wdl_unknown)) v = dtw_outcome(plies, giveaway);
+    if (v == wdl_unknown) v = wdl_draw;  // fill values may be anything
+    Outcome o{static_cast<Value>(v), 0};
+    if (o.value == Value::win || o.value == Value::loss) o.plies = plies;
+    return pack_outcome(o);
+}
+
+}  // namespace
+
+void SolvedClass::Files::read_range(std::uint64_t first, std::span<std::uint16_t> out) const {
+    thread_local std::vector<std::byte> dtw_plain, wdl_plain;
+    const std::uint64_t dtw_block = dtw->header().positions_per_block;
+    const std::uint64_t wdl_block = wdl ? wdl->header().positions_per_block : 1;
+    std::uint64_t dtw_at = UINT64_MAX, wdl_at = UINT64_MAX;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::uint64_t at = first + i;
+        if (at / dtw_block != dtw_at) {
+            dtw_at = at / dtw_block;
+            dtw_plain.resize(dtw->block_size(dtw_at));
+            if (const ReadStatus st = dtw->read_block(dtw_at, dtw_plain); st != ReadStatus::ok)
+                read_failed(*dtw, dtw_at, st);
+        }
+        const std::uint16_t plies = le::load<std::uint16_t>(&dtw_plain[2 * (at % dtw_block)]);
+        std::uint8_t v = wdl_unknown;
+        if (wdl) {
+            if (at / wdl_block != wdl_at) {
+                wdl_at = at / wdl_block;
+                wdl_plain.resize(wdl->block_size(wdl_at));
+                if (const ReadStatus st = wdl->read_block(wdl_at, wdl_plain); st != ReadStatus::ok)
+                    read_failed(*wdl, wdl_at, st);
+            }
+            const std::uint64_t within = at % wdl_block;
+            v = static_cast<std::uint8_t>(
+                (static_cast<unsigned>(wdl_plain[within / 4]) >> (2 * (within % 4))) & 3u);
+        }
+        out[i] = packed_outcome(plies, wdl != nullptr, v, wdl && wdl->half(), giveaway);
+    }
+}
+
 Outcome SolvedClass::Files::read(std::uint64_t index, BlockCache& cache) const {
     const auto fail = [](const TableFile& f, ReadResult r) {
         throw Error(f.path().string() + ": " + read_status_name(r.status));
     };
     const ReadResult plies = dtw->value(index, cache);
     if (!plies.ok()) fail(*dtw, plies);
-    // As load(): the wdl file's value, or the dtw's parity where the file holds none.
     std::uint8_t v = wdl_unknown;
     if (wdl) {
         const ReadResult r = wdl->value(index, cache);
         if (!r.ok()) fail(*wdl, r);
         v = static_cast<std::uint8_t>(r.value);
-        if (v == wdl_unknown && !wdl->half()) v = wdl_draw;  // the context codec's skipped
     }
-    if (v == wdl_unknown) v = dtw_outcome(plies.value, giveaway);
-    if (v == wdl_unknown) v = wdl_draw;  // fill values may be anything
-    Outcome o{static_cast<Value>(v), 0};
-    if (o.value == Value::win || o.value == Value::loss) o.plies = plies.value;
-    return o;
+    return unpack_outcome(
+        packed_outcome(plies.value, wdl != nullptr, v, wdl && wdl->half(), giveaway));
 }
 
-void SolvedStore::open(Material m) {
+std::unique_ptr<const SolvedClass::Files> SolvedStore::open_files(Material m) const {
     auto files = std::make_unique<SolvedClass::Files>();
     // Checked against the class (variant, class, metric, index size) as every reader does.
     files->dtw = std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), Metric::dtw),
                                              TableIdentity{variant_, m, Metric::dtw});
     auto wdl = std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), Metric::wdl),
                                            TableIdentity{variant_, m, Metric::wdl});
-    ClassIndex index(variant_.info().board, m);
     if (wdl->holds_values()) files->wdl = std::move(wdl);
     files->giveaway = variant_.giveaway;
-    SolvedClass c{m, std::make_unique<ClassIndex>(std::move(index)), {}, false, std::move(files)};
+    return files;
+}
+
+void SolvedStore::open(Material m) {
+    SolvedClass c{
+        m, std::make_unique<ClassIndex>(variant_.info().board, m), {}, false, open_files(m)};
     by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
 }
 

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "index/class_index.hpp"
@@ -54,6 +55,8 @@ struct SolvedClass {
         // The outcome load() would hold at `index` (a fill value at capture positions). Throws
         // Error naming the file if a block cannot be read.
         Outcome read(std::uint64_t index, BlockCache& cache) const;
+        // The packed outcomes of positions [first, first + out.size()), a block at a time.
+        void read_range(std::uint64_t first, std::span<std::uint16_t> out) const;
     };
     std::unique_ptr<const Files> files;
 };
@@ -145,6 +148,7 @@ class SolvedStore {
     }
     void load(Material m);
     void open(Material m);
+    std::unique_ptr<const SolvedClass::Files> open_files(Material m) const;
     void complete(SolvedClass& c);
     void drop(Material m);
 
