@@ -175,6 +175,8 @@ class PairSource {
     virtual std::vector<std::uint8_t> wdl(int c) const = 0;
     // Calls f with class c's DTW values by block (what is needed to give them is held meanwhile).
     virtual void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const = 0;
+    // Written within a memory budget: the writer holds nothing it can compute again.
+    virtual bool bounded() const { return false; }
 };
 
 std::uint8_t wdl_code(std::uint16_t outcome, std::uint8_t capture) {
@@ -217,6 +219,7 @@ class ResultsSource : public PairSource {
 class UnitsSource : public PairSource {
   public:
     UnitsSource(const GenerateOptions& o, const PairLayout& layout) : o_(o), layout_(layout) {}
+    bool bounded() const override { return true; }
     int classes() const override { return layout_.classes(); }
     Material material(int c) const override { return layout_.material(c); }
     std::uint64_t positions(int c) const override { return layout_.index(c).size(); }
@@ -317,7 +320,8 @@ TableHeader write_class_dtw(const GenerateOptions& o, const PairSource& source, 
 // smaller gets it (with the codec estimated smaller), the other the mirror layout, so that only
 // one wdl file is written whole. Returns the bytes written.
 std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource& pair) {
-    const WriteOptions wo = write_options(o);
+    WriteOptions wo = write_options(o);
+    wo.hold_flags = !pair.bounded();
     // One class's wdl values in memory at a time: those of the class that keeps them are taken
     // again for its file (from the unit files, for a pair in units).
     WdlChoice choice[2];
@@ -333,10 +337,9 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource&
     for (int c = 0; c < 2; ++c) {
         const Material m = pair.material(c);
         const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
-        headers[c] = c == kept
-                         ? write_wdl_with(o, m, pair.wdl(c), choice[c].codec, path, wo)
-                         : write_wdl_mirror_table(path, table_info(o.variant, m), counts[c],
-                                                  o.durable);
+        headers[c] = c == kept ? write_wdl_with(o, m, pair.wdl(c), choice[c].codec, path, wo)
+                               : write_wdl_mirror_table(path, table_info(o.variant, m), counts[c],
+                                                        o.durable);
     }
     std::uint64_t bytes = 0;
     for (int c = 0; c < 2; ++c)
@@ -366,7 +369,8 @@ std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair) {
     const bool mirror_layout = pair.classes() == 2 && mirror_layout_allowed(o, m);
     if (mirror_layout && choose_by_estimate(o, pair.positions(0)))
         return write_pair_by_estimate(o, pair);
-    const WriteOptions wo = write_options(o);
+    WriteOptions wo = write_options(o);
+    wo.hold_flags = !pair.bounded();
     WrittenClass written[2];
     std::uint64_t bytes = 0;
     for (int c = 0; c < pair.classes(); ++c) {

@@ -118,14 +118,16 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     const std::uint64_t slice = 3 * largest_slice_positions(board, m);
     c.whole_solve = solver_bytes(v, m, threads) + layout + 2 * slice;
     c.units_solve = solver_bytes(v, m, threads, true) + layout + slice;
-    // Writing (gen/generate.cpp): a byte a position of one class at a time for its wdl values;
-    // the DTW values are taken block by block. Held whole, the results too; in units, a chunk of
-    // each slice's unit file (gen/unit_file.hpp: ClassStream), its values and compressed bytes.
+    // Writing (gen/generate.cpp): a byte a position of one class at a time for its wdl values,
+    // and, held whole, one more for the context codec's position flags (gen/writer.cpp; in units
+    // they are computed again instead); the DTW values are taken block by block. Held whole, the
+    // results too; in units, a chunk of each slice's unit file (gen/unit_file.hpp: ClassStream),
+    // its values and compressed bytes.
     const std::uint64_t chunk =
         std::max<std::uint64_t>(std::uint64_t{1} << 16, ClassIndex(board, m).kings_per_men());
     const std::uint64_t streams =
         6 * chunk * static_cast<std::uint64_t>(ClassIndex(board, m).slice_count());
-    c.whole_write = results + c.largest_class;
+    c.whole_write = results + 2 * c.largest_class;
     c.units_write = layout + streams + c.largest_class;
     return c;
 }

@@ -512,7 +512,11 @@ std::optional<wdl_context::Model> context_model(const TableHeader& h,
     std::atomic<bool> uncodable{false};
     parallel_blocks(threads, 0, sample.count(), [&](std::size_t w, std::uint64_t k) {
         const BlockSpan at = block_span(sample.block(k), h.positions_per_block, h.positions);
-        const std::span<std::uint8_t> f = flags.subspan(k * h.positions_per_block, at.n);
+        // Kept for the encoding pass, or computed into a scratch buffer (flags empty).
+        thread_local std::vector<std::uint8_t> scratch;
+        if (flags.empty()) scratch.resize(at.n);
+        const std::span<std::uint8_t> f =
+            flags.empty() ? std::span(scratch) : flags.subspan(k * h.positions_per_block, at.n);
         flagger->compute(at.first, f);
         const auto v = values.subspan(at.first, at.n);
         for (std::size_t i = 0; i < at.n; ++i)
@@ -569,7 +573,10 @@ std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& 
                                                    const WriteOptions& opt) {
     TableHeader h = context_header(info, values, half, opt);
     const unsigned threads = std::max(1u, opt.threads);
-    std::vector<std::uint8_t> flags(values.size());
+    // The flags of every position (a byte each), or none: computed again per block below.
+    std::vector<std::uint8_t> flags(opt.hold_flags ? values.size() : 0);
+    const auto flagger = wdl_context::make_position_flags(
+        h.variant, Material{h.material[0], h.material[1], h.material[2], h.material[3]}, h.half);
     const std::optional<wdl_context::Model> model =
         context_model(h, values, Sample{1, h.blocks}, flags, threads);
     // A position the probe reads has no value (a rule ended the game there): zstd only.
@@ -586,7 +593,14 @@ std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& 
     write_blocks(file, h, threads, [&](std::size_t, std::uint64_t b, EncodedBlock& out) {
         const BlockSpan at = block_span(b, h.positions_per_block, h.positions);
         const auto v = values.subspan(at.first, at.n);
-        const std::span<const std::uint8_t> f(flags.data() + at.first, at.n);
+        thread_local std::vector<std::uint8_t> scratch;
+        if (flags.empty()) {
+            scratch.resize(at.n);
+            flagger->compute(at.first, scratch);
+        }
+        const std::span<const std::uint8_t> f =
+            flags.empty() ? std::span<const std::uint8_t>(scratch)
+                          : std::span<const std::uint8_t>(flags.data() + at.first, at.n);
         out.plain.assign((at.n + 3) / 4, std::byte{0});
         for (std::size_t i = 0; i < at.n; ++i) {
             const unsigned x = (f[i] & wdl_context::skipped) ? wdl_unknown : v[i];

@@ -49,6 +49,9 @@ struct WriteOptions {
     // values: a DTW alone cannot tell every result (turkish's king against a lone man wins at 0
     // plies), so the generator passes the counts of the class's WDL table.
     const TableHeader* counts_from = nullptr;
+    // The context codec keeps every position's flags (a byte each) between its two passes;
+    // false computes them twice instead, for writers bounded by memory.
+    bool hold_flags = true;
 };
 
 // fsync of a folder, checked (throws Error): makes the renames into it durable.

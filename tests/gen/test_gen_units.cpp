@@ -45,6 +45,18 @@ TEST_P(ReadThroughAgrees, SameFilesAsPairsHeldWhole) {
                                      PairSolving::units_read_through);
 }
 
+// The wdl writer from the units: the context codec wherever it applies (its position flags
+// computed again per block, not held), and the codec and the class that keeps the values chosen
+// from estimates (one class's values at a time, taken twice from the units).
+TEST(UnitsCodecs, ContextCodecAndEstimatesFromUnits) {
+    for (const char* name : {"english", "international", "russian"}) {
+        const Variant v = parse_variant(name).value();
+        const int pieces = test::small_set(v) ? 3 : 4;
+        test::expect_same_files_in_units(v, pieces, PairSolving::units, WdlCodec::context);
+        test::expect_same_files_in_units(v, pieces, PairSolving::units, WdlCodec::automatic, 1000);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllVariants, ReadThroughAgrees, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
 

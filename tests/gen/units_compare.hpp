@@ -10,8 +10,12 @@ namespace damas::test {
 
 inline GenerateSummary generate_in_units(const Variant& v, int pieces,
                                          const std::filesystem::path& dir,
-                                         PairSolving how = PairSolving::units) {
+                                         PairSolving how = PairSolving::units,
+                                         WdlCodec codec = WdlCodec::automatic,
+                                         std::uint64_t large_class_positions = 0) {
     GenerateOptions o;
+    o.wdl_codec = codec;
+    if (large_class_positions > 0) o.large_class_positions = large_class_positions;
     o.variant = v;
     o.max_pieces = pieces;
     o.dir = dir;
@@ -21,11 +25,25 @@ inline GenerateSummary generate_in_units(const Variant& v, int pieces,
     return generate(o, progress);
 }
 
+// codec, large_class_positions: as GenerateOptions (0: its default), for both runs.
 inline void expect_same_files_in_units(const Variant& v, int pieces,
-                                       PairSolving how = PairSolving::units) {
+                                       PairSolving how = PairSolving::units,
+                                       WdlCodec codec = WdlCodec::automatic,
+                                       std::uint64_t large_class_positions = 0) {
     ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
-    generate_quietly(v, pieces, whole.path);
-    const GenerateSummary s = generate_in_units(v, pieces, units.path, how);
+    {
+        GenerateOptions o;
+        o.variant = v;
+        o.max_pieces = pieces;
+        o.dir = whole.path;
+        o.threads = 2;
+        o.wdl_codec = codec;
+        if (large_class_positions > 0) o.large_class_positions = large_class_positions;
+        Progress progress(Progress::Mode::quiet);
+        generate(o, progress);
+    }
+    const GenerateSummary s =
+        generate_in_units(v, pieces, units.path, how, codec, large_class_positions);
     EXPECT_GT(s.pairs_in_units, 0);
     EXPECT_GT(s.units_written, 0u);
     EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, v)));  // removed once done
