@@ -8,6 +8,7 @@
 
 namespace damas::test {
 
+// how: automatic gives the run that holds every pair whole (no budget on these small sets).
 inline GenerateSummary generate_in_units(const Variant& v, int pieces,
                                          const std::filesystem::path& dir,
                                          PairSolving how = PairSolving::units,
@@ -31,17 +32,7 @@ inline void expect_same_files_in_units(const Variant& v, int pieces,
                                        WdlCodec codec = WdlCodec::automatic,
                                        std::uint64_t large_class_positions = 0) {
     ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
-    {
-        GenerateOptions o;
-        o.variant = v;
-        o.max_pieces = pieces;
-        o.dir = whole.path;
-        o.threads = 2;
-        o.wdl_codec = codec;
-        if (large_class_positions > 0) o.large_class_positions = large_class_positions;
-        Progress progress(Progress::Mode::quiet);
-        generate(o, progress);
-    }
+    generate_in_units(v, pieces, whole.path, PairSolving::automatic, codec, large_class_positions);
     const GenerateSummary s =
         generate_in_units(v, pieces, units.path, how, codec, large_class_positions);
     EXPECT_GT(s.pairs_in_units, 0);
