@@ -28,7 +28,16 @@ foreach(lib damas_rules damas_index damas_table damas_probe)
   endforeach()
 endforeach()
 
-add_library(damas_probe_shared SHARED ${damas_probe_shared_sources})
+# Compiled once as position-independent objects, for the shared library and the Python
+# module (python/).
+add_library(damas_probe_pic OBJECT ${damas_probe_shared_sources})
+set_target_properties(damas_probe_pic PROPERTIES POSITION_INDEPENDENT_CODE ON)
+target_include_directories(damas_probe_pic PUBLIC ${PROJECT_SOURCE_DIR})
+target_include_directories(damas_probe_pic PRIVATE ${DAMAS_XXHASH_INCLUDE_DIR})
+target_link_libraries(damas_probe_pic PUBLIC zstd::libzstd_shared Threads::Threads
+  PRIVATE damas_warnings)
+
+add_library(damas_probe_shared SHARED $<TARGET_OBJECTS:damas_probe_pic>)
 set_target_properties(damas_probe_shared PROPERTIES
   OUTPUT_NAME damas-probe
   EXPORT_NAME probe
@@ -37,7 +46,6 @@ set_target_properties(damas_probe_shared PROPERTIES
 target_include_directories(damas_probe_shared PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/damas>)
-target_include_directories(damas_probe_shared PRIVATE ${DAMAS_XXHASH_INCLUDE_DIR})
 target_link_libraries(damas_probe_shared PRIVATE zstd::libzstd_shared Threads::Threads
   damas_warnings)
 add_library(damas::probe ALIAS damas_probe_shared)

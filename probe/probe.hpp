@@ -139,6 +139,10 @@ struct RootMove {
     ProbeResult result;
     // The same under the move-limit rules (plies: the dtr distance), when asked for.
     std::optional<Outcome> rule;
+    // With rule: the count in force after the move ("the 5-move rule") and its plies left;
+    // empty when the move ends the game or the count had run out at the root.
+    std::string rule_count;
+    int rule_plies_left = 0;
 };
 
 // One table file of the folder, as identify() finds it.

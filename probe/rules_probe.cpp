@@ -246,6 +246,8 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
                                          o))
                             return failure.status;
                         rm.rule = for_mover(o, t.kind == Transition::Kind::fresh);
+                        rm.rule_count = count_name(*rules, Material::of(rm.after), t.regime);
+                        rm.rule_plies_left = plies_left_after(t, count.plies_left);
                     }
                 }
                 moves.push_back(std::move(rm));

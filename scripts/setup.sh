@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
           libzstd-dev libtbb-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
           libxxhash-dev libfmt-dev
-          libcpp-httplib-dev nlohmann-json3-dev python3 chromium chromium-driver)
+          libcpp-httplib-dev nlohmann-json3-dev python3 python3-dev pybind11-dev
+          chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,11 +20,19 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDAMAS_WERROR=ON > /dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDAMAS_WERROR=ON \
+      -DPython_EXECUTABLE="$(command -v python3)" > /dev/null
 cmake --build build --parallel "$(nproc)"
+
+# The Python package, so that `import damas` works from any folder: into the active virtual
+# environment if there is one, else the user's site-packages (no root, no pip, no network).
+python_site=$(python3 -c 'import site, sys, sysconfig
+print(sysconfig.get_paths()["platlib"] if sys.prefix != sys.base_prefix else site.getusersitepackages())')
+cmake --install build --component python --prefix "$python_site" > /dev/null
 
 # Default job: generate the english database up to 4 pieces (a few seconds; a rerun skips what
 # is complete), then probe a position: two kings against one, White to move.
 build/damas gen --variant english --pieces 4 --dir db --quiet
 build/damas probe --variant english --dir db "W:WK18,K22:BK5"
 build/damas best --variant english --dir db "W:WK18,K22:BK5"
+python3 -c 'import damas; print(damas.Tablebase("db", variant="english").probe("W:WK18,K22:BK5"))'

@@ -1,0 +1,37 @@
+"""damas: endgame tablebases for the draughts family.
+
+    >>> import damas
+    >>> tb = damas.Tablebase("db", variant="english")
+    >>> p = tb.probe("W:WK18,K22:BK5", plies_since_capture=70)
+    >>> p.value, p.dtw, p.rules.value, p.rules.count, p.rules.plies_left
+    ('win', 23, 'draw', 'the 40-move king rule', 10)
+    >>> [(m.move, m.value, m.dtw) for m in tb.best("W:WK18,K22:BK5")][:2]
+    [('22-17', 'win', 23), ('18-15', 'win', 23)]
+
+Values are for the side to move ("win", "draw", "loss"); distances are in plies (a move of one
+side). Bad input (a FEN that does not parse, an unknown variant or edition, a negative count)
+raises ValueError with the message the damas command line gives; a class not in the folder
+NotInDatabase (a LookupError; MissingRuleTable for a move-limit rule table); a damaged or
+unreadable table file TableError (an OSError). Probes release the GIL: a Tablebase may be used
+from any number of threads at once.
+"""
+
+from ._damas import (
+    Move,
+    MissingRuleTable,
+    NotInDatabase,
+    Probe,
+    Rules,
+    Tablebase,
+    TableError,
+)
+
+__all__ = [
+    "Move",
+    "MissingRuleTable",
+    "NotInDatabase",
+    "Probe",
+    "Rules",
+    "Tablebase",
+    "TableError",
+]

@@ -1,0 +1,91 @@
+# Type stubs of the damas package (the compiled module damas._damas).
+import os
+from typing import Literal, Optional, Union
+
+Value = Literal["win", "draw", "loss"]
+
+class NotInDatabase(LookupError): ...
+class MissingRuleTable(NotInDatabase): ...
+class TableError(OSError): ...
+
+class Rules:
+    """A value under the move-limit draw rules."""
+
+    @property
+    def value(self) -> Value: ...
+    @property
+    def dtr(self) -> Optional[int]:
+        """Plies to the rule's goal; None for a draw. Not the DTW."""
+    @property
+    def count(self) -> Optional[str]:
+        """The count in force, e.g. 'the 5-move rule'."""
+    @property
+    def plies_left(self) -> Optional[int]: ...
+    @property
+    def exact(self) -> bool: ...
+
+class Probe:
+    """The value of a position for the side to move."""
+
+    @property
+    def fen(self) -> str: ...
+    @property
+    def value(self) -> Value: ...
+    @property
+    def dtw(self) -> Optional[int]:
+        """Plies to the end of the game; None for a draw, 0 when the game is over."""
+    @property
+    def rules(self) -> Optional[Rules]: ...
+    @property
+    def rules_missing(self) -> Optional[str]: ...
+
+class Move:
+    """A legal move and its value for the side that plays it, counting the move."""
+
+    @property
+    def move(self) -> str: ...
+    @property
+    def fen_after(self) -> str: ...
+    @property
+    def value(self) -> Value: ...
+    @property
+    def dtw(self) -> Optional[int]: ...
+    @property
+    def rules(self) -> Optional[Rules]: ...
+
+class Tablebase:
+    """A database folder of one variant; thread-safe, probes release the GIL."""
+
+    def __init__(
+        self,
+        folder: Union[str, os.PathLike[str]],
+        variant: str = "english",
+        cache_mib: int = 64,
+    ) -> None: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def folder(self) -> os.PathLike[str]: ...
+    @property
+    def cache_mib(self) -> int: ...
+    @property
+    def largest_pieces(self) -> int: ...
+    def probe(
+        self,
+        fen: str,
+        plies_since_capture: int = 0,
+        plies_in_ending: int = 0,
+        forcada_plies: Optional[int] = None,
+        edition: str = "seed",
+    ) -> Probe: ...
+    def best(
+        self,
+        fen: str,
+        plies_since_capture: int = 0,
+        plies_in_ending: int = 0,
+        forcada_plies: Optional[int] = None,
+        edition: str = "seed",
+    ) -> list[Move]: ...
+    def line(self, fen: str) -> list[Move]: ...
+
+__all__: list[str]

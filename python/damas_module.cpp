@@ -1,0 +1,457 @@
+// The Python package `damas` (its compiled part, damas._damas): a Tablebase over a database
+// folder, probed from FENs.
+//
+// Owns: only the glue between Python and the engine API (probe/): a PyTablebase holds one
+// damas::Tablebase and its variant; probe, best and line parse the FEN, call the engine with the
+// GIL released (the engine is thread-safe, so Python threads probe in parallel), and return
+// plain value objects (Probe, Rules, Move) built after the GIL is taken back. Messages are the
+// command line's (probe/messages.hpp, rules/notation.hpp): bad input raises ValueError, a class
+// or rule table not in the folder NotInDatabase / MissingRuleTable (LookupError), a damaged or
+// unreadable table TableError (OSError), a missing folder FileNotFoundError.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "index/material.hpp"
+#include "probe/messages.hpp"
+#include "probe/probe.hpp"
+#include "probe/rules_probe.hpp"
+#include "rules/error.hpp"
+#include "rules/notation.hpp"
+#include "rules/printable.hpp"
+
+namespace py = pybind11;
+
+namespace damas::python {
+namespace {
+
+// The C++ side of each Python exception (translated in PYBIND11_MODULE below).
+struct BadInput : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+struct NotInDatabase : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+struct MissingRuleTable : NotInDatabase {
+    using NotInDatabase::NotInDatabase;
+};
+struct TableError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+struct FolderNotFound : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// A value under the move-limit rules.
+struct Rules {
+    std::string value;                 // "win", "draw", "loss"
+    std::optional<int> dtr;            // plies to the rule's goal; None for a draw
+    std::optional<std::string> count;  // the count in force ("the 5-move rule")
+    std::optional<int> plies_left;     // the plies that count has left
+    bool exact = true;
+};
+
+struct Probe {
+    std::string fen;
+    std::string value;
+    std::optional<int> dtw;  // None for a draw; 0: the game is over
+    std::optional<Rules> rules;
+    std::optional<std::string> rules_missing;  // why rules is None, when the variant has rules
+};
+
+struct MoveValue {
+    std::string move;
+    std::string fen_after;
+    std::string value;  // for the side that plays the move, counting it
+    std::optional<int> dtw;
+    std::optional<Rules> rules;
+};
+
+std::optional<int> distance(Value v, int plies) {
+    if (v == Value::draw) return std::nullopt;
+    return plies;
+}
+
+std::string quoted(const std::string& s) {
+    return py::repr(py::str(s)).cast<std::string>();
+}
+
+template <class T>
+std::string optional_repr(const std::optional<T>& x) {
+    if (!x) return "None";
+    if constexpr (std::is_same_v<T, std::string>)
+        return quoted(*x);
+    else
+        return std::to_string(*x);
+}
+
+std::string rules_repr(const Rules& r) {
+    return "Rules(value=" + quoted(r.value) + ", dtr=" + optional_repr(r.dtr) +
+           ", count=" + optional_repr(r.count) + ", plies_left=" + optional_repr(r.plies_left) +
+           (r.exact ? "" : ", exact=False") + ")";
+}
+
+std::string optional_rules_repr(const std::optional<Rules>& r) {
+    return r ? rules_repr(*r) : "None";
+}
+
+// The counts and edition of a query, checked as `damas probe` checks its options.
+struct Query {
+    DrawRules rules;
+    RuleCounters counters;
+    bool required = false;  // a count or the edition given: a missing rule table is an error
+};
+
+Query make_query(Variant v, int plies_since_capture, int plies_in_ending,
+                 std::optional<int> forcada_plies, const std::string& edition) {
+    const auto e = parse_edition(edition);
+    if (!e) throw BadInput("unknown edition '" + printable(edition) + "' (known: seed, fmjd)");
+    Query q{draw_rules(v, *e), {}, false};
+    q.required =
+        plies_since_capture != 0 || plies_in_ending != 0 || forcada_plies || *e != Edition::seed;
+    if (plies_since_capture < 0 || plies_in_ending < 0 || forcada_plies.value_or(0) < 0)
+        throw BadInput("the plies counts must not be negative");
+    if (forcada_plies) {
+        if (v.base != BaseVariant::portuguese)
+            throw BadInput("forcada_plies: the forcada is a portuguese rule (not " + v.name() +
+                           ")");
+        q.counters.forcada_started = true;
+        q.counters.forcada_plies = *forcada_plies;
+    }
+    q.counters.plies_since_capture = plies_since_capture;
+    q.counters.plies_in_ending = plies_in_ending;
+    return q;
+}
+
+class PyTablebase {
+  public:
+    PyTablebase(const std::filesystem::path& folder, const std::string& variant, long cache_mib)
+        : variant_(parse_variant_or_throw(variant)) {
+        if (cache_mib < 0) throw BadInput("cache_mib must not be negative");
+        if (!std::filesystem::is_directory(folder))
+            throw FolderNotFound("no database folder " + printable(folder.string()) +
+                                 " (generate one with damas gen)");
+        if (!std::filesystem::is_directory(folder / variant_.name()))
+            throw FolderNotFound("no " + variant_.name() + " tables in " +
+                                 printable(folder.string()) +
+                                 " (generate them with damas gen "
+                                 "--variant " +
+                                 variant_.name() + ")");
+        try {
+            tb_ = Tablebase::open(folder, static_cast<std::size_t>(cache_mib), 0,
+                                  [this](const std::string& s) {
+                                      const std::lock_guard lock(problem_mutex_);
+                                      last_problem_ = s;
+                                  });
+        } catch (const Error& e) {
+            throw BadInput(e.what());  // too large a cache
+        }
+        cache_mib_ = cache_mib;
+    }
+
+    std::string variant() const { return variant_.name(); }
+    std::filesystem::path folder() const { return tb_->dir(); }
+    long cache_mib() const { return cache_mib_; }
+    int largest_pieces() const { return tb_->largest_class(variant_); }
+
+    std::string repr() const {
+        return "Tablebase(" + quoted(tb_->dir().string()) + ", variant=" + quoted(variant()) +
+               ", cache_mib=" + std::to_string(cache_mib_) + ")";
+    }
+
+    Probe probe(const std::string& fen, int plies_since_capture, int plies_in_ending,
+                std::optional<int> forcada_plies, const std::string& edition) const {
+        const Position p = parse(fen);
+        const Query q =
+            make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies, edition);
+        const ProbeResult r = pure(p);
+        Probe out{to_fen(variant_, p), value_name(r.value), distance(r.value, r.plies), {}, {}};
+        if (!q.rules.any()) return out;
+        const RulesResult rr = tb_->probe_rules(q.rules, p, q.counters);
+        if (rr.ok()) {
+            const RulesAnswer& a = rr.answer;
+            out.rules = Rules{value_name(a.rule.value), distance(a.rule.value, a.rule.plies),
+                              a.count, a.plies_left, a.exact};
+        } else if (rr.status == ProbeStatus::no_rule_table) {
+            const std::string hint = missing_rule_table_hint(*tb_, q.rules, p, rr.missing_table);
+            if (q.required) throw MissingRuleTable(hint);
+            out.rules_missing = hint;
+        } else {
+            fail(p, rr.status);
+        }
+        return out;
+    }
+
+    std::vector<MoveValue> best(const std::string& fen, int plies_since_capture,
+                                int plies_in_ending, std::optional<int> forcada_plies,
+                                const std::string& edition) const {
+        const Position p = parse(fen);
+        const Query q =
+            make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies, edition);
+        pure(p);
+        const bool with_rules = q.rules.any();
+        std::vector<RootMove> moves;
+        ProbeStatus s =
+            tb_->probe_root(variant_, p, moves, with_rules ? &q.rules : nullptr, q.counters);
+        if (s == ProbeStatus::no_rule_table) {
+            if (q.required) throw MissingRuleTable(rule_table_hint(q, p));
+            s = tb_->probe_root(variant_, p, moves);  // the pure values only
+        }
+        if (s != ProbeStatus::ok) fail(p, s);
+        std::vector<MoveValue> out;
+        out.reserve(moves.size());
+        for (const RootMove& m : moves) {
+            MoveValue mv{m.notation,
+                         to_fen(variant_, m.after),
+                         value_name(m.result.value),
+                         distance(m.result.value, m.result.plies),
+                         {}};
+            if (m.rule) {
+                Rules r{value_name(m.rule->value),
+                        distance(m.rule->value, m.rule->plies),
+                        {},
+                        {},
+                        true};
+                if (!m.rule_count.empty()) {
+                    r.count = m.rule_count;
+                    r.plies_left = m.rule_plies_left;
+                }
+                mv.rules = r;
+            }
+            out.push_back(std::move(mv));
+        }
+        return out;
+    }
+
+    // An optimal line: from a won or lost position, the best move at each ply until the game
+    // ends (empty for a draw or a game already over).
+    std::vector<MoveValue> line(const std::string& fen) const {
+        Position p = parse(fen);
+        ProbeResult r = pure(p);
+        std::vector<MoveValue> out;
+        if (r.value == Value::draw) return out;
+        std::vector<RootMove> moves;
+        while (r.plies > 0) {
+            if (const ProbeStatus s = tb_->probe_root(variant_, p, moves); s != ProbeStatus::ok)
+                fail(p, s);
+            if (moves.empty() || moves.front().result.value != r.value ||
+                moves.front().result.plies != r.plies)
+                throw TableError("inconsistent tables at " + to_fen(variant_, p) +
+                                 ": the best move does not keep the distance");
+            const RootMove& m = moves.front();
+            out.push_back({m.notation,
+                           to_fen(variant_, m.after),
+                           value_name(m.result.value),
+                           distance(m.result.value, m.result.plies),
+                           {}});
+            p = m.after;
+            r = pure(p);
+        }
+        return out;
+    }
+
+    // For the benchmark (bench/python_probe.py): the mean nanoseconds of what probe() does in
+    // C++ (parse the FEN, probe the value and DTW, probe under the rules, print the FEN), over n
+    // calls without Python in between.
+    double time_cpp_probe(const std::string& fen, int n) const {
+        const auto start = std::chrono::steady_clock::now();
+        std::size_t sink = 0;
+        for (int i = 0; i < n; ++i) {
+            const Position p = parse_fen(variant_, fen);
+            const ProbeResult r = tb_->probe_dtw(variant_, p);
+            const RulesResult rr = tb_->probe_rules(draw_rules(variant_), p, {});
+            sink += r.plies + rr.answer.count.size() + to_fen(variant_, p).size();
+        }
+        const std::chrono::duration<double, std::nano> t = std::chrono::steady_clock::now() - start;
+        if (sink == 0) std::fputs("", stderr);  // keeps the loop
+        return t.count() / n;
+    }
+
+  private:
+    static Variant parse_variant_or_throw(const std::string& name) {
+        const auto v = parse_variant(name);
+        if (!v)
+            throw BadInput("unknown variant '" + printable(name) + "' (known: " + variant_names() +
+                           ")");
+        return *v;
+    }
+
+    Position parse(const std::string& fen) const {
+        try {
+            return parse_fen(variant_, fen);
+        } catch (const Error& e) {
+            throw BadInput(printable(e.what(), 1000));
+        }
+    }
+
+    ProbeResult pure(const Position& p) const {
+        const ProbeResult r = tb_->probe_dtw(variant_, p);
+        if (!r.ok()) fail(p, r.status);
+        return r;
+    }
+
+    [[noreturn]] void fail(const Position& p, ProbeStatus s) const {
+        std::string problem;
+        {
+            const std::lock_guard lock(problem_mutex_);
+            problem = last_problem_;
+        }
+        const std::string m = probe_failure_message(*tb_, variant_, p, s, problem);
+        switch (s) {
+            case ProbeStatus::not_in_database:
+                throw NotInDatabase(m);
+            case ProbeStatus::invalid_position:
+            case ProbeStatus::invalid_argument:
+                throw BadInput(m);
+            default:
+                throw TableError(m);
+        }
+    }
+
+    // The hint for a rule table a root probe missed: the root's own, else one a move leads to.
+    std::string rule_table_hint(const Query& q, const Position& p) const {
+        const RulesResult rr = tb_->probe_rules(q.rules, p, q.counters);
+        if (rr.status == ProbeStatus::no_rule_table)
+            return missing_rule_table_hint(*tb_, q.rules, p, rr.missing_table);
+        return "a class a move leads to has no rule table: run damas gen-rules -v " +
+               variant_.name() + " -p " + std::to_string(Material::of(p).pieces()) + " -d " +
+               tb_->dir().string();
+    }
+
+    Variant variant_;
+    long cache_mib_ = 0;
+    mutable std::mutex problem_mutex_;
+    std::string last_problem_;
+    std::unique_ptr<Tablebase> tb_;
+};
+
+PyObject* new_exception(py::module_& m, const char* name, PyObject* base, const char* doc) {
+    const std::string full = std::string("damas.") + name;
+    PyObject* type = PyErr_NewExceptionWithDoc(full.c_str(), doc, base, nullptr);
+    if (!type) throw py::error_already_set();
+    m.add_object(name, py::handle(type));  // the module holds the reference
+    return type;
+}
+
+}  // namespace
+}  // namespace damas::python
+
+PYBIND11_MODULE(_damas, m) {
+    using namespace damas::python;
+    m.doc() = "damas: endgame tablebases for the draughts family (the compiled part)";
+
+    static PyObject* not_in_database =
+        new_exception(m, "NotInDatabase", PyExc_LookupError,
+                      "A class the position needs (or one its captures lead to) is not in the "
+                      "database folder.");
+    static PyObject* missing_rule_table =
+        new_exception(m, "MissingRuleTable", not_in_database,
+                      "A move-limit rule table is not in the folder (run damas gen-rules).");
+    static PyObject* table_error = new_exception(m, "TableError", PyExc_OSError,
+                                                 "A table file is damaged or could not be read.");
+    py::register_exception_translator([](std::exception_ptr e) {
+        try {
+            if (e) std::rethrow_exception(e);
+        } catch (const BadInput& x) {
+            PyErr_SetString(PyExc_ValueError, x.what());
+        } catch (const MissingRuleTable& x) {
+            PyErr_SetString(missing_rule_table, x.what());
+        } catch (const NotInDatabase& x) {
+            PyErr_SetString(not_in_database, x.what());
+        } catch (const TableError& x) {
+            PyErr_SetString(table_error, x.what());
+        } catch (const FolderNotFound& x) {
+            PyErr_SetString(PyExc_FileNotFoundError, x.what());
+        } catch (const damas::Error& x) {
+            PyErr_SetString(PyExc_ValueError, x.what());
+        }
+    });
+
+    py::class_<Rules>(m, "Rules", "A value under the move-limit draw rules.")
+        .def_readonly("value", &Rules::value, "'win', 'draw' or 'loss' under the rules")
+        .def_readonly("dtr", &Rules::dtr,
+                      "Plies to the rule's goal (the end of the game, or the capture or man move "
+                      "that restarts the count in a position still won); None for a draw. Not "
+                      "the DTW.")
+        .def_readonly("count", &Rules::count, "The count in force, e.g. 'the 5-move rule'")
+        .def_readonly("plies_left", &Rules::plies_left, "The plies that count has left")
+        .def_readonly("exact", &Rules::exact,
+                      "False when a king-move count given runs out before the ending's count")
+        .def("__repr__", &rules_repr);
+
+    py::class_<Probe>(m, "Probe", "The value of a position for the side to move.")
+        .def_readonly("fen", &Probe::fen, "The position, as damas prints it")
+        .def_readonly("value", &Probe::value, "'win', 'draw' or 'loss' for the side to move")
+        .def_readonly("dtw", &Probe::dtw,
+                      "Plies to the end of the game with best play; None for a draw, 0 when the "
+                      "game is over")
+        .def_readonly("rules", &Probe::rules,
+                      "The value under the move-limit rules (Rules), or None when the variant "
+                      "has none or the rule tables are not there (see rules_missing)")
+        .def_readonly("rules_missing", &Probe::rules_missing,
+                      "Why rules is None when the variant has rules: the damas gen-rules hint")
+        .def("__repr__", [](const Probe& p) {
+            return "Probe(fen=" + quoted(p.fen) + ", value=" + quoted(p.value) +
+                   ", dtw=" + optional_repr(p.dtw) + ", rules=" + optional_rules_repr(p.rules) +
+                   ")";
+        });
+
+    py::class_<MoveValue>(m, "Move", "A legal move and its value for the side that plays it.")
+        .def_readonly("move", &MoveValue::move, "PDN notation, e.g. '9-14' or '18x11'")
+        .def_readonly("fen_after", &MoveValue::fen_after, "The position after the move")
+        .def_readonly("value", &MoveValue::value,
+                      "'win', 'draw' or 'loss' for the side that plays the move")
+        .def_readonly("dtw", &MoveValue::dtw,
+                      "Plies to the end of the game counting this move; None for a draw")
+        .def_readonly("rules", &MoveValue::rules,
+                      "The move's value under the move-limit rules, with the count in force "
+                      "after it (None when not available)")
+        .def("__repr__", [](const MoveValue& v) {
+            return "Move(move=" + quoted(v.move) + ", value=" + quoted(v.value) +
+                   ", dtw=" + optional_repr(v.dtw) + ", rules=" + optional_rules_repr(v.rules) +
+                   ", fen_after=" + quoted(v.fen_after) + ")";
+        });
+
+    using release = py::call_guard<py::gil_scoped_release>;
+    py::class_<PyTablebase>(m, "Tablebase",
+                            "A database folder of one variant (holding <variant>/ with the "
+                            "table files). Thread-safe: probes release the GIL.")
+        .def(py::init<const std::filesystem::path&, const std::string&, long>(), py::arg("folder"),
+             py::arg("variant") = "english", py::arg("cache_mib") = 64,
+             "Opens the folder; tables are opened on first use. cache_mib: the budget of the "
+             "block cache in MiB.")
+        .def_property_readonly("variant", &PyTablebase::variant)
+        .def_property_readonly("folder", &PyTablebase::folder)
+        .def_property_readonly("cache_mib", &PyTablebase::cache_mib)
+        .def_property_readonly("largest_pieces", &PyTablebase::largest_pieces,
+                               "The most pieces of a complete class in the folder")
+        .def("probe", &PyTablebase::probe, release(), py::arg("fen"),
+             py::arg("plies_since_capture") = 0, py::arg("plies_in_ending") = 0,
+             py::arg("forcada_plies") = py::none(), py::arg("edition") = "seed",
+             "The value and DTW of the position for the side to move, and its value under the "
+             "move-limit rules given the counts already used (plies since the last capture or "
+             "man move, plies in the current limited ending, portuguese forcada plies; "
+             "edition: international's 'seed' or 'fmjd').")
+        .def("best", &PyTablebase::best, release(), py::arg("fen"),
+             py::arg("plies_since_capture") = 0, py::arg("plies_in_ending") = 0,
+             py::arg("forcada_plies") = py::none(), py::arg("edition") = "seed",
+             "Every legal move with its value and DTW for the side that plays it, counting the "
+             "move, best first (wins by shortest distance, draws, losses by longest); empty "
+             "when the game is over.")
+        .def("line", &PyTablebase::line, release(), py::arg("fen"),
+             "An optimal line to the end of the game: the best move at each ply (empty for a "
+             "draw or a game over).")
+        .def("_time_cpp_probe", &PyTablebase::time_cpp_probe, release(), py::arg("fen"),
+             py::arg("n"))
+        .def("__repr__", &PyTablebase::repr);
+}

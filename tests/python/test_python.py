@@ -1,0 +1,309 @@
+"""The Python package against the damas command line, on small generated databases.
+
+Run by ctest with DAMAS_BINARY (the damas executable) and PYTHONPATH (build/python) set. Each
+variant's 2-3 piece tables and rule tables are generated into a scratch folder; positions come
+from `damas unindex`; every probe, best and error message is compared with what `damas probe`
+and `damas best --json` print for the same input, and the rule value of each move that `best`
+gives (the engine's root probe) with `probe` of the position after it (the rule-aware probe).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import unittest
+
+import damas
+
+DAMAS = os.environ["DAMAS_BINARY"]
+VARIANTS = [
+    "english",
+    "international",
+    "brazilian",
+    "russian",
+    "portuguese",
+    "italian",
+    "turkish",
+    "english-giveaway",
+]
+# Classes of 2 and 3 pieces (wm wk bm bk) and indexes in them.
+CLASSES = ["0201", "0102", "1101", "0111", "1002", "0210"]
+INDEXES = [0, 37, 211]
+
+OPPOSITE = {"win": "loss", "loss": "win", "draw": "draw"}
+
+
+def run(*args):
+    return subprocess.run([DAMAS, *args], capture_output=True, text=True, check=False)
+
+
+def cli_json(*args):
+    r = run(*args, "--json")
+    if r.returncode != 0:
+        raise AssertionError(f"damas {' '.join(args)}: {r.stderr}")
+    return json.loads(r.stdout)
+
+
+def cli_error(*args):
+    """The message of a failing command, without "damas: error: "."""
+    r = run(*args)
+    assert r.returncode == 2, (args, r.returncode, r.stdout, r.stderr)
+    last = r.stderr.strip().splitlines()[-1]
+    prefix = "damas: error: "
+    assert last.startswith(prefix), last
+    return last[len(prefix):]
+
+
+def pieces(fen):
+    """The pieces of a FEN, e.g. ["K18", "K22", "K5"]."""
+    return [p for side in fen.split(":")[1:] for p in side[1:].split(",") if p]
+
+
+def draw_distance(value, dtw):
+    """A draw's distance as the package gives it: None (the CLI's JSON may say 0 or null)."""
+    return None if value == "draw" else dtw
+
+
+class Database:
+    folder = None
+    positions = {}  # variant -> FENs
+
+
+def setUpModule():
+    Database.folder = tempfile.mkdtemp(prefix="damas-python-test-")
+    for v in VARIANTS:
+        for command in ("gen", "gen-rules"):
+            r = run(command, "-v", v, "-p", "3", "-d", Database.folder, "--quiet")
+            assert r.returncode == 0 or "no move-limit draw rules" in r.stderr, r.stderr
+        if v == "international":
+            r = run("gen-rules", "-v", v, "-p", "3", "-d", Database.folder, "--quiet",
+                    "--edition", "fmjd")
+            assert r.returncode == 0, r.stderr
+        fens = []
+        for c in CLASSES:
+            for i in INDEXES:
+                r = run("unindex", "-v", v, "-c", c, "-i", str(i), "--json")
+                if r.returncode == 0:
+                    fens.append(json.loads(r.stdout)["fen"])
+        assert len(fens) >= 10, (v, fens)
+        Database.positions[v] = fens
+
+
+def tearDownModule():
+    shutil.rmtree(Database.folder, ignore_errors=True)
+
+
+class AgreesWithCli(unittest.TestCase):
+    def check_probe(self, tb, variant, fen, extra=(), **counts):
+        got = tb.probe(fen, **counts)
+        want = cli_json("probe", "-v", variant, "-d", Database.folder, *extra, fen)
+        self.assertEqual(got.value, want["value"], fen)
+        self.assertEqual(got.dtw, draw_distance(want["value"], want["dtw"]), fen)
+        self.assertEqual(got.fen, want["fen"])
+        if "rules" in want:
+            r = want["rules"]
+            self.assertIsNotNone(got.rules, fen)
+            self.assertEqual(got.rules.value, r["value"], fen)
+            self.assertEqual(got.rules.dtr, draw_distance(r["value"], r["dtr"]), fen)
+            self.assertEqual(got.rules.count, r["count"], fen)
+            self.assertEqual(got.rules.plies_left, r["plies_left"], fen)
+            self.assertEqual(got.rules.exact, r["exact"], fen)
+        else:
+            self.assertIsNone(got.rules, fen)
+        return got
+
+    def check_best(self, tb, variant, fen):
+        got = tb.best(fen)
+        want = cli_json("best", "-v", variant, "-d", Database.folder, fen)["moves"]
+        self.assertEqual([m.move for m in got], [m["move"] for m in want], fen)
+        for g, w in zip(got, want):
+            self.assertEqual(g.value, w["value"], (fen, g.move))
+            self.assertEqual(g.dtw, draw_distance(w["value"], w["dtw"]), (fen, g.move))
+            self.assertEqual(g.fen_after, w["fen_after"], (fen, g.move))
+        return got
+
+    def test_probe_and_best_agree_with_the_cli(self):
+        for v in VARIANTS:
+            tb = damas.Tablebase(Database.folder, variant=v)
+            checked = 0
+            for fen in Database.positions[v]:
+                with self.subTest(variant=v, fen=fen):
+                    self.check_probe(tb, v, fen)
+                    moves = self.check_best(tb, v, fen)
+                    if moves:  # a Black-to-move position too
+                        self.check_probe(tb, v, moves[-1].fen_after)
+                    checked += 1
+            self.assertGreaterEqual(checked, 10)
+
+    def test_probe_under_rules_agrees_with_the_cli(self):
+        tb = damas.Tablebase(Database.folder, variant="english")
+        for fen in Database.positions["english"]:
+            for since in (0, 40, 75, 80):
+                self.check_probe(
+                    tb, "english", fen, ("--plies-since-capture", str(since)),
+                    plies_since_capture=since)
+        tb = damas.Tablebase(Database.folder, variant="international")
+        for fen in Database.positions["international"][:6]:
+            self.check_probe(tb, "international", fen, ("--edition", "fmjd"), edition="fmjd")
+            self.check_probe(
+                tb, "international", fen, ("--plies-in-ending", "20"), plies_in_ending=20)
+
+    def test_some_rule_values_differ_from_the_pure_ones(self):
+        # Else the comparisons under the rules above could not fail.
+        tb = damas.Tablebase(Database.folder, variant="english")
+        differ = [
+            fen for fen in Database.positions["english"]
+            if tb.probe(fen, plies_since_capture=75).rules.value != tb.probe(fen).value]
+        self.assertTrue(differ)
+
+    def test_the_rule_value_of_each_move_is_the_probe_after_it(self):
+        # best's rule values come from the root probe, probe's from the rule-aware probe. In a
+        # kings-only position a move that captures nothing adds a ply to both counts.
+        for v in ("english", "international", "russian"):
+            tb = damas.Tablebase(Database.folder, variant=v)
+            seen = 0
+            for fen in Database.positions[v]:
+                if not all(p.startswith("K") for p in pieces(fen)):
+                    continue
+                for since in (0, 30, 70):
+                    for m in tb.best(fen, plies_since_capture=since, plies_in_ending=since):
+                        if len(pieces(m.fen_after)) != len(pieces(fen)):
+                            continue  # a capture restarts the counts
+                        after = tb.probe(m.fen_after, plies_since_capture=since + 1,
+                                         plies_in_ending=since + 1)
+                        self.assertIsNotNone(m.rules, (v, fen, m))
+                        if m.rules.count is None:  # the count had run out at fen: drawn
+                            self.assertEqual((m.rules.value, after.rules.plies_left), ("draw", 0))
+                            continue
+                        self.assertEqual(m.rules.value, OPPOSITE[after.rules.value], (v, fen, m))
+                        if after.rules.dtr is not None:
+                            self.assertEqual(m.rules.dtr, after.rules.dtr + 1, (v, fen, m))
+                        self.assertEqual(m.rules.count, after.rules.count, (v, fen, m))
+                        self.assertEqual(m.rules.plies_left, after.rules.plies_left, (v, fen, m))
+                        seen += 1
+            self.assertGreater(seen, 20, v)
+
+    def test_line_follows_best(self):
+        tb = damas.Tablebase(Database.folder, variant="english")
+        for fen in Database.positions["english"]:
+            start = tb.probe(fen)
+            line = tb.line(fen)
+            if start.value == "draw" or start.dtw == 0:
+                self.assertEqual(line, [])
+                continue
+            self.assertEqual(len(line), start.dtw, fen)
+            position = fen
+            for step in line:
+                first = tb.best(position)[0]
+                self.assertEqual((step.move, step.value, step.dtw),
+                                 (first.move, first.value, first.dtw))
+                position = step.fen_after
+            self.assertEqual(tb.probe(position).dtw, 0)
+
+
+class BadInput(unittest.TestCase):
+    def setUp(self):
+        self.tb = damas.Tablebase(Database.folder, variant="english")
+
+    def expect_cli_message(self, exception, call, *cli_args):
+        want = cli_error("probe", "-v", "english", "-d", Database.folder, *cli_args)
+        with self.assertRaises(exception) as caught:
+            call()
+        self.assertEqual(str(caught.exception), want)
+
+    def test_bad_fens_give_the_cli_message(self):
+        for fen in ["", "xx", "W:WK18,K22:BK55", "W:W18,18:B5", "W:W1:B5", "Q:W18:B5",
+                    "W:W18:B5\nrm -rf", "W:WK18,K22:B"]:
+            with self.subTest(fen=fen):
+                self.expect_cli_message(ValueError, lambda: self.tb.probe(fen), fen)
+                with self.assertRaises(ValueError):
+                    self.tb.best(fen)
+                with self.assertRaises(ValueError):
+                    self.tb.line(fen)
+
+    def test_bad_counts_and_editions_give_the_cli_message(self):
+        fen = "W:WK18,K22:BK5"
+        self.expect_cli_message(ValueError, lambda: self.tb.probe(fen, edition="xx"),
+                                "--edition", "xx", fen)
+        self.expect_cli_message(
+            ValueError, lambda: self.tb.probe(fen, plies_since_capture=-1),
+            "--plies-since-capture=-1", fen)
+        with self.assertRaisesRegex(ValueError, "forcada is a portuguese rule"):
+            self.tb.probe(fen, forcada_plies=3)
+
+    def test_unknown_variant(self):
+        want = cli_error("probe", "-v", "chess", "-d", Database.folder, "W:W1:B5")
+        with self.assertRaises(ValueError) as caught:
+            damas.Tablebase(Database.folder, variant="chess")
+        self.assertEqual(str(caught.exception), want)
+
+    def test_missing_class_and_folder(self):
+        fen = "W:WK18,K22,K23:BK5"  # 4 pieces: not generated
+        self.expect_cli_message(damas.NotInDatabase, lambda: self.tb.probe(fen), fen)
+        self.assertTrue(issubclass(damas.NotInDatabase, LookupError))
+        with self.assertRaisesRegex(FileNotFoundError, "no database folder"):
+            damas.Tablebase(os.path.join(Database.folder, "none"))
+        with self.assertRaisesRegex(FileNotFoundError, "no italian-giveaway tables"):
+            damas.Tablebase(Database.folder, variant="italian-giveaway")
+
+    def test_missing_rule_tables(self):
+        folder = tempfile.mkdtemp(prefix="damas-python-norules-")
+        try:
+            self.assertEqual(run("gen", "-v", "english", "-p", "3", "-d", folder,
+                                 "--quiet").returncode, 0)
+            tb = damas.Tablebase(folder, variant="english")
+            fen = "W:WK18,K22:BK5"
+            p = tb.probe(fen)
+            self.assertEqual(p.value, "win")
+            self.assertIsNone(p.rules)
+            self.assertIn("damas gen-rules", p.rules_missing)
+            self.assertTrue(all(m.rules is None for m in tb.best(fen)))
+            want = cli_error("probe", "-v", "english", "-d", folder,
+                             "--plies-since-capture", "3", fen)
+            with self.assertRaises(damas.MissingRuleTable) as caught:
+                tb.probe(fen, plies_since_capture=3)
+            self.assertEqual(str(caught.exception), want)
+            with self.assertRaises(damas.MissingRuleTable):
+                tb.best(fen, plies_since_capture=3)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+class Threads(unittest.TestCase):
+    def test_threads_give_the_same_answers(self):
+        tb = damas.Tablebase(Database.folder, variant="international", cache_mib=1)
+        fens = Database.positions["international"]
+        want = [(repr(tb.probe(f)), repr(tb.best(f))) for f in fens]
+        failures = []
+
+        def work(seed):
+            for round_ in range(20):
+                for k in range(len(fens)):
+                    i = (k * 7 + seed + round_) % len(fens)
+                    got = (repr(tb.probe(fens[i])), repr(tb.best(fens[i])))
+                    if got != want[i]:
+                        failures.append((fens[i], got, want[i]))
+
+        threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(failures, [])
+
+
+class Reprs(unittest.TestCase):
+    def test_reprs(self):
+        tb = damas.Tablebase(Database.folder, variant="english", cache_mib=8)
+        self.assertEqual(repr(tb),
+                         f"Tablebase({Database.folder!r}, variant='english', cache_mib=8)")
+        p = tb.probe("W:WK18,K22:BK5")
+        self.assertTrue(repr(p).startswith("Probe(fen='W:WK18,K22:BK5', value='win', dtw="))
+        self.assertIn("Rules(value='win'", repr(p))
+        self.assertTrue(repr(tb.best("W:WK18,K22:BK5")[0]).startswith("Move(move="))
+
+
+if __name__ == "__main__":
+    unittest.main()
