@@ -5,6 +5,7 @@
 #include "gen/generate.hpp"
 #include "gen/rule_generate.hpp"
 #include "gen/threads.hpp"
+#include "probe/messages.hpp"
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
 #include "tools/commands.hpp"
@@ -67,18 +68,7 @@ RuleReport probe_under_rules(const Tablebase& tb, const RuleQuery& q, const Posi
         return r;
     }
     if (result.status != ProbeStatus::no_rule_table) throw Error(describe(result.status));
-    const std::filesystem::path& missing = result.missing_table;
-    std::string hint = "no rule table ";
-    hint += missing.filename().string();
-    hint += " in ";
-    hint += missing.parent_path().string();
-    hint += ": for the value under the move-limit draw rules run damas gen-rules -v ";
-    hint += q.rules.variant.name();
-    hint += " -p ";
-    hint += std::to_string(Material::of(p).pieces());
-    hint += " -d ";
-    hint += tb.dir().string();
-    if (q.rules.edition == Edition::fmjd) hint += " --edition fmjd";
+    const std::string hint = missing_rule_table_hint(tb, q.rules, p, result.missing_table);
     if (q.required) throw Error(hint);
     r.missing = hint;
     return r;

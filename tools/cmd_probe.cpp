@@ -13,6 +13,7 @@
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
 #include "index/material.hpp"
+#include "probe/messages.hpp"
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
@@ -60,28 +61,7 @@ struct Database {
     }
 
     std::string describe_failure(const Position& p, ProbeStatus s) const {
-        const Position w = p.side == Color::white ? p : flip(variant.info().board, p);
-        std::string m;
-        switch (s) {
-            case ProbeStatus::not_in_database:
-                m = "class ";
-                m += Material::of(w).name();
-                m += " (or a class its captures lead to) is not in the ";
-                m += variant.name();
-                m += " database in ";
-                m += dir.string();
-                return m;
-            case ProbeStatus::invalid_position:
-                return "the position cannot be probed: a man stands where no man can come, or "
-                       "the side not to move has no piece";
-            default:
-                m = probe_status_name(s);
-                if (!last_problem->empty()) {
-                    m += ": ";
-                    m += *last_problem;
-                }
-                return m;
-        }
+        return probe_failure_message(*tb, variant, p, s, *last_problem);
     }
 
     ProbeResult probe(const Position& p) const {
