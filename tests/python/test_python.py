@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 import unittest
 
 import damas
@@ -292,6 +293,52 @@ class Threads(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(failures, [])
+
+
+class Gil(unittest.TestCase):
+    def test_a_probe_lets_other_python_threads_run(self):
+        # One call that stays in C++ for about a second: while it runs, the main thread keeps
+        # running Python. Were the GIL held, the main thread would stop for the whole call.
+        tb = damas.Tablebase(Database.folder, variant="english")
+        fen = "W:WK18,K22:BK5"
+        calls = max(1000, int(1.0e9 / tb._time_cpp_probe(fen, 1000)))
+        started = threading.Event()
+
+        def work():
+            started.set()
+            tb._time_cpp_probe(fen, calls)
+
+        worker = threading.Thread(target=work)
+        begin = time.perf_counter()
+        worker.start()
+        started.wait()
+        longest_gap, last = 0.0, begin
+        while worker.is_alive():
+            now = time.perf_counter()
+            longest_gap, last = max(longest_gap, now - last), now
+        worker.join()
+        call = time.perf_counter() - begin
+        self.assertGreater(call, 0.3)
+        self.assertLess(longest_gap, call / 2, (longest_gap, call))
+
+
+class Stubs(unittest.TestCase):
+    def test_the_type_stubs_name_what_the_module_has(self):
+        import ast
+        import inspect
+
+        stubs = os.path.join(os.path.dirname(damas.__file__), "__init__.pyi")
+        tree = ast.parse(open(stubs, encoding="utf-8").read())
+        classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+        self.assertEqual(sorted(c.name for c in classes), sorted(damas.__all__))
+        for c in classes:
+            cls = getattr(damas, c.name)
+            stubbed = {f.name for f in c.body if isinstance(f, ast.FunctionDef)}
+            for name in stubbed:
+                self.assertTrue(hasattr(cls, name), (c.name, name))
+            public = {n for n, _ in inspect.getmembers(cls) if not n.startswith("_")}
+            exception_members = set(dir(OSError)) | set(dir(LookupError))
+            self.assertEqual(public - stubbed - exception_members, set(), c.name)
 
 
 class Reprs(unittest.TestCase):
