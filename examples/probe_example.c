@@ -4,8 +4,9 @@
  *
  * WHITE, BLACK and KINGS are square masks in PDN numbering (bit n-1 = square n; hex or decimal),
  * SIDE is w or b. Without them: english, white kings on 18 and 19 against a black king on 1,
- * White to move. Prints "win 17", "draw" or "loss 12" (plies to the end of the game with best
- * play), or an error line on stderr and exits 2.
+ * White to move, which prints "win 21". Prints the value for the side to move and, for a win or
+ * a loss, the plies to the end of the game with best play ("win 21", "draw", "loss 12"), as
+ * `damas probe` does; or an error line on stderr and exits 2.
  *
  * Build against an installed library:
  *   cc probe_example.c $(pkg-config --cflags --libs damas-probe) -o probe_example
@@ -14,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static uint64_t square(int n) { return (uint64_t)1 << (n - 1); }
+static uint64_t square(int n) {
+    return (uint64_t)1 << (n - 1);
+}
 
 int main(int argc, char** argv) {
     if (argc != 2 && argc != 7) {

@@ -176,9 +176,26 @@ void validate(const Variant& v, const Position& p) {
                         std::to_string(vi.pieces_per_side) + ")");
 }
 
+namespace {
+
+// The PDN tag form, [FEN "W:W31-50:B1-20"], gives the FEN between the quotes (the tag's name
+// in any case, as games are written by hand).
+std::string_view untagged(std::string_view fen) {
+    if (fen.size() < 5 || fen.front() != '[' || fen.back() != ']') return fen;
+    const std::string_view inner = trim(fen.substr(1, fen.size() - 2));
+    if (inner.size() < 3 || (inner[0] | 0x20) != 'f' || (inner[1] | 0x20) != 'e' ||
+        (inner[2] | 0x20) != 'n')
+        return fen;
+    const std::string_view value = trim(inner.substr(3));
+    if (value.size() < 2 || value.front() != '"' || value.back() != '"') return fen;
+    return value;  // the quotes go below, as for a bare quoted FEN
+}
+
+}  // namespace
+
 Position parse_fen(const Variant& v, std::string_view fen) {
     const VariantInfo& vi = v.info();
-    fen = trim(fen);
+    fen = untagged(trim(fen));
     if (fen.size() >= 2 && fen.front() == '"' && fen.back() == '"')
         fen = trim(fen.substr(1, fen.size() - 2));
     if (!fen.empty() && fen.back() == '.') fen.remove_suffix(1);
@@ -241,6 +258,22 @@ std::string to_fen(const Variant& v, const Position& p) {
 
 Position initial_position(const Variant& v) {
     return parse_fen(v, v.info().initial_fen);
+}
+
+void sort_by_square(const VariantInfo& v, MoveList& moves) {
+    const GeometryTables& t = tables_of(v);
+    const bool numeric = v.numbering != Numbering::algebraic;
+    const auto key = [&](int b) { return numeric ? square_number(v, b) : int{t.square_of_bit[b]}; };
+    const auto squares = [&](const Move& m) {
+        std::vector<int> s{key(m.from), key(m.to)};
+        std::vector<int> captured;
+        for_each_bit(m.captured, [&](int b) { captured.push_back(key(b)); });
+        std::sort(captured.begin(), captured.end());
+        s.insert(s.end(), captured.begin(), captured.end());
+        return s;
+    };
+    std::stable_sort(&moves[0], &moves[0] + moves.size(),
+                     [&](const Move& a, const Move& b) { return squares(a) < squares(b); });
 }
 
 std::string move_text(const VariantInfo& v, const Move& m) {

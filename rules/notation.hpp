@@ -33,6 +33,10 @@ Position initial_position(const Variant& v);
 // throws damas::Error.
 void validate(const Variant& v, const Position& p);
 
+// Sorts moves as a reader looks them up: by from square, then to square, then captured squares,
+// each in the notation's order (numbers, or a1, c1, ..., b2 for algebraic boards).
+void sort_by_square(const VariantInfo& v, MoveList& moves);
+
 // "32-28", "28x19", "a3-b4", "c3:e5".
 std::string move_text(const VariantInfo& v, const Move& m);
 // The same with the captured squares in brackets, "28x19[23,32]", used when two legal moves

@@ -86,7 +86,7 @@ std::optional<RuleClassStats> rule_stats(const std::filesystem::path& dir, const
     }
 }
 
-std::string stats_json(const ClassStats& s, const DrawRules& rules) {
+nlohmann::ordered_json stats_json(const ClassStats& s, const DrawRules& rules) {
     using nlohmann::ordered_json;
     ordered_json histogram = ordered_json::array();
     for (const auto& [plies, counts] : s.histogram)
@@ -101,7 +101,7 @@ std::string stats_json(const ClassStats& s, const DrawRules& rules) {
             {"edition", edition_name(rules.edition)}, {"quiet_positions", s.rules->quiet_positions},
             {"pure_wins", s.rules->pure_wins},        {"wins_drawn", s.rules->wins_drawn},
             {"pure_losses", s.rules->pure_losses},    {"losses_drawn", s.rules->losses_drawn}};
-    return out.dump();
+    return out;
 }
 
 }  // namespace damas::cli

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -44,6 +45,6 @@ std::optional<RuleClassStats> rule_stats(const std::filesystem::path& dir, const
                                          Material m);
 
 // `damas stats --json`'s object for a class (without the longest wins).
-std::string stats_json(const ClassStats& s, const DrawRules& rules);
+nlohmann::ordered_json stats_json(const ClassStats& s, const DrawRules& rules);
 
 }  // namespace damas::cli

@@ -9,7 +9,6 @@
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
 #include "tools/commands.hpp"
-#include "tools/json.hpp"
 #include "tools/rule_options.hpp"
 
 namespace damas::cli {
@@ -89,23 +88,12 @@ void print_rule_report(const RuleReport& r) {
     if (a.differs()) std::printf("%s\n", a.summary().c_str());
 }
 
-void add_rule_json(JsonObject& out, const RuleQuery& q, const RuleReport& r) {
+void add_rule_json(Json& out, const RuleQuery& q, const RuleReport& r) {
     if (!r.applies) return;
-    if (!r.answer) {
-        out.str("rules_missing", r.missing);
-        return;
-    }
-    const RulesAnswer& a = *r.answer;
-    out.raw("rules", JsonObject()
-                         .str("edition", edition_name(q.rules.edition))
-                         .str("value", value_name(a.rule.value))
-                         .num("dtr", static_cast<int>(a.rule.plies))
-                         .str("count", a.count)
-                         .num("plies_left", a.plies_left)
-                         .boolean("differs", a.differs())
-                         .boolean("exact", a.exact)
-                         .str("summary", a.summary())
-                         .str_end());
+    if (r.answer)
+        out["rules"] = rules_json(q.rules, *r.answer);
+    else
+        out["rules_missing"] = r.missing;
 }
 
 namespace {
@@ -145,18 +133,16 @@ void run_gen_rules(const GenRulesOptions& o) {
     Progress progress(Progress::detect(o.quiet));
     const RuleGenerateSummary s = generate_rules(g, progress);
     if (o.json) {
-        std::printf("%s\n", JsonObject()
-                                .str("variant", g.variant.name())
-                                .str("edition", edition_name(g.edition))
-                                .num("classes", s.classes)
-                                .num("classes_skipped", s.classes_skipped)
-                                .num("positions", s.positions)
-                                .num("pure_wins", s.pure_wins)
-                                .num("wins_drawn_by_rules", s.wins_drawn_by_rules)
-                                .num("bytes_written", s.bytes_written)
-                                .num("seconds", s.seconds)
-                                .str_end()
-                                .c_str());
+        print_json({{"variant", g.variant.name()},
+                    {"dir", g.dir.string()},
+                    {"edition", edition_name(g.edition)},
+                    {"classes_built", s.classes},
+                    {"classes_skipped", s.classes_skipped},
+                    {"positions", s.positions},
+                    {"pure_wins", s.pure_wins},
+                    {"wins_drawn", s.wins_drawn_by_rules},
+                    {"bytes_written", s.bytes_written},
+                    {"seconds", s.seconds}});
         return;
     }
     std::printf(

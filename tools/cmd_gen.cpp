@@ -8,7 +8,6 @@
 #include "gen/verify.hpp"
 #include "rules/error.hpp"
 #include "tools/commands.hpp"
-#include "tools/json.hpp"
 
 namespace damas::cli {
 namespace {
@@ -51,34 +50,30 @@ std::string hours(double seconds) {
 // damas gen --plan: what the run would do and take, without generating anything.
 void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json) {
     if (json) {
-        JsonArray pairs;
+        Json pairs = Json::array();
         for (const PairStep& s : p.pairs)
-            pairs.add(JsonObject()
-                          .str("pair", s.material.name())
-                          .str("mirror", s.material.mirrored().name())
-                          .num("positions", s.positions)
-                          .num("slices", s.slices)
-                          .boolean("in_units", s.in_units)
-                          .num("store_bytes", s.store_bytes)
-                          .num("read_through", s.read_through.size())
-                          .num("cache_bytes", s.cache_bytes)
-                          .num("peak_bytes", s.peak_bytes));
-        std::printf("%s\n", JsonObject()
-                                .str("variant", g.variant.name())
-                                .num("classes", p.classes.size())
-                                .num("positions", p.positions)
-                                .boolean("bounded", p.bounded)
-                                .num("units", p.units)
-                                .num("budget_bytes", p.budget_bytes)
-                                .num("available_bytes", p.available_bytes)
-                                .num("peak_bytes", p.peak_bytes)
-                                .num("disk_bytes", p.disk_bytes)
-                                .num("seconds", p.seconds)
-                                .str("time_model", p.time_model)
-                                .boolean("fits", p.peak_bytes <= p.budget_bytes)
-                                .raw("pairs", pairs.str())
-                                .str_end()
-                                .c_str());
+            pairs.push_back({{"pair", s.material.name()},
+                             {"mirror", s.material.mirrored().name()},
+                             {"positions", s.positions},
+                             {"slices", s.slices},
+                             {"in_units", s.in_units},
+                             {"store_bytes", s.store_bytes},
+                             {"read_through", s.read_through.size()},
+                             {"cache_bytes", s.cache_bytes},
+                             {"peak_bytes", s.peak_bytes}});
+        print_json({{"variant", g.variant.name()},
+                    {"class_count", p.classes.size()},
+                    {"positions", p.positions},
+                    {"bounded", p.bounded},
+                    {"units", p.units},
+                    {"budget_bytes", p.budget_bytes},
+                    {"available_bytes", p.available_bytes},
+                    {"peak_bytes", p.peak_bytes},
+                    {"disk_bytes", p.disk_bytes},
+                    {"seconds", p.seconds},
+                    {"time_model", p.time_model},
+                    {"fits", p.peak_bytes <= p.budget_bytes},
+                    {"pairs", pairs}});
         return;
     }
     int in_units = 0;
@@ -137,25 +132,23 @@ void run_gen(const GenOptions& o) {
                     : 0.0;
     const double rate = s.seconds > 0 ? static_cast<double>(s.positions) / s.seconds : 0.0;
     if (o.json) {
-        std::printf("%s\n", JsonObject()
-                                .str("variant", g.variant.name())
-                                .str("dir", g.dir.string())
-                                .num("classes_built", s.classes_built)
-                                .num("classes_skipped", s.classes_skipped)
-                                .num("positions", s.positions)
-                                .num("seconds", s.seconds)
-                                .num("positions_per_second", rate)
-                                .num("bytes_written", s.bytes_written)
-                                .num("bits_per_position", bits)
-                                .num("memory_estimate_bytes", s.peak_bytes_estimate)
-                                .num("peak_resident_bytes", s.peak_resident_bytes)
-                                .str("peak_pair", s.peak_pair)
-                                .num("budget_bytes", s.budget_bytes)
-                                .num("pairs_in_units", s.pairs_in_units)
-                                .num("units_written", s.units_written)
-                                .num("units_resumed", s.units_resumed)
-                                .str_end()
-                                .c_str());
+        // peak_bytes is planned, as in --plan --json; peak_resident_bytes measured.
+        print_json({{"variant", g.variant.name()},
+                    {"dir", g.dir.string()},
+                    {"classes_built", s.classes_built},
+                    {"classes_skipped", s.classes_skipped},
+                    {"positions", s.positions},
+                    {"seconds", s.seconds},
+                    {"positions_per_second", rate},
+                    {"bytes_written", s.bytes_written},
+                    {"bits_per_position", bits},
+                    {"peak_bytes", s.peak_bytes_estimate},
+                    {"peak_resident_bytes", s.peak_resident_bytes},
+                    {"peak_pair", s.peak_pair},
+                    {"budget_bytes", s.budget_bytes},
+                    {"pairs_in_units", s.pairs_in_units},
+                    {"units_written", s.units_written},
+                    {"units_resumed", s.units_resumed}});
         return;
     }
     std::printf(
@@ -178,25 +171,18 @@ struct VerifyOptions {
     bool json = false;
 };
 
-std::string verify_json(const VerifyReport& r, const std::filesystem::path& dir, bool deep) {
-    JsonArray issues;
+Json verify_json(const VerifyReport& r, const std::filesystem::path& dir, bool deep) {
+    Json issues = Json::array();
     for (const FolderIssue& i : r.issues)
-        issues.add(JsonObject().str("kind", i.kind).str("file", i.file).str("detail", i.detail));
-    JsonArray problems;
-    for (const std::string& p : r.problems) problems.add_raw(json_quote(p));
-    JsonArray notes;
-    for (const std::string& n : r.notes) notes.add_raw(json_quote(n));
-    JsonObject out;
-    out.str("dir", dir.string())
-        .boolean("ok", r.ok())
-        .num("files", r.files)
-        .num("files_bad", r.files_bad)
-        .raw("issues", issues.str())
-        .raw("problems", problems.str())
-        .raw("notes", notes.str());
-    if (deep)
-        out.num("positions_checked", r.positions_checked).num("inconsistencies", r.inconsistencies);
-    return out.str_end();
+        issues.push_back({{"kind", i.kind}, {"file", i.file}, {"detail", i.detail}});
+    Json out{{"dir", dir.string()},      {"ok", r.ok()},     {"files_checked", r.files},
+             {"files_bad", r.files_bad}, {"issues", issues}, {"problems", r.problems},
+             {"notes", r.notes}};
+    if (deep) {
+        out["positions_checked"] = r.positions_checked;
+        out["inconsistencies"] = r.inconsistencies;
+    }
+    return out;
 }
 
 int run_verify(const VerifyOptions& o) {
@@ -215,9 +201,10 @@ int run_verify(const VerifyOptions& o) {
             if (!o.quiet || !routine) std::fprintf(stderr, "%s\n", line.c_str());
         },
         manifest);
-    if (r.files == 0 && r.issues.empty()) throw Error("no table file under " + dir.string());
+    if (r.files == 0 && r.issues.empty())
+        throw Error("no table file under " + dir.string() + variant_folder_hint(dir));
     if (o.json) {
-        std::printf("%s\n", verify_json(r, dir, o.deep).c_str());
+        print_json(verify_json(r, dir, o.deep));
         return r.ok() ? 0 : 1;
     }
     std::printf("files %d, bad %d, folder problems %zu", r.files, r.files_bad, r.issues.size());

@@ -8,11 +8,9 @@
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "tools/commands.hpp"
-#include "tools/json.hpp"
 
 namespace damas::cli {
 namespace {
-
 
 Material class_or_throw(const std::string& name) {
     const auto m = Material::parse(name);
@@ -36,23 +34,18 @@ void run_count(const CountOptions& o) {
     if (o.pieces < 2 || o.pieces > 2 * v.info().pieces_per_side)
         throw Error("pieces must be between 2 and " + std::to_string(2 * v.info().pieces_per_side));
     std::uint64_t total = 0;
-    JsonArray rows;
+    Json rows = Json::array();
     for (const Material& m : classes_with_pieces(o.pieces)) {
         const std::uint64_t n = ClassIndex(board, m).size();
         total += n;
         if (o.json)
-            rows.add(JsonObject().str("class", m.name()).num("positions", n));
+            rows.push_back({{"class", m.name()}, {"positions", n}});
         else
             std::printf("%s %llu\n", m.name().c_str(), static_cast<unsigned long long>(n));
     }
     if (o.json)
-        std::printf("%s\n", JsonObject()
-                                .str("variant", v.name())
-                                .num("pieces", o.pieces)
-                                .raw("classes", rows.str())
-                                .num("total", total)
-                                .str_end()
-                                .c_str());
+        print_json(
+            {{"variant", v.name()}, {"pieces", o.pieces}, {"classes", rows}, {"positions", total}});
     else
         std::printf("total %llu\n", static_cast<unsigned long long>(total));
 }
@@ -77,13 +70,8 @@ void run_index(const IndexOptions& o) {
         throw Error("cannot index this position: " + *why);
     const std::uint64_t i = index.index(p);
     if (o.json)
-        std::printf("%s\n", JsonObject()
-                                .str("variant", v.name())
-                                .str("class", m.name())
-                                .num("index", i)
-                                .boolean("flipped", flipped)
-                                .str_end()
-                                .c_str());
+        print_json(
+            {{"variant", v.name()}, {"class", m.name()}, {"index", i}, {"flipped", flipped}});
     else
         std::printf("%s %llu%s\n", m.name().c_str(), static_cast<unsigned long long>(i),
                     flipped ? " (flipped: Black to move)" : "");
@@ -119,13 +107,7 @@ void run_unindex(const UnindexOptions& o) {
     const std::uint64_t i = index_or_throw(o.index, index.size());
     const std::string fen = to_fen(v, index.unindex(i));
     if (o.json)
-        std::printf("%s\n", JsonObject()
-                                .str("variant", v.name())
-                                .str("class", m.name())
-                                .num("index", i)
-                                .str("fen", fen)
-                                .str_end()
-                                .c_str());
+        print_json({{"variant", v.name()}, {"class", m.name()}, {"index", i}, {"fen", fen}});
     else
         std::printf("%s\n", fen.c_str());
 }
@@ -137,7 +119,10 @@ void add_index_commands(CLI::App& app) {
     auto* count_cmd = app.add_subcommand("count", "Positions per material class (White to move)");
     count_cmd->add_option("--variant,-v", count_options.variant,
                           "Variant (" + variant_names() + ")");
-    count_cmd->add_option("--pieces,-n", count_options.pieces, "Pieces on the board")->required();
+    count_cmd
+        ->add_option("--pieces,-p,-n", count_options.pieces,
+                     "Pieces on the board (-n: the old spelling)")
+        ->required();
     count_cmd->add_flag("--json", count_options.json, "Machine-readable output");
     count_cmd->callback([] { run_count(count_options); });
 

@@ -17,10 +17,11 @@
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "rules/printable.hpp"
 #include "table/table_file.hpp"
 #include "tools/class_stats.hpp"
 #include "tools/commands.hpp"
-#include "tools/json.hpp"
+#include "tools/root_analysis.hpp"
 #include "tools/rule_options.hpp"
 
 namespace damas::cli {
@@ -55,7 +56,9 @@ struct Database {
             m += " (generate them with damas gen --variant ";
             m += variant.name();
             m += ')';
-            throw Error(m);
+            const std::string hint = variant_folder_hint(dir);
+            throw Error(
+                hint.empty() ? m : "no " + variant.name() + " tables in " + dir.string() + hint);
         }
         tb = Tablebase::open(dir, 64, 0, [p = last_problem](const std::string& s) { *p = s; });
     }
@@ -80,53 +83,7 @@ std::string outcome_text(Value v, int plies) {
     return s;
 }
 
-// The outcome of a move for the side that makes it, from the probe after it.
-ProbeResult for_mover(ProbeResult after) {
-    if (after.value == Value::win) return {after.status, Value::loss, ++after.plies};
-    if (after.value == Value::loss) return {after.status, Value::win, ++after.plies};
-    return after;
-}
-
-// Best first: wins by shortest distance, then draws, then losses by longest distance.
-int rank_key(const ProbeResult& r) {
-    if (r.value == Value::win) return r.plies;
-    if (r.value == Value::draw) return 100000;
-    return 300000 - r.plies;
-}
-
-struct RatedMove {
-    Move move;
-    std::string text;
-    ProbeResult result;  // for the mover
-    Position after;
-};
-
-std::vector<RatedMove> rated_moves(const Database& db, const Position& p) {
-    MoveList moves;
-    dispatch(db.variant.base,
-             [&](auto rules) { MoveGenerator<decltype(rules)>::generate(p, moves); });
-    const VariantInfo& vi = db.variant.info();
-    std::vector<RatedMove> out;
-    for (const Move& m : moves) {
-        bool ambiguous = false;
-        for (const Move& other : moves)
-            if (&other != &m && other.from == m.from && other.to == m.to) ambiguous = true;
-        const Position after = make_move(p, m);
-        out.push_back({m, ambiguous ? move_text_with_captures(vi, m) : move_text(vi, m),
-                       for_mover(db.probe(after)), after});
-    }
-    std::stable_sort(out.begin(), out.end(), [](const RatedMove& a, const RatedMove& b) {
-        return rank_key(a.result) < rank_key(b.result);
-    });
-    return out;
-}
-
-// The game is over at p: no legal move, or a rule ends it (turkish king against a lone man).
-bool game_over(const ProbeResult& r) {
-    return r.value != Value::draw && r.plies == 0;
-}
-
-// ---- probe and best
+// ---- probe, best and line
 
 struct PositionOptions {
     std::string variant;
@@ -157,86 +114,134 @@ void run_probe(const ProbeOptions& po) {
         rules_error = e;
     }
     if (o.json) {
-        JsonObject out;
-        out.str("variant", db.variant.name())
-            .str("fen", to_fen(db.variant, p))
-            .str("value", value_name(r.value))
-            .num("dtw", static_cast<int>(r.plies));
+        Json out{{"variant", db.variant.name()},
+                 {"fen", to_fen(db.variant, p)},
+                 {"class", class_of(db.variant, p)},
+                 {"value", value_name(r.value)},
+                 {"dtw", distance_json(r.value, r.plies)}};
         add_rule_json(out, query, rules);
-        std::printf("%s\n", out.str_end().c_str());
-    } else {
-        std::printf("%s\n", outcome_text(r.value, r.plies).c_str());
-        print_rule_report(rules);
+        if (rules_error) out["error"] = printable(rules_error->what(), 1000);
+        print_json(out);
+        if (rules_error) throw ExitCode{2};
+        return;
     }
+    std::printf("%s\n", outcome_text(r.value, r.plies).c_str());
+    print_rule_report(rules);
     if (rules_error) {
         std::fflush(stdout);
         throw *rules_error;
     }
 }
 
-void run_best(const PositionOptions& o) {
-    const Database db(o.variant, o.dir);
-    const Position p = parse_fen(db.variant, o.fen);
-    const ProbeResult root = db.probe(p);
-    const std::vector<RatedMove> moves =
-        game_over(root) ? std::vector<RatedMove>{} : rated_moves(db, p);
-    if (o.json) {
-        JsonArray rows;
-        for (const RatedMove& m : moves)
-            rows.add(JsonObject()
-                         .str("move", m.text)
-                         .str("value", value_name(m.result.value))
-                         .num("dtw", static_cast<int>(m.result.plies))
-                         .str("fen_after", to_fen(db.variant, m.after)));
-        std::printf("%s\n", JsonObject()
-                                .str("variant", db.variant.name())
-                                .str("fen", to_fen(db.variant, p))
-                                .str("value", value_name(root.value))
-                                .num("dtw", static_cast<int>(root.plies))
-                                .boolean("game_over", game_over(root))
-                                .raw("moves", rows.str())
-                                .str_end()
-                                .c_str());
-        return;
+// The root analysis with the counts given, or an Error: the position or a class its moves lead
+// to cannot be probed, or the counts were given and a rule table is missing. Without counts, a
+// missing rule table is a note on stderr (text output) and the pure values stand alone.
+RootAnalysis analyse(const Database& db, const Position& p, const RuleQuery& q, bool note) {
+    RootAnalysis a = analyse_root(*db.tb, db.variant, p, {q.rules, q.counters});
+    if (!a.root.ok()) throw Error(db.describe_failure(p, a.root.status));
+    if (!a.rules_missing.empty()) {
+        if (q.required) throw Error(a.rules_missing);
+        if (note) std::fprintf(stderr, "damas: note: %s\n", a.rules_missing.c_str());
     }
-    if (game_over(root)) {
-        std::printf("game over: %s\n", outcome_text(root.value, 0).c_str());
-        return;
-    }
-    for (const RatedMove& m : moves)
-        std::printf("%s %s\n", m.text.c_str(),
-                    outcome_text(m.result.value, m.result.plies).c_str());
+    return a;
 }
 
-// ---- line
+// "win 5", and under the rules when the rule tables are there: "win 5 (rules: draw)".
+std::string move_outcome_text(const RootMove& m) {
+    std::string s = outcome_text(m.pure.value, m.pure.plies);
+    if (m.rule) s += " (rules: " + outcome_text(m.rule->value, m.rule->plies) + ")";
+    return s;
+}
 
-void run_line(const PositionOptions& o) {
+// Every legal move, best first (equal ones by square), each with its value and DTW for the side
+// that plays it, counting the move (the first move's are the position's).
+void run_best(const ProbeOptions& po) {
+    const PositionOptions& o = po.position;
     const Database db(o.variant, o.dir);
-    Position p = parse_fen(db.variant, o.fen);
-    ProbeResult r = db.probe(p);
-    std::printf("%s %s\n", to_fen(db.variant, p).c_str(), outcome_text(r.value, r.plies).c_str());
-    if (r.value == Value::draw) {
-        std::printf("draw: no forced end of the game\n");
+    const Position p = parse_fen(db.variant, o.fen);
+    const RuleQuery query = rule_query(db.variant, po.rules);
+    const RootAnalysis a = analyse(db, p, query, !o.json);
+    if (o.json) {
+        print_json(root_json(db.variant, p, {query.rules, query.counters}, a));
         return;
     }
-    for (int ply = 1; !game_over(r); ++ply) {
-        const std::vector<RatedMove> moves = rated_moves(db, p);
-        if (moves.empty() || moves.front().result.plies != r.plies ||
-            moves.front().result.value != r.value) {
+    if (a.game_over) {
+        std::printf("game over: %s\n", outcome_text(a.root.value, 0).c_str());
+        return;
+    }
+    for (const RootMove& m : a.moves)
+        std::printf("%s %s\n", m.text.c_str(), move_outcome_text(m).c_str());
+}
+
+// PDN move numbers: the variant's first player's moves are "N.", the other's "N..." when they
+// open a line (RULES.md: Black moves first in english checkers, White elsewhere).
+struct MoveNumber {
+    int number = 1;
+    bool first_player = true;
+    std::string label() const { return std::to_string(number) + (first_player ? "." : "..."); }
+    void next() {
+        if (!first_player) ++number;
+        first_player = !first_player;
+    }
+};
+
+// An optimal line: at each ply the best move of `damas best` (the winner's shortest, the loser's
+// longest), printed as best prints it, to the end of the game; then the line as PDN movetext.
+void run_line(const ProbeOptions& po) {
+    const PositionOptions& o = po.position;
+    const Database db(o.variant, o.dir);
+    Position p = parse_fen(db.variant, o.fen);
+    RuleQuery query = rule_query(db.variant, po.rules);
+    RootAnalysis a = analyse(db, p, query, !o.json);
+    Json out = root_json(db.variant, p, {query.rules, query.counters}, a);
+    out.erase("moves");
+    if (!o.json) {
+        std::printf("%s %s\n", to_fen(db.variant, p).c_str(),
+                    outcome_text(a.root.value, a.root.plies).c_str());
+        if (a.rules)
+            std::printf("rules: %s\n",
+                        outcome_text(a.rules->rule.value, a.rules->rule.plies).c_str());
+    }
+    Json line = Json::array();
+    std::string pdn;
+    MoveNumber number{1, p.side == db.variant.info().first_to_move};
+    const Value start = a.root.value;
+    while (start != Value::draw && !a.game_over) {
+        if (a.moves.empty() || a.moves.front().pure.value != a.root.value ||
+            a.moves.front().pure.plies != a.root.plies) {
             std::string m = "inconsistent tables at ";
             m += to_fen(db.variant, p);
             m += ": the best move does not keep the distance";
             throw Error(m);
         }
-        const RatedMove& best = moves.front();
+        const RootMove best = a.moves.front();
+        if (number.first_player || pdn.empty()) pdn += (pdn.empty() ? "" : " ") + number.label();
+        pdn += " " + best.text;
+        Json row = move_json(db.variant, best);
+        row["move_number"] = number.label();
+        line.push_back(std::move(row));
+        if (!o.json)
+            std::printf("%s %s %s %s\n", number.label().c_str(), best.text.c_str(),
+                        move_outcome_text(best).c_str(), to_fen(db.variant, best.after).c_str());
+        number.next();
         p = best.after;
-        r = db.probe(p);
-        std::printf("%d. %s %s %s\n", ply, best.text.c_str(), to_fen(db.variant, p).c_str(),
-                    outcome_text(r.value, r.plies).c_str());
+        query.counters = best.counters;
+        a = analyse(db, p, query, false);
     }
-    const bool white_to_move = p.side == Color::white;
-    std::printf("game over: %s %s\n", white_to_move ? "white" : "black",
-                r.value == Value::win ? "wins" : "loses");
+    const std::string result = start == Value::draw
+                                   ? "draw: no forced end of the game"
+                                   : std::string("game over: ") +
+                                         (p.side == Color::white ? "white" : "black") +
+                                         (a.root.value == Value::win ? " wins" : " loses");
+    if (o.json) {
+        out["line"] = std::move(line);
+        out["pdn"] = pdn;
+        out["result"] = result;
+        print_json(out);
+        return;
+    }
+    std::printf("%s\n", result.c_str());
+    if (!pdn.empty()) std::printf("pdn: %s\n", pdn.c_str());
 }
 
 // ---- stats
@@ -299,23 +304,18 @@ void print_stats(const ClassStats& s, const DrawRules& rules) {
 void run_stats(const StatsOptions& o) {
     const Database db(o.variant, o.dir);
     const DrawRules draw = draw_rules(db.variant, edition_or_throw(o.edition));
-    JsonArray rows;
+    Json rows = Json::array();
     for (const Material m : stats_classes(db, o.only)) {
         ClassStats s =
             class_stats(db.variant, db.dir, m, [&](const Position& p) { return db.probe(p); });
         s.rules = rule_stats(db.dir, draw, m);
         if (o.json)
-            rows.add_raw(stats_json(s, draw));
+            rows.push_back(stats_json(s, draw));
         else
             print_stats(s, draw);
         std::fflush(stdout);
     }
-    if (o.json)
-        std::printf("%s\n", JsonObject()
-                                .str("variant", db.variant.name())
-                                .raw("classes", rows.str())
-                                .str_end()
-                                .c_str());
+    if (o.json) print_json({{"variant", db.variant.name()}, {"classes", rows}});
 }
 
 // ---- info
@@ -358,8 +358,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> unfinished_runs(
 void run_info(const InfoOptions& o) {
     const auto tb = Tablebase::open(database_dir(o.dir), 1);
     const std::vector<TableListing> tables = tb->identify();
-    if (tables.empty()) throw Error("no table file under " + tb->dir().string());
-    JsonArray rows;
+    if (tables.empty())
+        throw Error("no table file under " + tb->dir().string() + variant_folder_hint(tb->dir()));
+    Json rows = Json::array();
     int damaged = 0;
     for (const TableListing& t : tables) {
         const std::string name = t.variant.name() + "/" + t.path.filename().string();
@@ -369,25 +370,23 @@ void run_info(const InfoOptions& o) {
                         : 0.0;
         damaged += !t.error.empty();
         if (o.json) {
-            JsonObject row;
-            row.str("file", name).num("bytes", t.file_bytes);
-            if (t.error.empty())
-                row.num("positions", h.positions)
-                    .num("bits_per_position", bits)
-                    .num("blocks", h.blocks)
-                    .str("layout", h.layout == Layout::mirror ? "mirror"
-                                   : h.half                   ? "half"
-                                                              : "stored")
-                    .str("codec", h.codec == Codec::context ? "context" : "zstd")
-                    .num("wins", h.wins)
-                    .num("draws", h.draws)
-                    .num("losses", h.losses)
-                    .str("table_xxh64", hex64(h.table_checksum))
-                    .str("data_xxh64", hex64(h.blocks_checksum))
-                    .str("generator", h.generator);
-            else
-                row.str("error", t.error);
-            rows.add(row);
+            Json row{{"file", name}, {"bytes", t.file_bytes}};
+            if (t.error.empty()) {
+                row["positions"] = h.positions;
+                row["bits_per_position"] = bits;
+                row["blocks"] = h.blocks;
+                row["layout"] = h.layout == Layout::mirror ? "mirror" : h.half ? "half" : "stored";
+                row["codec"] = h.codec == Codec::context ? "context" : "zstd";
+                row["wins"] = h.wins;
+                row["draws"] = h.draws;
+                row["losses"] = h.losses;
+                row["table_xxh64"] = hex64(h.table_checksum);
+                row["data_xxh64"] = hex64(h.blocks_checksum);
+                row["generator"] = h.generator;
+            } else {
+                row["damaged"] = t.error;
+            }
+            rows.push_back(std::move(row));
         } else if (t.error.empty()) {
             std::printf(
                 "%s %" PRIu64 " bytes, %" PRIu64
@@ -405,12 +404,12 @@ void run_info(const InfoOptions& o) {
         }
     }
     // Folders whose manifest says a run did not finish (gen/manifest.hpp).
-    JsonArray incomplete;
+    Json incomplete = Json::array();
     int unfinished = 0;
     for (const auto& [folder, runs] : unfinished_runs(tb->dir())) {
         for (const std::string& run : runs) {
             ++unfinished;
-            incomplete.add_str(folder + "/" + run);
+            incomplete.push_back(folder + "/" + run);
             if (!o.json)
                 std::printf(
                     "%s INCOMPLETE: the %s run did not finish (damas verify lists what is "
@@ -419,54 +418,52 @@ void run_info(const InfoOptions& o) {
         }
     }
     if (o.json)
-        std::printf("%s\n", JsonObject()
-                                .str("dir", tb->dir().string())
-                                .raw("files", rows.str())
-                                .raw("incomplete", incomplete.str())
-                                .num("damaged", damaged)
-                                .str_end()
-                                .c_str());
+        print_json({{"dir", tb->dir().string()},
+                    {"files", rows},
+                    {"incomplete", incomplete},
+                    {"files_bad", damaged}});
     if (damaged || unfinished) throw ExitCode{1};
 }
 
-void add_position_command(CLI::App& app, const char* name, const char* help, PositionOptions& o,
-                          void (*run)(const PositionOptions&), bool json) {
+// probe, best and line: the variant, folder, position, --json and the rule counts.
+CLI::App* add_position_command(CLI::App& app, const char* name, const std::string& help,
+                               ProbeOptions& o, void (*run)(const ProbeOptions&)) {
     auto* cmd = app.add_subcommand(name, help);
-    cmd->add_option("--variant,-v", o.variant, "Variant (" + variant_names() + ")")->required();
-    cmd->add_option("--dir,-d", o.dir, "Database folder (default: $DAMAS_DB or ./db)")
+    cmd->add_option("--variant,-v", o.position.variant, "Variant (" + variant_names() + ")")
+        ->required();
+    cmd->add_option("--dir,-d", o.position.dir, "Database folder (default: $DAMAS_DB or ./db)")
         ->check(non_empty_folder);
-    cmd->add_option("fen,--fen,-f", o.fen, "Position (FEN)")->required();
-    if (json) cmd->add_flag("--json", o.json, "Machine-readable output");
+    cmd->add_option("fen,--fen,-f", o.position.fen, "Position (FEN, or the PDN tag [FEN \"...\"])")
+        ->required();
+    cmd->add_flag("--json", o.position.json,
+                  "Machine-readable output (a draw's dtw is null; errors as {\"error\": ...})");
+    add_rule_options(*cmd, o.rules);
     cmd->callback([&o, run] { run(o); });
+    return cmd;
 }
 
 }  // namespace
 
 void add_probe_commands(CLI::App& app) {
-    static ProbeOptions probe_options;
-    auto* probe = app.add_subcommand(
-        "probe",
-        "Value and DTW (plies) of a position for the side to move, and its value under the "
-        "move-limit draw rules (rule tables from gen-rules)");
-    probe->alias("probe-rules");
-    probe
-        ->add_option("--variant,-v", probe_options.position.variant,
-                     "Variant (" + variant_names() + ")")
-        ->required();
-    probe
-        ->add_option("--dir,-d", probe_options.position.dir,
-                     "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
-    probe->add_option("fen,--fen,-f", probe_options.position.fen, "Position (FEN)")->required();
-    probe->add_flag("--json", probe_options.position.json, "Machine-readable output");
-    add_rule_options(*probe, probe_options.rules);
-    probe->callback([] { run_probe(probe_options); });
-
-    static PositionOptions best_options, line_options;
-    add_position_command(app, "best", "Every legal move with its value and DTW, best first",
-                         best_options, run_best, true);
-    add_position_command(app, "line", "An optimal line to the end of the game", line_options,
-                         run_line, false);
+    static ProbeOptions probe_options, best_options, line_options;
+    add_position_command(
+        app, "probe",
+        "Value and DTW (plies to the end of the game) of a position for the side to move, and "
+        "its value under the move-limit draw rules (rule tables from gen-rules) with the counts "
+        "given",
+        probe_options, run_probe)
+        ->alias("probe-rules");
+    add_position_command(
+        app, "best",
+        "Every legal move, best first (equal ones by square), with its value and DTW for the "
+        "side that plays it, counting that move (so the first move's are the position's), and "
+        "its value under the move-limit rules with the counts given",
+        best_options, run_best);
+    add_position_command(
+        app, "line",
+        "An optimal line to the end of the game, numbered as PDN does; each move with its value "
+        "and DTW for the side that plays it, counting that move, as best prints them",
+        line_options, run_line);
 
     static StatsOptions stats_options;
     auto* stats = app.add_subcommand(

@@ -13,7 +13,6 @@
 #include "rules/notation.hpp"
 #include "rules/perft.hpp"
 #include "tools/commands.hpp"
-#include "tools/json.hpp"
 
 namespace damas::cli {
 namespace {
@@ -52,7 +51,7 @@ void run_perft(const PerftOptions& o) {
     if (o.depth < 1 || o.depth > 30) throw Error("depth must be between 1 and 30");
     const int threads = checked_threads(o.threads);
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-    JsonArray rows;
+    Json rows = Json::array();
     for (int d = 1; d <= o.depth; ++d) {
         const auto start = std::chrono::steady_clock::now();
         const std::uint64_t n = dispatch(v.base, [&](auto rules) {
@@ -61,18 +60,12 @@ void run_perft(const PerftOptions& o) {
         const double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (o.json)
-            rows.add(JsonObject().num("depth", d).num("nodes", n).num("seconds", secs));
+            rows.push_back({{"depth", d}, {"nodes", n}, {"seconds", secs}});
         else
             std::printf("%d %llu\n", d, static_cast<unsigned long long>(n));
         std::fflush(stdout);
     }
-    if (o.json)
-        std::printf("%s\n", JsonObject()
-                                .str("variant", v.name())
-                                .str("fen", to_fen(v, p))
-                                .raw("perft", rows.str())
-                                .str_end()
-                                .c_str());
+    if (o.json) print_json({{"variant", v.name()}, {"fen", to_fen(v, p)}, {"perft", rows}});
 }
 
 struct MovesOptions {
@@ -90,7 +83,8 @@ void run_moves(const MovesOptions& o) {
         MoveGenerator<decltype(rules)>::generate(p, moves, o.keep_duplicates);
     });
     const VariantInfo& vi = v.info();
-    JsonArray rows;
+    Json rows = Json::array();
+    sort_by_square(vi, moves);
     for (const Move& m : moves) {
         bool ambiguous = false;
         for (const Move& other : moves)
@@ -100,23 +94,16 @@ void run_moves(const MovesOptions& o) {
             std::printf("%s\n", text.c_str());
             continue;
         }
-        JsonArray caps;
-        for_each_bit(m.captured, [&](int b) { caps.add_str(square_name(vi, b)); });
-        rows.add(JsonObject()
-                     .str("move", text)
-                     .str("from", square_name(vi, m.from))
-                     .str("to", square_name(vi, m.to))
-                     .raw("captured", caps.str())
-                     .boolean("promotes", m.promotes)
-                     .str("fen_after", to_fen(v, make_move(p, m))));
+        Json caps = Json::array();
+        for_each_bit(m.captured, [&](int b) { caps.push_back(square_name(vi, b)); });
+        rows.push_back({{"move", text},
+                        {"from", square_name(vi, m.from)},
+                        {"to", square_name(vi, m.to)},
+                        {"captured", caps},
+                        {"promotes", m.promotes},
+                        {"fen_after", to_fen(v, make_move(p, m))}});
     }
-    if (o.json)
-        std::printf("%s\n", JsonObject()
-                                .str("variant", v.name())
-                                .str("fen", to_fen(v, p))
-                                .raw("moves", rows.str())
-                                .str_end()
-                                .c_str());
+    if (o.json) print_json({{"variant", v.name()}, {"fen", to_fen(v, p)}, {"moves", rows}});
 }
 
 }  // namespace

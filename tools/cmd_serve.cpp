@@ -26,6 +26,8 @@ void run_serve(const ServeCommandOptions& o) {
     s.dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
     if (!std::filesystem::is_directory(s.dir))
         throw Error("no database folder " + s.dir.string() + " (give --dir)");
+    if (const std::string hint = variant_folder_hint(s.dir); !hint.empty())
+        throw Error("no database in " + s.dir.string() + hint);
     if (o.port < 0 || o.port > 65535) throw Error("--port must be between 0 and 65535");
     if (o.cache_mib < 1) throw Error("--cache-mib must be at least 1");
     if (o.threads < 1 || o.threads > max_serve_threads)

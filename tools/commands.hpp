@@ -3,11 +3,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <string>
 
 #include "rules/variant.hpp"
+#include "tools/analysis_json.hpp"
 
 namespace damas::cli {
+
+// Prints j (--json output) on one line on standard output.
+void print_json(const Json& j);
 
 // The variant named on the command line; throws Error listing the known names.
 Variant variant_or_throw(const std::string& name);
@@ -19,6 +24,11 @@ void add_probe_commands(CLI::App& app);       // probe, best, line, stats, info
 void add_draw_rules_commands(CLI::App& app);  // gen-rules, probe-rules
 void add_svg_commands(CLI::App& app);         // svg
 void add_serve_commands(CLI::App& app);       // serve
+
+// When `dir` is a variant's folder inside a database (db/brazilian), the hint to give the
+// database folder instead, " (db/brazilian is the brazilian tables' folder: give the database
+// folder, -d db)"; else "". Appended to the message of a folder without the tables asked for.
+std::string variant_folder_hint(const std::filesystem::path& dir);
 
 // The check of every --dir option: an empty name is an error. Leaving --dir out means the
 // default folder ($DAMAS_DB or ./db); `-d ""` used to mean ./db quietly.

@@ -1,5 +1,7 @@
-// damas: the command line. Errors print one line on stderr and exit with code 2.
+// damas: the command line. Errors print one line on stderr (with --json, {"error": "..."} on
+// standard output) and exit with code 2.
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "rules/error.hpp"
@@ -13,6 +15,23 @@ Variant variant_or_throw(const std::string& name) {
     if (!v) throw Error("unknown variant '" + name + "' (known: " + variant_names() + ")");
     return *v;
 }
+
+void print_json(const Json& j) {
+    std::printf("%s\n", j.dump(-1, ' ', false, Json::error_handler_t::replace).c_str());
+}
+
+std::string variant_folder_hint(const std::filesystem::path& dir) {
+    std::filesystem::path d = dir;
+    if (!d.has_filename()) d = d.parent_path();  // "db/brazilian/"
+    const auto v = parse_variant(d.filename().string());
+    if (!v || !std::filesystem::is_directory(d)) return "";
+    for (const Variant other : all_variants())  // a database folder that happens to be named so
+        if (std::filesystem::is_directory(d / other.name())) return "";
+    std::filesystem::path parent = d.parent_path();
+    if (parent.empty()) parent = ".";
+    return " (" + dir.string() + " is the " + v->name() +
+           " tables' folder: give the database folder, -d " + parent.string() + ")";
+}
 }  // namespace damas::cli
 
 namespace {
@@ -21,12 +40,31 @@ namespace {
 std::string shown(const char* message) {
     return damas::printable(message, 1000);
 }
+
+// Whether the command line asks for JSON: then errors come as JSON too.
+bool wants_json(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--json") == 0) return true;
+    return false;
+}
+
+int report_error(bool json, const std::string& message) {
+    if (json) {
+        std::fflush(stdout);
+        damas::cli::print_json({{"error", message}});
+    } else {
+        std::fprintf(stderr, "damas: error: %s\n", message.c_str());
+    }
+    return 2;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"damas: endgame tablebases for the draughts family"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show help for every command");
+    app.set_version_flag("--version", std::string("damas ") + DAMAS_VERSION_TEXT,
+                         "Show the version and exit");
     damas::cli::add_rules_commands(app);
     damas::cli::add_index_commands(app);
     damas::cli::add_gen_commands(app);
@@ -34,21 +72,17 @@ int main(int argc, char** argv) {
     damas::cli::add_draw_rules_commands(app);
     damas::cli::add_svg_commands(app);
     damas::cli::add_serve_commands(app);
+    const bool json = wants_json(argc, argv);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --help-all
-        // Bad input: one line on stderr, as for every other error.
-        std::fprintf(stderr, "damas: error: %s (see --help)\n", shown(e.what()).c_str());
-        return 2;
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --help-all, --version
+        // Bad input: one line, as for every other error.
+        return report_error(json, shown(e.what()) + " (see --help)");
     } catch (const damas::cli::ExitCode& e) {
         return e.code;
-    } catch (const damas::Error& e) {
-        std::fprintf(stderr, "damas: error: %s\n", shown(e.what()).c_str());
-        return 2;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "damas: error: %s\n", shown(e.what()).c_str());
-        return 2;
+        return report_error(json, shown(e.what()));
     }
     return 0;
 }

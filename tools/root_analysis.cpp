@@ -80,6 +80,7 @@ RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, con
     MoveList moves;
     dispatch(v.base, [&](auto r) { MoveGenerator<decltype(r)>::generate(p, moves); });
     const VariantInfo& vi = v.info();
+    sort_by_square(vi, moves);  // equal moves stay in this order below
     for (const Move& m : moves) {
         RootMove rm{m, "", make_move(p, m), {}, std::nullopt, {}};
         const bool ambiguous = std::any_of(moves.begin(), moves.end(), [&](const Move& o) {

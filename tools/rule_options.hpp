@@ -12,7 +12,7 @@
 #include <string>
 
 #include "probe/rules_probe.hpp"
-#include "tools/json.hpp"
+#include "tools/commands.hpp"
 
 namespace damas::cli {
 
@@ -59,6 +59,6 @@ RuleReport probe_under_rules(const Tablebase& tb, const RuleQuery& q, const Posi
 // and the hint on stderr when a table is missing.
 void print_rule_report(const RuleReport& r);
 // "rules": {...} or "rules_missing": "hint" (nothing when the variant has no rules).
-void add_rule_json(JsonObject& out, const RuleQuery& q, const RuleReport& r);
+void add_rule_json(Json& out, const RuleQuery& q, const RuleReport& r);
 
 }  // namespace damas::cli

@@ -9,6 +9,7 @@
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "table/table_file.hpp"
+#include "tools/analysis_json.hpp"
 #include "tools/class_stats.hpp"
 #include "tools/root_analysis.hpp"
 #include "tools/svg.hpp"
@@ -16,8 +17,8 @@
 namespace damas::cli {
 namespace {
 
-// Keys in the order written: the answer reads as `damas probe --json` does.
-using json = nlohmann::ordered_json;
+// Keys in the order written: the answer reads as `damas best --json` does (analysis_json.hpp).
+using json = Json;
 
 // Thrown inside a request's handling: the reply's status and its one-line message.
 struct RequestError {
@@ -42,21 +43,6 @@ int count_param(const QueryParams& q, const char* name) {
     if (ec != std::errc() || end != s->data() + s->size() || v < 0 || v > 10000)
         throw RequestError{400, std::string(name) + " must be a whole number from 0 to 10000"};
     return v;
-}
-
-json value_json(Value v, int plies) {
-    return v == Value::draw || v == Value::unknown ? json(nullptr) : json(plies);
-}
-
-json rules_json(const DrawRules& rules, const RulesAnswer& a) {
-    return {{"edition", edition_name(rules.edition)},
-            {"value", value_name(a.rule.value)},
-            {"dtr", value_json(a.rule.value, a.rule.plies)},
-            {"count", a.count},
-            {"plies_left", a.plies_left},
-            {"differs", a.differs()},
-            {"exact", a.exact},
-            {"summary", a.summary()}};
 }
 
 int status_of(ProbeStatus s) {
@@ -188,11 +174,6 @@ ApiReply guarded(F&& f) {
     }
 }
 
-// The class whose table holds p (tables store White to move).
-std::string class_of(Variant v, const Position& p) {
-    return Material::of(p.side == Color::white ? p : flip(v.info().board, p)).name();
-}
-
 }  // namespace
 
 ApiReply ExplorerApi::position(std::string_view variant, const QueryParams& q) const {
@@ -207,41 +188,7 @@ ApiReply ExplorerApi::position(std::string_view variant, const QueryParams& q) c
                                             "database");
             return error_reply(status_of(a.root.status), probe_status_name(a.root.status));
         }
-        const VariantInfo& vi = r.variant.info();
-        json out{{"variant", r.variant.name()},
-                 {"fen", to_fen(r.variant, r.position)},
-                 {"class", class_of(r.variant, r.position)},
-                 {"value", value_name(a.root.value)},
-                 {"dtw", value_json(a.root.value, a.root.plies)},
-                 {"game_over", a.game_over}};
-        if (a.rules)
-            out["rules"] = rules_json(rq.rules, *a.rules);
-        else if (!a.rules_missing.empty())
-            out["rules_missing"] = a.rules_missing;
-        json moves = json::array();
-        for (const RootMove& m : a.moves) {
-            json captured = json::array();
-            for (Bitboard c = m.move.captured; c; c &= c - 1)
-                captured.push_back(square_name(vi, __builtin_ctzll(c)));
-            json row{{"move", m.text},
-                     {"from", square_name(vi, m.move.from)},
-                     {"to", square_name(vi, m.move.to)},
-                     {"captured", captured},
-                     {"fen_after", to_fen(r.variant, m.after)},
-                     {"value", value_name(m.pure.value)},
-                     {"dtw", value_json(m.pure.value, m.pure.plies)}};
-            json counts{{"plies_since_capture", m.counters.plies_since_capture},
-                        {"plies_in_ending", m.counters.plies_in_ending}};
-            if (m.counters.forcada_started.value_or(false))
-                counts["forcada_plies"] = m.counters.forcada_plies;
-            row["counts_after"] = std::move(counts);
-            if (m.rule)
-                row["rules"] = {{"value", value_name(m.rule->value)},
-                                {"dtr", value_json(m.rule->value, m.rule->plies)}};
-            moves.push_back(std::move(row));
-        }
-        out["moves"] = std::move(moves);
-        return json_reply(out);
+        return json_reply(root_json(r.variant, r.position, rq, a));
     });
 }
 
@@ -288,7 +235,7 @@ ApiReply ExplorerApi::stats(std::string_view variant, const QueryParams& q) cons
             },
             10);
         s.rules = rule_stats(tb_->dir(), rules, *m);
-        json out = json::parse(stats_json(s, rules));
+        json out = stats_json(s, rules);
         json longest = json::array();
         for (const auto& [plies, p] : s.longest_wins)
             longest.push_back({{"fen", to_fen(*v, p)}, {"dtw", plies}});

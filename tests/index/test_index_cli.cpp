@@ -40,7 +40,28 @@ TEST(IndexCli, CountTotals) {
     EXPECT_EQ(last_line(international.out), "total 806300");
     const CommandResult json = run("count --variant international --pieces 2 --json");
     EXPECT_EQ(json.code, 0);
-    EXPECT_NE(json.out.find("\"total\":"), std::string::npos);
+    EXPECT_NE(json.out.find("}],\"positions\":"), std::string::npos) << json.out;
+}
+
+// -p is the pieces option of every command; -n, count's old spelling, still works.
+TEST(IndexCli, PiecesOptionSpellings) {
+    const CommandResult p = run("count -v brazilian -p 3");
+    EXPECT_EQ(p.code, 0);
+    EXPECT_EQ(last_line(p.out), "total 196032");
+    EXPECT_EQ(run("count -v brazilian -n 3").out, p.out);
+}
+
+// The PDN tag form of a FEN is read as the FEN.
+TEST(IndexCli, FenTag) {
+    const CommandResult r = run("index --variant brazilian --fen '[FEN \"B:Wa1,Kc3:Bh8\"]'");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, run("index --variant brazilian --fen B:Wa1,Kc3:Bh8").out);
+}
+
+TEST(IndexCli, VersionNamesTheRelease) {
+    const CommandResult r = run("--version");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out.rfind("damas 0.", 0), 0u) << r.out;
 }
 
 TEST(IndexCli, IndexAndUnindexAreInverse) {

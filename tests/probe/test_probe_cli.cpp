@@ -113,7 +113,7 @@ TEST_F(ProbeCli, ProbePrintsValueAndDtw) {
     EXPECT_TRUE(std::regex_search(
         j.out,
         std::regex(
-            R"(^\{"variant":"english","fen":"W:WK18,K19:BK1","value":"win","dtw":\d+,"rules_missing":"no rule table 0201\.dtr [^"]*damas gen-rules -v english -p 3 [^"]*"\}\n$)")))
+            R"(^\{"variant":"english","fen":"W:WK18,K19:BK1","class":"0201","value":"win","dtw":\d+,"rules_missing":"no rule table 0201\.dtr [^"]*damas gen-rules -v english -p 3 [^"]*"\}\n$)")))
         << j.out;
 }
 
@@ -151,19 +151,38 @@ TEST_F(ProbeCli, BestListsEveryMoveBestFirst) {
     EXPECT_EQ(study("best", "W:W:BK1").out, "game over: loss 0\n");
 }
 
+// Each move of the line is printed as best prints it (value and DTW for the side that plays
+// it, counting the move), numbered as PDN does: english is a game where Black moves first.
 TEST_F(ProbeCli, LineGoesToTheEnd) {
     const CliRun r = study("line", "W:WK18,K19:BK1");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto rows = lines(r.out);
-    ASSERT_GE(rows.size(), 3u);
+    ASSERT_GE(rows.size(), 4u);
     const std::regex start(R"(^W:WK18,K19:BK1 win (\d+)$)");
     std::smatch m;
     ASSERT_TRUE(std::regex_match(rows.front(), m, start)) << rows.front();
     const int plies = std::stoi(m[1]);
-    EXPECT_EQ(rows.size(), static_cast<std::size_t>(plies) + 2);
-    EXPECT_EQ(rows.back(), "game over: black loses");
-    EXPECT_TRUE(std::regex_match(rows[rows.size() - 2], std::regex(R"(^\d+\. \S+ \S+ loss 0$)")))
-        << rows[rows.size() - 2];
+    ASSERT_EQ(rows.size(), static_cast<std::size_t>(plies) + 3) << r.out;
+    // White moves second in english: its first move is 1..., then Black's 2.
+    const std::string best_first = lines(study("best", "W:WK18,K19:BK1").out).front();
+    EXPECT_EQ(rows[1].rfind("1... " + best_first + " B:", 0), 0u) << rows[1] << " / " << best_first;
+    EXPECT_EQ(rows[2].rfind("2. ", 0), 0u) << rows[2];
+    EXPECT_TRUE(std::regex_match(rows[plies],
+                                 std::regex(R"(^\d+\.(\.\.)? \S+ win 1( \(rules: win 1\))? \S+$)")))
+        << rows[plies];
+    EXPECT_EQ(rows[plies + 1], "game over: black loses");
+    EXPECT_EQ(rows[plies + 2].rfind("pdn: 1... ", 0), 0u) << rows[plies + 2];
+    EXPECT_NE(rows[plies + 2].find(" 2. "), std::string::npos) << rows[plies + 2];
+    // Every row after the first: its value is that of the position it starts from.
+    for (int ply = 1; ply <= plies; ++ply) {
+        const int left = plies - ply + 1;
+        const std::string value = (ply % 2 == 1 ? "win " : "loss ") + std::to_string(left);
+        EXPECT_NE(rows[ply].find(" " + value + " "), std::string::npos) << rows[ply];
+    }
+    // Black to move first: 1.
+    const CliRun b = study("line", "B:W22:BK1,K2");
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_EQ(lines(b.out).at(1).rfind("1. ", 0), 0u) << b.out;
     // A drawn position has no forced end.
     const auto tb = Tablebase::open(dir_->path);
     const ClassIndex index(english.info().board, *Material::parse("0101"));
@@ -174,8 +193,51 @@ TEST_F(ProbeCli, LineGoesToTheEnd) {
         std::string expected = to_fen(english, p);
         expected += " draw\ndraw: no forced end of the game\n";
         EXPECT_EQ(d.out, expected);
+        const CliRun j = study("line", to_fen(english, p), {"--json"});
+        EXPECT_NE(j.out.find("\"value\":\"draw\",\"dtw\":null,"), std::string::npos) << j.out;
+        EXPECT_NE(j.out.find("\"line\":[],\"pdn\":\"\",\"result\":\"draw"), std::string::npos)
+            << j.out;
         break;
     }
+}
+
+// With --json, every command's errors are JSON on standard output too; a draw's dtw is null.
+TEST_F(ProbeCli, JsonErrorsAndDraws) {
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"probe", "-v", "english", "-d", dir_->path.string(), "W:WK18:BK1:x", "--json"},
+             {"best", "-v", "englsh", "-d", dir_->path.string(), "W:WK18:BK1", "--json"},
+             {"line", "-v", "english", "--json"},
+             {"stats", "-v", "english", "-d", dir_->path.string(), "-c", "99", "--json"},
+             {"count", "-v", "english", "-p", "99", "--json"}}) {
+        const CliRun r = damas(args);
+        EXPECT_EQ(r.exit_code, 2) << args[0];
+        EXPECT_TRUE(std::regex_match(r.out, std::regex(R"(^\{"error":"[^"]+"\}\n$)"))) << r.out;
+        EXPECT_EQ(r.err, "");
+    }
+    const CliRun d = study("probe", "W:WK18:BK1", {"--json"});
+    EXPECT_NE(d.out.find("\"value\":\"draw\",\"dtw\":null"), std::string::npos) << d.out;
+    const CliRun over = study("best", "W:W:BK1", {"--json"});
+    EXPECT_NE(over.out.find("\"value\":\"loss\",\"dtw\":0,\"game_over\":true"), std::string::npos)
+        << over.out;
+}
+
+// Moves of equal value are listed by square, and the PDN tag form of a FEN is read.
+TEST_F(ProbeCli, BestSortsEqualMovesBySquareAndReadsTheFenTag) {
+    const CliRun r = study("best", "[FEN \"W:WK18,K19:BK1\"]");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, study("best", "W:WK18,K19:BK1").out);
+    std::vector<std::pair<std::string, std::pair<int, int>>> rows;  // value, (from, to)
+    for (const auto& line : lines(r.out)) {
+        std::smatch m;
+        ASSERT_TRUE(std::regex_match(line, m, std::regex(R"(^(\d+)-(\d+) (.*)$)"))) << line;
+        rows.push_back({m[3], {std::stoi(m[1]), std::stoi(m[2])}});
+    }
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        if (rows[i].first == rows[i - 1].first) {
+            EXPECT_LT(rows[i - 1].second, rows[i].second);
+        }
+    const CliRun moves = damas({"moves", "-v", "english", "-f", "W:WK18,K19:BK1"});
+    EXPECT_EQ(moves.out, "18-14\n18-15\n18-22\n18-23\n19-15\n19-16\n19-23\n19-24\n");
 }
 
 TEST_F(ProbeCli, StatsCountEveryPosition) {
@@ -227,7 +289,7 @@ TEST_F(ProbeCli, InfoListsEveryFile) {
     }
     EXPECT_GT(mirrored, 0);  // one wdl file of most pairs
     const CliRun j = damas({"info", "--dir", dir_->path.string(), "--json"});
-    EXPECT_NE(j.out.find("\"damaged\":0}"), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\"files_bad\":0}"), std::string::npos) << j.out;
 }
 
 TEST_F(ProbeCli, Errors) {
@@ -247,6 +309,14 @@ TEST_F(ProbeCli, Errors) {
                  "bad class");
     expect_error(damas({"stats", "--variant", "english", "--dir", dir, "--class", "0202"}),
                  "not in the english database");
+    // A variant's folder instead of the database folder: the hint names the one to give.
+    const std::string variant_folder = (dir_->path / "english").string();
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"probe", "-v", "english", "-d", variant_folder, "W:WK18:BK1"},
+             {"best", "-v", "english", "-d", variant_folder, "W:WK18:BK1"},
+             {"info", "-d", variant_folder}})
+        expect_error(damas(args), "is the english tables' folder: give the database folder, -d " +
+                                      dir_->path.string() + ")");
     const ScratchDir empty("cli-empty");
     expect_error(damas({"info", "--dir", empty.path.string()}), "no table file");
     EXPECT_EQ(damas({"probe", "--variant", "english", "--dir", dir}).exit_code, 2);
@@ -301,7 +371,7 @@ TEST_F(ProbeCli, ReadersRefuseAFileUnderAnotherClassName) {
         expect_error(damas({"stats", "--variant", "english", "--dir", dir, "--class", c}),
                      "the header does not match the file's name");
     const CliRun info = damas({"info", "--dir", dir, "--json"});
-    EXPECT_NE(info.out.find("\"damaged\":4}"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("\"files_bad\":4}"), std::string::npos) << info.out;
     EXPECT_NE(info.out.find("it holds the english 0102 wdl table, expected the english 0201 wdl"),
               std::string::npos)
         << info.out;
@@ -395,8 +465,9 @@ TEST_F(RulesCli, ProbePrintsThePureAndTheRuleValue) {
     std::string expected = "{\"variant\":\"international\",\"fen\":\"";
     expected += fen;
     expected +=
-        "\",\"value\":\"win\",\"dtw\":5,\"rules\":{\"edition\":\"seed\",\"value\":\"draw\","
-        "\"dtr\":0,\"count\":\"the 5-move rule\",\"plies_left\":4,\"differs\":true,\"exact\":"
+        "\",\"class\":\"0201\",\"value\":\"win\",\"dtw\":5,\"rules\":{\"edition\":\"seed\","
+        "\"value\":\"draw\",\"dtr\":null,\"count\":\"the 5-move "
+        "rule\",\"plies_left\":4,\"differs\":true,\"exact\":"
         "true,\"summary\":\"win, drawn by the 5-move rule\"}}\n";
     EXPECT_EQ(j.out, expected);
 
@@ -404,6 +475,45 @@ TEST_F(RulesCli, ProbePrintsThePureAndTheRuleValue) {
     const CliRun b = probe("B:WK1,K2:BK46", {"--json"});
     EXPECT_EQ(b.exit_code, 0) << b.err;
     EXPECT_NE(b.out.find("\"count\":\"the 5-move rule\""), std::string::npos) << b.out;
+}
+
+// best and line take the counts and give every move's value under the rules for the side that
+// plays it, counting the move: the best move's is the position's.
+TEST_F(RulesCli, BestAndLineShowTheRuleValueOfEveryMove) {
+    const std::string fen = two_kings_win(5);
+    ASSERT_FALSE(fen.empty());
+    for (const auto& [used, rule] :
+         std::vector<std::pair<std::string, std::string>>{{"5", "win 5"}, {"6", "draw"}}) {
+        const CliRun b = probe(fen, {"--plies-in-ending", used}, "best");
+        ASSERT_EQ(b.exit_code, 0) << b.err;
+        EXPECT_EQ(b.err, "");
+        const auto rows = lines(b.out);
+        ASSERT_FALSE(rows.empty());
+        EXPECT_TRUE(
+            std::regex_match(rows[0], std::regex(R"(^\S+ win 5 \(rules: )" + rule + R"(\)$)")))
+            << rows[0];
+        for (const auto& row : rows)
+            EXPECT_TRUE(std::regex_match(
+                row,
+                std::regex(R"(^\S+ (win \d+|draw|loss \d+) \(rules: (win \d+|draw|loss \d+)\)$)")))
+                << row;
+        const CliRun l = probe(fen, {"--plies-in-ending", used}, "line");
+        ASSERT_EQ(l.exit_code, 0) << l.err;
+        const auto line_rows = lines(l.out);
+        ASSERT_GE(line_rows.size(), 3u);
+        EXPECT_EQ(line_rows[1], "rules: " + rule) << l.out;
+        EXPECT_EQ(line_rows[2].rfind("1. " + rows[0] + " B:", 0), 0u) << line_rows[2];
+        // The JSON says the same: the best move's rules and its counts after the move.
+        const CliRun j = probe(fen, {"--plies-in-ending", used, "--json"}, "best");
+        EXPECT_NE(j.out.find("\"counts_after\":{\"plies_since_capture\":1,\"plies_in_ending\":" +
+                             std::to_string(std::stoi(used) + 1) + "},\"rules\":{\"value\":\"" +
+                             rule.substr(0, rule.find(' ')) + "\""),
+                  std::string::npos)
+            << j.out;
+    }
+    // Counts given without the rule tables: an error, as for probe.
+    expect_error(study("best", "W:WK18,K19:BK1", {"--plies-since-capture", "3"}),
+                 "no rule table 0201.dtr");
 }
 
 TEST_F(RulesCli, KingMoveCountOutsideTheEndings) {

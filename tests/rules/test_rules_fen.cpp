@@ -181,6 +181,18 @@ TEST(Fen, ColoursInEitherOrderAndSpaces) {
     EXPECT_EQ(parse_fen(v, " B:W21-32:B1-12 "), initial_position(v));
 }
 
+// The PDN tag form is read wherever a FEN is (issue 21, item 5).
+TEST(Fen, PdnTagForm) {
+    const Variant v = named("english");
+    EXPECT_EQ(parse_fen(v, "[FEN \"B:W21-32:B1-12\"]"), initial_position(v));
+    EXPECT_EQ(parse_fen(v, " [fen  \"B:W21-32:B1-12.\" ] "), initial_position(v));
+    EXPECT_EQ(parse_fen(named("brazilian"), "[FEN \"W:Wa1:Bh8\"]"),
+              parse_fen(named("brazilian"), "W:Wa1:Bh8"));
+    for (const char* bad : {"[FEN \"B:W21-32:B1-12\"", "[FEN B:W21-32:B1-12]",
+                            "[Event \"B:W21-32:B1-12\"]", "[FEN \"\"]", "[FEN \"B:W33:B1\"]"})
+        EXPECT_THROW(parse_fen(v, bad), Error) << bad;
+}
+
 struct BadFen {
     const char* variant;
     const char* fen;
