@@ -219,6 +219,7 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
             using R = decltype(r);
             MoveList list;
             MoveGenerator<R>::generate(p, list);
+            sort_by_square(vi, list);  // moves of equal value stay in this order below
             for (const Move& m : list) {
                 bool ambiguous = false;
                 for (const Move& other : list)
