@@ -1,6 +1,7 @@
 #include "rules/notation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <vector>
 
@@ -125,10 +126,21 @@ Color parse_colour(std::string_view s, std::string_view what) {
 }  // namespace
 
 int square_number(const VariantInfo& v, int bit_index) {
-    const GeometryTables& t = tables_of(v);
-    for (int n = 1; n <= t.squares; ++n)
-        if (bit_of_number(v, n) == bit_index) return n;
-    return -1;
+    // Per base variant, the number of each bit (-1: no square), computed once: move lists are
+    // sorted and printed by number, and a root probe prints every move.
+    static const auto numbers = [] {
+        std::array<std::array<std::int8_t, 64>, base_variant_count> all{};
+        for (int i = 0; i < base_variant_count; ++i) {
+            const VariantInfo& vi = info(static_cast<BaseVariant>(i));
+            all[i].fill(-1);
+            for (int n = 1; n <= tables_of(vi).squares; ++n)
+                if (const int b = bit_of_number(vi, n); b >= 0)
+                    all[i][b] = static_cast<std::int8_t>(n);
+        }
+        return all;
+    }();
+    if (bit_index < 0 || bit_index >= 64) return -1;
+    return numbers[static_cast<int>(v.base)][bit_index];
 }
 
 std::string square_name(const VariantInfo& v, int bit_index) {
@@ -264,16 +276,20 @@ void sort_by_square(const VariantInfo& v, MoveList& moves) {
     const GeometryTables& t = tables_of(v);
     const bool numeric = v.numbering != Numbering::algebraic;
     const auto key = [&](int b) { return numeric ? square_number(v, b) : int{t.square_of_bit[b]}; };
-    const auto squares = [&](const Move& m) {
-        std::vector<int> s{key(m.from), key(m.to)};
+    // Each move's squares once: from, to, then the captured ones in order.
+    std::vector<std::pair<std::vector<int>, Move>> keyed;
+    keyed.reserve(static_cast<std::size_t>(moves.size()));
+    for (const Move& m : moves) {
         std::vector<int> captured;
         for_each_bit(m.captured, [&](int b) { captured.push_back(key(b)); });
         std::sort(captured.begin(), captured.end());
-        s.insert(s.end(), captured.begin(), captured.end());
-        return s;
-    };
-    std::stable_sort(&moves[0], &moves[0] + moves.size(),
-                     [&](const Move& a, const Move& b) { return squares(a) < squares(b); });
+        std::vector<int> squares{key(m.from), key(m.to)};
+        squares.insert(squares.end(), captured.begin(), captured.end());
+        keyed.emplace_back(std::move(squares), m);
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (int i = 0; i < moves.size(); ++i) moves[i] = keyed[static_cast<std::size_t>(i)].second;
 }
 
 std::string move_text(const VariantInfo& v, const Move& m) {
