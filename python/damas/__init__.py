@@ -6,7 +6,7 @@
     >>> p.value, p.dtw, p.rules.value, p.rules.count, p.rules.plies_left
     ('win', 23, 'draw', 'the 40-move king rule', 10)
     >>> [(m.move, m.value, m.dtw) for m in tb.best("W:WK18,K22:BK5")][:2]
-    [('22-17', 'win', 23), ('18-15', 'win', 23)]
+    [('18-14', 'win', 23), ('18-15', 'win', 23)]
 
 Values are for the side to move ("win", "draw", "loss"); distances are in plies (a move of one
 side). Bad input (a FEN that does not parse, an unknown variant or edition, a negative count)
