@@ -1,9 +1,9 @@
 // The root analysis of a position for the explorer: its value, DTW and value under the move-limit
 // rules, then every legal move with the same for the side that plays it, best first.
 //
-// Owns: nothing but the glue. It calls the probing engine (probe/probe.hpp's Tablebase, with
-// probe_rules) and the move generator directly; it could switch to Tablebase::probe_root, which
-// does not yet give the counts after each move.
+// Owns: nothing but the glue. The moves and their values are the engine's root probe's
+// (Tablebase::probe_root, as the C API and the Python package give them); this adds the root's
+// answer under the rules and each move's counts after it (for the next position's query).
 #pragma once
 
 #include <optional>
@@ -30,7 +30,7 @@ struct RootAnalysis {
     bool game_over = false;
     std::optional<RulesAnswer> rules;  // the variant has rules and the tables are there
     std::string rules_missing;         // else, when the variant has rules, why not
-    std::vector<RootMove> moves;       // best first (pure value, then the rule value)
+    std::vector<RootMove> moves;       // best first (pure value, then by square)
 };
 
 struct RootQuery {

@@ -215,7 +215,7 @@ TEST_F(ServeApi, RuleCountsChangeTheRuleValue) {
         EXPECT_EQ(m["counts_after"]["plies_since_capture"], rules.king_limit_plies) << m;
 }
 
-// The rule value of every move comes from the counts after it (root_analysis' counters_after):
+// The rule value of every move comes from the engine's root probe (Tablebase::probe_root):
 // at random positions and counts, the root's rule value must be the best of its moves' (a
 // second method, the negamax of the answer itself).
 TEST_F(ServeApi, RuleValueIsTheBestOfTheMovesRuleValues) {
