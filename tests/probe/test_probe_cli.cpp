@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -651,6 +652,95 @@ TEST_F(RulesCli, VerifyChecksTheRuleTables) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.out.find("bad 1"), std::string::npos) << r.out;
     EXPECT_NE(r.err.find("0201.dtr"), std::string::npos) << r.err;
+}
+
+// An english database of up to 3 pieces with its rule tables (the 40-move rule: a capture or a
+// man move restarts the count).
+class EnglishRulesCli : public ProbeCli {
+  protected:
+    static void SetUpTestSuite() {
+        ProbeCli::SetUpTestSuite();
+        english_dir_ = new ScratchDir("cli-english-rules");
+        test::make_database(english_dir_->path, english, 3);
+        RuleGenerateOptions r;
+        r.variant = english;
+        r.max_pieces = 3;
+        r.dir = english_dir_->path;
+        Progress quiet(Progress::Mode::quiet);
+        generate_rules(r, quiet);
+    }
+    static void TearDownTestSuite() {
+        delete english_dir_;
+        english_dir_ = nullptr;
+        ProbeCli::TearDownTestSuite();
+    }
+    static nlohmann::json json_of(const std::string& command, const std::string& fen,
+                                  int plies_since_capture) {
+        const CliRun r =
+            damas({command, "--variant", "english", "--dir", english_dir_->path.string(), fen,
+                   "--plies-since-capture", std::to_string(plies_since_capture), "--json"});
+        EXPECT_EQ(r.exit_code, 0) << command << " " << fen << ": " << r.err;
+        return nlohmann::json::parse(r.out);
+    }
+
+    static ScratchDir* english_dir_;
+};
+ScratchDir* EnglishRulesCli::english_dir_ = nullptr;
+
+// Best first under the rules: wins by shortest distance, draws, losses by longest.
+int rule_rank(const nlohmann::json& rules) {
+    const std::string v = rules["value"];
+    if (v == "win") return rules["dtr"].get<int>();
+    if (v == "draw") return 100000;
+    return 300000 - rules["dtr"].get<int>();
+}
+
+// Each move's rule value in best --json, composed here from probe --json of the position after
+// it with the counts after it (docs/draw-rules.md): the mover wins (loses) where the side to move
+// after it loses (wins); a capture or man move restarts the count, so it is itself the rule's
+// goal (distance 1) when the position after it is decided with the fresh count, else the
+// distance is one more than the one after it. The root's own rule value (from its table, for a
+// quiet position) is the best of its moves'.
+TEST_F(EnglishRulesCli, BestGivesEachMoveTheRuleValueOfThePositionAfterIt) {
+    std::vector<std::string> fens{"W:W25,K29:BK30"};
+    for (const char* name : {"1101", "1011", "2001", "1002"}) {
+        const ClassIndex index(english.info().board, *Material::parse(name));
+        const std::uint64_t step = index.size() / 6 + 1;
+        for (std::uint64_t i = step / 3; i < index.size(); i += step)
+            fens.push_back(to_fen(english, index.unindex(i)));
+    }
+    int moves_checked = 0, restarts = 0;
+    for (const std::string& fen : fens) {
+        for (const int used : {0, 70}) {
+            const nlohmann::json best = json_of("best", fen, used);
+            const nlohmann::json root = json_of("probe", fen, used);
+            ASSERT_TRUE(root.contains("rules")) << root;
+            int best_rank = 400000;
+            for (const nlohmann::json& m : best["moves"]) {
+                const int from = *parse_square(english.info(), m["from"].get<std::string>());
+                const bool restart =
+                    !m["captured"].empty() || (parse_fen(english, fen).kings & bit(from)) == 0;
+                const int used_after = restart ? 0 : used + 1;
+                const nlohmann::json after = json_of("probe", m["fen_after"], used_after);
+                const nlohmann::json& a = after["rules"];
+                nlohmann::json expected{{"value", "draw"}, {"dtr", nullptr}};
+                if (a["value"] != "draw") {
+                    expected["value"] = a["value"] == "loss" ? "win" : "loss";
+                    expected["dtr"] = restart ? 1 : a["dtr"].get<int>() + 1;
+                }
+                EXPECT_EQ(m["rules"], expected) << fen << " counts " << used << " " << m;
+                EXPECT_EQ(m["counts_after"]["plies_since_capture"], used_after) << m;
+                best_rank = std::min(best_rank, rule_rank(expected));
+                ++moves_checked;
+                restarts += restart;
+            }
+            if (!best["moves"].empty()) {
+                EXPECT_EQ(rule_rank(root["rules"]), best_rank) << fen << " counts " << used;
+            }
+        }
+    }
+    EXPECT_GT(moves_checked, 100);
+    EXPECT_GT(restarts, 20);
 }
 
 }  // namespace
