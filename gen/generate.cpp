@@ -18,6 +18,7 @@
 #include <string>
 #include <thread>
 
+#include "gen/compact_solver.hpp"
 #include "gen/huge_pages.hpp"
 #include "gen/plan.hpp"
 #include "gen/run_record.hpp"
@@ -533,7 +534,7 @@ bool unit_opens(const GenerateOptions& o, const PairLayout& layout, int s) {
 // soon as it is solved, the slice before read back from its unit file. A damaged unit file is
 // solved again, with every slice after it.
 void solve_units(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
-                 Progress& progress, SolveTimes& times, GenerateSummary& summary) {
+                 bool compact, Progress& progress, SolveTimes& times, GenerateSummary& summary) {
     const Material m = layout.material(0);
     for (bool retry = false;; retry = true) {
         int first = first_missing_unit(o, layout);
@@ -544,6 +545,18 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
             progress.message(pair_label(m) + ": " + std::to_string(first) + " of " +
                              std::to_string(layout.slice_count()) + " units complete, resumed");
         try {
+            if (compact) {
+                solve_slices_compact(
+                    o.variant, layout, store, first,
+                    [&](int slice, const SliceChunkFn& values) {
+                        write_unit(unit_path(o.dir, o.variant, m, slice), o.variant, layout, slice,
+                                   values, true);
+                        ++summary.units_written;
+                    },
+                    [&](int s) { return open_pair_unit(o, layout, s); },
+                    [&](std::uint64_t d, std::uint64_t) { progress.update(d); }, &times);
+                return;
+            }
             solve_slices(
                 o.variant, layout, store, first, {},
                 [&](const SliceValues& slice) {
@@ -565,12 +578,13 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
 // Solves the pair in units and writes its table files from them; returns the bytes written.
 // A damaged unit file found while writing is solved again, with every slice after it.
 std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, SolvedStore& store,
-                                       bool empty_store_before_writing, Progress& progress,
-                                       SolveTimes& times, GenerateSummary& summary,
+                                       bool compact, bool empty_store_before_writing,
+                                       Progress& progress, SolveTimes& times,
+                                       GenerateSummary& summary,
                                        std::chrono::steady_clock::time_point& solved) {
     const PairLayout layout(o.variant.info().board, m);
     for (;;) {
-        solve_units(o, layout, store, progress, times, summary);
+        solve_units(o, layout, store, compact, progress, times, summary);
         solved = std::chrono::steady_clock::now();
         if (empty_store_before_writing) store.retain({});
         try {
@@ -628,25 +642,31 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
             progress.message(pair_label(m) + " complete, skipped");
             continue;
         }
+        const auto loading = std::chrono::steady_clock::now();
+        const double cpu0 = cpu_seconds();
         if (plan.bounded) {
             store.read_through(step.read_through, step.cache_bytes);
-            store.retain(store_closure(m));
+            store.retain(step.keep);
         } else
             store.evict(top, top_uses.needed_from(i));
         store.load_below(m);
         store.load_below(m.mirrored());
         const std::string label = pair_label(m);
-        const auto t0 = std::chrono::steady_clock::now();
-        const double cpu0 = cpu_seconds();
-        progress.start(
-            label + (step.in_units ? " (" + std::to_string(step.slices) + " units)" : ""),
-            step.positions);
+        const auto t0 = loading;  // the pair's time includes loading what it reads
+        const double loaded =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count();
+        summary.load_seconds += loaded;
+        progress.start(label + (step.in_units ? " (" + std::to_string(step.slices) + " units" +
+                                                    (step.compact ? ", a byte a position)" : ")")
+                                              : ""),
+                       step.positions);
         SolveTimes times;
         auto solved = t0;
         if (step.in_units) {
             ++summary.pairs_in_units;
-            summary.bytes_written += solve_and_write_in_units(
-                o, m, store, step.empty_store_before_writing, progress, times, summary, solved);
+            summary.bytes_written +=
+                solve_and_write_in_units(o, m, store, step.compact, step.empty_store_before_writing,
+                                         progress, times, summary, solved);
             remove_leftovers(o, m);
             remove_units(o, m, step.slices);
             summary.positions += step.positions;
@@ -667,21 +687,21 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         }
         const double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double solving = std::chrono::duration<double>(solved - t0).count();
+        const double solving = std::chrono::duration<double>(solved - t0).count() - loaded;
         const std::uint64_t peak = take_peak_resident_bytes();
         if (peak > summary.peak_resident_bytes) {
             summary.peak_resident_bytes = peak;
             summary.peak_pair = label;
         }
-        char note[340];
+        char note[400];
         std::snprintf(note, sizeof note,
-                      "%s: %llu positions in %.2f s (%.2f M pos/s; solved in %.2f s: initialised "
-                      "in %.2f s, resolved in %.2f s; written in %.2f s; CPU %.2f s; peak %.0f "
-                      "MiB, planned %.0f)",
+                      "%s: %llu positions in %.2f s (%.2f M pos/s; classes loaded in %.2f s; "
+                      "solved in %.2f s: initialised in %.2f s, resolved in %.2f s; written in "
+                      "%.2f s; CPU %.2f s; peak %.0f MiB, planned %.0f)",
                       label.c_str(), static_cast<unsigned long long>(step.positions), secs,
-                      secs > 0 ? static_cast<double>(step.positions) / secs / 1e6 : 0.0, solving,
-                      times.initialise, times.resolve, secs - solving, cpu_seconds() - cpu0,
-                      static_cast<double>(peak) / (1024.0 * 1024.0),
+                      secs > 0 ? static_cast<double>(step.positions) / secs / 1e6 : 0.0, loaded,
+                      solving, times.initialise, times.resolve, secs - solving,
+                      cpu_seconds() - cpu0, static_cast<double>(peak) / (1024.0 * 1024.0),
                       static_cast<double>(step.peak_bytes) / (1024.0 * 1024.0));
         progress.finish(note);
     }

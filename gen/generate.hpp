@@ -35,8 +35,10 @@ inline constexpr std::uint64_t context_min_zstd_bytes = 64 * 1024;
 
 // How pairs are solved (gen/plan.hpp): as the memory budget allows, or every one in units (for
 // tests: the bounded path on small classes), or in units reading every smaller class through
-// the block cache (SolvedStore::read_through; for tests and to measure what the cache costs).
-enum class PairSolving { automatic, units, units_read_through };
+// the block cache (SolvedStore::read_through; for tests and to measure what the cache costs), or
+// in units by the byte-a-position solver (gen/compact_solver.hpp), which the plan otherwise takes
+// only for the pairs whose slices the state words cannot hold.
+enum class PairSolving { automatic, units, units_read_through, units_compact };
 
 struct GenerateOptions {
     Variant variant;
@@ -72,6 +74,7 @@ struct GenerateSummary {
     int classes_skipped = 0;
     std::uint64_t positions = 0;  // of the classes built
     double seconds = 0;
+    double load_seconds = 0;  // loading (and completing) the solved classes the pairs read
     std::uint64_t bytes_written = 0;
     std::uint64_t peak_bytes_estimate = 0;
     std::uint64_t budget_bytes = 0;

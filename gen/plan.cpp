@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "gen/compact_solver.hpp"
 #include "gen/solved_store.hpp"
 #include "gen/solver.hpp"
 #include "index/class_index.hpp"
@@ -103,8 +104,64 @@ std::uint64_t largest_slice_positions(const BoardSpec& board, Material m) {
     return largest;
 }
 
+// For each pair, the classes its solving reads (store_closure), and for each class the pairs
+// that read it: when the store has room, what a later pair reads is kept rather than loaded and
+// completed again (the later the next use, the sooner it is dropped).
+class NextUses {
+  public:
+    explicit NextUses(const std::vector<Material>& pairs) {
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            closures_.push_back(store_closure(pairs[i]));
+            for (Material d : closures_.back()) uses_[d].push_back(i);
+        }
+    }
+    const std::set<Material>& closure(std::size_t i) const { return closures_[i]; }
+    // The first pair after `i` that reads d; SIZE_MAX if none.
+    std::size_t after(Material d, std::size_t i) const {
+        const auto it = uses_.find(d);
+        if (it == uses_.end()) return SIZE_MAX;
+        const auto at = std::upper_bound(it->second.begin(), it->second.end(), i);
+        return at == it->second.end() ? SIZE_MAX : *at;
+    }
+
+  private:
+    std::vector<std::set<Material>> closures_;
+    std::map<Material, std::vector<std::size_t>> uses_;
+};
+
+// The modelled bytes a pair whose own need is `modelled` leaves for classes kept ahead: what
+// the budget allows, less a thirty-second of it (the model's error: english 2-6 in 512 MiB
+// peaked 34 MiB above its plan).
+std::uint64_t room_for_kept(std::uint64_t budget, std::uint64_t modelled) {
+    const std::uint64_t limit = within_overhead(budget - budget / 32);
+    return limit > modelled ? limit - modelled : 0;
+}
+
+// Of the classes the store holds (`loaded`) that pair i does not read, those a later pair reads,
+// soonest first, within `room` bytes (their total in `bytes`).
+std::set<Material> kept_ahead(const BoardSpec& board, const NextUses& uses, std::size_t i,
+                              const std::set<Material>& loaded, const std::set<Material>& closure,
+                              std::uint64_t room, std::uint64_t& bytes) {
+    std::vector<std::pair<std::size_t, Material>> by_use;
+    for (Material d : loaded)
+        if (!closure.count(d))
+            if (const std::size_t next = uses.after(d, i); next != SIZE_MAX)
+                by_use.emplace_back(next, d);
+    std::sort(by_use.begin(), by_use.end());
+    std::set<Material> kept;
+    bytes = 0;
+    for (const auto& [next, d] : by_use) {
+        const std::uint64_t size = store_bytes_of(board, d);
+        if (bytes + size > room) break;
+        bytes += size;
+        kept.insert(d);
+    }
+    return kept;
+}
+
 struct PairCosts {
     std::uint64_t positions, largest_class, whole_solve, units_solve, whole_write, units_write;
+    std::uint64_t compact_solve, compact_write;  // in units, a byte a position
 };
 
 PairCosts pair_costs(const Variant& v, Material m, int threads) {
@@ -129,6 +186,12 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
         6 * chunk * static_cast<std::uint64_t>(ClassIndex(board, m).slice_count());
     c.whole_write = results + 2 * c.largest_class;
     c.units_write = layout + streams + c.largest_class;
+    // The compact solver's unit chunks are at most 64 Ki positions (gen/unit_file.hpp).
+    c.compact_solve = compact_solver_bytes(v, m, threads) + layout;
+    c.compact_write = layout +
+                      6 * (std::uint64_t{1} << 16) *
+                          static_cast<std::uint64_t>(ClassIndex(board, m).slice_count()) +
+                      c.largest_class;
     return c;
 }
 
@@ -208,12 +271,15 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
             if (solved.insert(x).second && x.pieces() < top) kept_below += store_bytes_of(board, x);
     }
     const bool forced_read_through = o.pair_solving == PairSolving::units_read_through;
-    const bool forced_units = o.pair_solving == PairSolving::units || forced_read_through;
+    const bool forced_compact = o.pair_solving == PairSolving::units_compact;
+    const bool forced_units =
+        o.pair_solving == PairSolving::units || forced_read_through || forced_compact;
     plan.bounded = forced_units || with_overhead(whole_peak) > plan.budget_bytes;
 
     const double rate = positions_per_second(board, threads);
     std::uint64_t peak = 0, largest_units = 0;
     std::set<Material> loaded;  // what the store holds, in the bounded model
+    const NextUses next_uses(pairs);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const Material m = pairs[i];
         const PairCosts& c = costs[i];
@@ -225,16 +291,25 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         if (!plan.bounded) {
             step.peak_bytes = with_overhead(whole_peak);
         } else {
-            const std::set<Material> closure = store_closure(m);
+            const std::set<Material>& closure = next_uses.closure(i);
             for (Material d : closure) step.store_bytes += store_bytes_of(board, d);
             const std::uint64_t whole = step.store_bytes + std::max(c.whole_solve, c.whole_write);
             step.in_units = forced_units || with_overhead(whole) > plan.budget_bytes;
+            // The byte-a-position solver where the state words do not fit even with every
+            // smaller class read through the cache.
+            step.compact = step.in_units &&
+                           (forced_compact ||
+                            (with_overhead(c.units_solve + cache_bytes_for(plan.budget_bytes)) >
+                                 plan.budget_bytes &&
+                             c.compact_solve < c.units_solve));
+            const std::uint64_t units_solve = step.compact ? c.compact_solve : c.units_solve;
+            const std::uint64_t units_write = step.compact ? c.compact_write : c.units_write;
             std::set<Material> held = closure;
             if (step.in_units &&
-                with_overhead(step.store_bytes + c.units_solve) > plan.budget_bytes) {
+                with_overhead(step.store_bytes + units_solve) > plan.budget_bytes) {
                 step.cache_bytes = cache_bytes_for(plan.budget_bytes);
                 const std::uint64_t room = within_overhead(plan.budget_bytes);
-                const std::uint64_t taken = c.units_solve + step.cache_bytes;
+                const std::uint64_t taken = units_solve + step.cache_bytes;
                 held = held_within(board, closure, room > taken ? room - taken : 0);
                 step.store_bytes = 0;
                 for (Material d : closure) {
@@ -248,21 +323,30 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                 if (!loaded.count(d))
                     seconds += static_cast<double>(store_bytes_of(board, d) / 2) /
                                reload_positions_per_second;
-            loaded = held;
             std::uint64_t modelled = whole;
             if (step.in_units) {
                 const std::uint64_t store = step.store_bytes + step.cache_bytes;
-                const std::uint64_t solving = store + c.units_solve;
+                const std::uint64_t solving = store + units_solve;
                 step.empty_store_before_writing =
-                    with_overhead(store + c.units_write) > plan.budget_bytes;
+                    with_overhead(store + units_write) > plan.budget_bytes;
                 const std::uint64_t writing =
-                    step.empty_store_before_writing ? c.units_write : store + c.units_write;
+                    step.empty_store_before_writing ? units_write : store + units_write;
                 modelled = std::max(solving, writing);
-                if (step.empty_store_before_writing) loaded.clear();
                 seconds *= units_slowdown;
                 plan.units += static_cast<std::uint64_t>(step.slices);
                 largest_units = std::max(largest_units, c.positions);
             }
+            step.keep = closure;
+            if (!step.empty_store_before_writing) {
+                const std::set<Material> ahead =
+                    kept_ahead(board, next_uses, i, loaded, closure,
+                               room_for_kept(plan.budget_bytes, modelled), step.kept_ahead_bytes);
+                step.keep.insert(ahead.begin(), ahead.end());
+                held.insert(ahead.begin(), ahead.end());
+                modelled += step.kept_ahead_bytes;
+            }
+            loaded = step.empty_store_before_writing ? std::set<Material>{} : held;
+            if (!step.in_units) loaded.insert({m, m.mirrored()});  // kept by the store, complete
             step.peak_bytes = with_overhead(modelled);
         }
         peak = std::max(peak, step.peak_bytes);

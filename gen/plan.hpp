@@ -35,13 +35,21 @@ struct PairStep {
     std::uint64_t positions = 0;  // both classes
     int slices = 0;
     bool in_units = false;
+    // In units with a byte a position (gen/compact_solver.hpp): where the solver's state words
+    // for a slice do not fit (classes with few men configurations).
+    bool compact = false;
     bool empty_store_before_writing = false;
     std::uint64_t store_bytes = 0;  // the solved classes held whole while the pair is solved
     // The classes the pair reads through a block cache of cache_bytes instead of holding them
     // (the largest first, when the budget cannot hold them all beside the pair in units).
     std::set<Material> read_through;
     std::uint64_t cache_bytes = 0;
-    std::uint64_t peak_bytes = 0;  // modelled, overhead included
+    // What the store keeps while the pair is solved: the classes it reads and, where the budget
+    // has room beside them, classes held since earlier pairs that a later pair reads again
+    // (soonest next use first), so that they are not loaded and completed twice.
+    std::set<Material> keep;
+    std::uint64_t kept_ahead_bytes = 0;  // the second kind
+    std::uint64_t peak_bytes = 0;        // modelled, overhead included
 };
 
 struct GenerationPlan {

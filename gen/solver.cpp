@@ -77,7 +77,9 @@ class PreviousChunks {
   public:
     static constexpr int capacity = 32;
 
-    const std::uint16_t* outcomes(const UnitReader& unit, int slice, std::uint64_t local) {
+    // The `count` outcomes of a men configuration from slice position `local` on.
+    const std::uint16_t* outcomes(const UnitReader& unit, int slice, std::uint64_t local,
+                                  std::uint64_t count) {
         ++clock_;
         if (Entry& e = entries_[last_]; e.holds(slice, local)) return e.at(clock_, local);
         for (int i = 0; i < capacity; ++i)
@@ -87,6 +89,10 @@ class PreviousChunks {
             if (entries_[i].used < entries_[victim].used) victim = i;
         Entry& e = entries_[last_ = victim];
         const std::size_t chunk = unit.chunk_at(local);
+        // Written in parts of a men configuration (gen/compact_solver.hpp, by a run with
+        // another budget): this solver reads whole ones, so the slice is solved again.
+        if (local + count > unit.chunk(chunk).first + unit.chunk(chunk).positions)
+            throw DamagedUnit{slice};
         unit.read(chunk, e.values, capture_);
         e.slice = slice;
         e.first = unit.chunk(chunk).first;
@@ -354,7 +360,8 @@ class PairSolver {
     const std::uint16_t* previous_outcomes(int c, std::uint64_t men) const {
         const std::uint64_t local = layout_.slice_local(c, previous_slice_, men);
         if (!previous_unit_) return previous_.outcomes.data() + local;
-        return previous_chunks_.local().outcomes(*previous_unit_, previous_slice_, local);
+        return previous_chunks_.local().outcomes(*previous_unit_, previous_slice_, local,
+                                                 kings_per_men());
     }
 
     // What a position's exits tell so far: the best exit win gives a tentative win distance,

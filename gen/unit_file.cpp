@@ -165,15 +165,22 @@ class UnitWriter {
     std::uint64_t end_ = header_size;
 };
 
-// The chunks of a slice: runs of whole men configurations of one class.
-std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice) {
+// The chunks of a slice: runs of whole men configurations of one class, or, split, parts of
+// at most chunk_positions of one configuration where a configuration is larger.
+std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice, bool split) {
     std::vector<UnitReader::Chunk> chunks;
     const std::uint64_t k = layout.kings_per_men();
     const std::uint64_t per = std::max<std::uint64_t>(1, chunk_positions / k);
     for (int c = 0; c < layout.classes(); ++c) {
         const std::uint64_t configs = layout.men(c, slice).size();
+        const std::uint64_t base = layout.slice_base(c, slice);
+        if (split && k > chunk_positions) {
+            for (std::uint64_t at = 0; at < configs * k; at += chunk_positions)
+                chunks.push_back({base + at, std::min(chunk_positions, configs * k - at)});
+            continue;
+        }
         for (std::uint64_t j = 0; j < configs; j += per)
-            chunks.push_back({layout.slice_base(c, slice) + j * k, std::min(per, configs - j) * k});
+            chunks.push_back({base + j * k, std::min(per, configs - j) * k});
     }
     return chunks;
 }
@@ -181,15 +188,18 @@ std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice)
 }  // namespace
 
 void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
-                const SliceValues& values) {
-    const std::vector<UnitReader::Chunk> chunks = slice_chunks(layout, values.slice);
+                int slice, const SliceChunkFn& values, bool split) {
+    const std::vector<UnitReader::Chunk> chunks = slice_chunks(layout, slice, split);
     UnitWriter out(path, chunks.size());
     std::mutex writing;
     tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t k) {
         const UnitReader::Chunk& c = chunks[k];
-        const std::vector<std::byte> raw =
-            chunk_bytes(std::span(values.outcomes).subspan(c.first, c.positions),
-                        std::span(values.capture).subspan(c.first, c.positions));
+        thread_local std::vector<std::uint16_t> outcomes;
+        thread_local std::vector<std::uint8_t> capture;
+        outcomes.resize(c.positions);
+        capture.resize(c.positions);
+        values(c.first, outcomes, capture);
+        const std::vector<std::byte> raw = chunk_bytes(outcomes, capture);
         std::vector<std::byte> packed(ZSTD_compressBound(raw.size()));
         const std::size_t n =
             ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1);
@@ -197,7 +207,21 @@ void write_unit(const std::filesystem::path& path, const Variant& v, const PairL
         const std::lock_guard lock(writing);
         out.put(k, c.first, c.positions, std::span(packed).first(n), xxh64(raw));
     });
-    out.close(v, layout.material(0), values.slice, values.outcomes.size());
+    out.close(v, layout.material(0), slice, layout.slice_positions(slice));
+}
+
+void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
+                const SliceValues& values) {
+    write_unit(
+        path, v, layout, values.slice,
+        [&](std::uint64_t first, std::span<std::uint16_t> outcomes,
+            std::span<std::uint8_t> capture) {
+            std::copy_n(values.outcomes.begin() + static_cast<std::ptrdiff_t>(first),
+                        outcomes.size(), outcomes.begin());
+            std::copy_n(values.capture.begin() + static_cast<std::ptrdiff_t>(first), capture.size(),
+                        capture.begin());
+        },
+        false);
 }
 
 UnitReader::UnitReader(const std::filesystem::path& path, const Variant& v,
@@ -211,8 +235,10 @@ UnitReader::UnitReader(const std::filesystem::path& path, const Variant& v,
     const std::uint64_t count = get64(h.bytes + 56), table_offset = get64(h.bytes + 64);
     const Header expected = make_header(v, layout.material(0), slice, layout.slice_positions(slice),
                                         count, table_offset, get64(h.bytes + 72));
-    if (std::memcmp(expected.bytes, h.bytes, header_size) != 0 ||
-        count != slice_chunks(layout, slice).size())
+    // Its chunks cover the slice in order (checked below), whole men configurations or parts
+    // of one (written either way: gen/compact_solver.hpp splits the large ones).
+    if (std::memcmp(expected.bytes, h.bytes, header_size) != 0 || count == 0 ||
+        count > layout.slice_positions(slice))
         throw DamagedUnit{slice};
     std::vector<unsigned char> table(count * entry_size);
     if (::pread(fd_, table.data(), table.size(), static_cast<off_t>(table_offset)) !=
@@ -313,8 +339,10 @@ void ClassStream::next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t
             cur.chunk = cur.reader->chunk_at(at);
             cur.reader->read(cur.chunk, cur.outcomes, cur.capture);
         }
-        const std::uint64_t from = at - cur.reader->chunk(cur.chunk).first;
-        const std::uint64_t n = std::min<std::uint64_t>(k - within_, outcomes.size() - done);
+        const UnitReader::Chunk& chunk = cur.reader->chunk(cur.chunk);
+        const std::uint64_t from = at - chunk.first;
+        const std::uint64_t n =
+            std::min({k - within_, outcomes.size() - done, chunk.positions - from});
         std::copy_n(cur.outcomes.begin() + static_cast<std::ptrdiff_t>(from), n,
                     outcomes.begin() + static_cast<std::ptrdiff_t>(done));
         std::copy_n(cur.capture.begin() + static_cast<std::ptrdiff_t>(from), n,

@@ -19,7 +19,8 @@
 //   then the chunk table, by first position: first position, positions, offset, compressed
 //   bytes, xxh64 of the values (u64 each)
 // A chunk holds whole men configurations of one class (kings_per_men() positions each), about
-// 64 K positions, so that the writer can read a class's values in class order from every
+// 64 K positions, or (written by gen/compact_solver.hpp) at most 64 K positions of one larger
+// configuration, so that the writer can read a class's values in class order from every
 // slice's unit at once, a chunk at a time, and never the whole pair (ClassStream).
 // Written to <path>.tmp and renamed, so a unit file that a killed run left is whole. It is not
 // flushed to the disk (an fsync per unit doubled the time of small pairs): after a power loss its
@@ -27,6 +28,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -48,6 +50,13 @@ struct DamagedUnit {
 
 void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                 const SliceValues& values);
+// Fills the values of slice positions [first, first + outcomes.size()) (thread-safe).
+using SliceChunkFn = std::function<void(std::uint64_t first, std::span<std::uint16_t> outcomes,
+                                        std::span<std::uint8_t> capture)>;
+// The same with the values asked for a chunk at a time; `split`: men configurations larger than
+// a chunk are split into several (the readers take either).
+void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
+                int slice, const SliceChunkFn& values, bool split);
 // The slice's values, or nullopt when the file is missing, damaged or not the unit asked for.
 std::optional<SliceValues> read_unit(const std::filesystem::path& path, const Variant& v,
                                      const PairLayout& layout, int slice);

@@ -26,6 +26,7 @@ struct GenOptions {
     bool plan = false;
     bool in_units = false;
     bool read_through = false;
+    bool compact = false;
     bool quiet = false;
     bool json = false;
 };
@@ -57,9 +58,11 @@ void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json) {
                              {"positions", s.positions},
                              {"slices", s.slices},
                              {"in_units", s.in_units},
+                             {"compact", s.compact},
                              {"store_bytes", s.store_bytes},
                              {"read_through", s.read_through.size()},
                              {"cache_bytes", s.cache_bytes},
+                             {"kept_ahead_bytes", s.kept_ahead_bytes},
                              {"peak_bytes", s.peak_bytes}});
         print_json({{"variant", g.variant.name()},
                     {"class_count", p.classes.size()},
@@ -121,6 +124,7 @@ void run_gen(const GenOptions& o) {
     if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
     if (o.in_units) g.pair_solving = PairSolving::units;
     if (o.read_through) g.pair_solving = PairSolving::units_read_through;
+    if (o.compact) g.pair_solving = PairSolving::units_compact;
     if (o.plan) {
         print_plan(g, plan_generation(g), o.json);
         return;
@@ -139,6 +143,7 @@ void run_gen(const GenOptions& o) {
                     {"classes_skipped", s.classes_skipped},
                     {"positions", s.positions},
                     {"seconds", s.seconds},
+                    {"load_seconds", s.load_seconds},
                     {"positions_per_second", rate},
                     {"bytes_written", s.bytes_written},
                     {"bits_per_position", bits},
@@ -156,6 +161,8 @@ void run_gen(const GenOptions& o) {
         "bits/position\n",
         s.classes_built, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
         rate / 1e6, static_cast<unsigned long long>(s.bytes_written), bits);
+    if (s.load_seconds > 0)
+        std::printf("solved classes loaded from their files in %.2f s of it\n", s.load_seconds);
     if (s.peak_resident_bytes > 0)
         std::printf("peak resident memory %.1f MiB (during %s; planned %.1f MiB)\n",
                     static_cast<double>(s.peak_resident_bytes) / (1024.0 * 1024.0),
@@ -246,6 +253,9 @@ void add_gen_commands(CLI::App& app) {
                   "As --in-units, and read every smaller class through the block cache instead of "
                   "loading it, as a run on a budget too small to hold them does (slower; for "
                   "checks)");
+    gen->add_flag("--compact", g.compact,
+                  "As --in-units, and solve every pair with a byte a position, as a run does for "
+                  "the pairs whose slices do not fit otherwise (slower; for checks)");
     gen->add_flag("--plan", g.plan,
                   "Generate nothing: print the classes, units, peak memory, disk and time the "
                   "run would take");

@@ -1,0 +1,480 @@
+#include "gen/compact_solver.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gen/huge_pages.hpp"
+#include "gen/unit_file.hpp"
+#include "index/flip.hpp"
+#include "rules/error.hpp"
+#include "rules/movegen.hpp"
+#include "rules/unmove.hpp"
+#include "table/outcome.hpp"
+
+namespace damas {
+namespace {
+
+// The byte of a position (see the header).
+constexpr std::uint8_t max_pending = 100, draw_exit = 101, drawn = 102, overflowed = 103,
+                       win_code = 104, loss_code = 180;
+constexpr int code_distances = 76;  // a byte holds wins and losses in 0..75 plies
+
+bool is_open(std::uint8_t b) {
+    return b >= 1 && b <= draw_exit;
+}
+bool is_pending(std::uint8_t b) {
+    return b >= 1 && b <= max_pending;
+}
+bool fits(Outcome o) {
+    return o.value == Value::draw || o.plies < code_distances;
+}
+std::uint8_t code_of(Outcome o) {
+    if (o.value == Value::draw) return drawn;
+    return static_cast<std::uint8_t>((o.value == Value::win ? win_code : loss_code) + o.plies);
+}
+// The outcome a byte names (an open position reads as a draw: what it is if never resolved);
+// not for `overflowed`.
+Outcome outcome_of(std::uint8_t b) {
+    if (b >= loss_code) return {Value::loss, static_cast<std::uint16_t>(b - loss_code)};
+    if (b >= win_code) return {Value::win, static_cast<std::uint16_t>(b - win_code)};
+    return {Value::draw, 0};
+}
+
+// What a position's exits tell (as gen/solver.cpp's Exits): the best win, the longest loss,
+// whether one draws.
+struct Exits {
+    static constexpr int none = 0xFFFF;
+    int win = none, loss = 0;
+    bool draw = false;
+    void add(Outcome after) {
+        switch (after.value) {
+            case Value::loss:
+                win = std::min(win, after.plies + 1);
+                break;
+            case Value::win:
+                loss = std::max(loss, after.plies + 1);
+                break;
+            case Value::draw:
+                draw = true;
+                break;
+            case Value::unknown:
+                throw Error("a smaller class has no value for a position");
+        }
+    }
+};
+
+// A solved slice kept for the next one's man moves: its bytes and the values they cannot hold.
+struct KeptSlice {
+    int slice = -1;
+    HugeArray<std::atomic<std::uint8_t>> bytes;
+    std::unordered_map<std::uint64_t, std::uint16_t> overflow;  // packed outcomes
+
+    Outcome outcome(std::uint64_t local) const {
+        const std::uint8_t b = bytes[local].load(std::memory_order_relaxed);
+        return b == overflowed ? unpack_outcome(overflow.at(local)) : outcome_of(b);
+    }
+};
+
+template <class R>
+class CompactSolver {
+  public:
+    CompactSolver(const Variant& v, const PairLayout& layout, const SolvedStore& store,
+                  const ProgressFn& progress)
+        : variant_(v),
+          flip_(v.info().board),
+          layout_(layout),
+          store_(store),
+          progress_(progress),
+          k_(layout.kings_per_men()) {}
+
+    void run(int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
+             SolveTimes* times) {
+        total_ = layout_.positions();
+        for (int s = 0; s < first; ++s) done_ += layout_.slice_positions(s);
+        if (first > 0) load_previous(*open_unit(first - 1), first - 1);
+        for (int s = first; s < layout_.slice_count(); ++s) {
+            solve_slice(s);
+            solved(s, [this](std::uint64_t from, std::span<std::uint16_t> outcomes,
+                             std::span<std::uint8_t> capture) { values(from, outcomes, capture); });
+            done_ += size_;
+            report(0);
+            previous_.slice = s;
+            previous_.bytes = std::move(bytes_);
+            previous_.overflow = std::move(overflow_);
+            overflow_ = {};
+            levels_.clear();
+            capture_.reset();
+        }
+        if (times) *times = times_;
+    }
+
+  private:
+    int mirror(int c) const { return layout_.classes() == 1 ? 0 : 1 - c; }
+
+    // The position at slice-local `local` of the slice being solved (White to move), and its
+    // class.
+    Position position_at(std::uint64_t local, int& c) const {
+        c = local < layout_.slice_positions(0, slice_) ? 0 : 1;
+        const std::uint64_t within = local - layout_.slice_base(c, slice_);
+        const std::uint64_t men = layout_.men(c, slice_)[within / k_];
+        return layout_.index(c).unindex(men * k_ + within % k_);
+    }
+    // Where a White-to-move position of class c is: its slice, and its slice-local position.
+    int locate(int c, const Position& p, std::uint64_t& local) const {
+        const std::uint64_t i = layout_.index(c).index(p);
+        const std::uint64_t men = i / k_;
+        const int s = layout_.slice_of_men(c, men);
+        local = layout_.slice_local(c, s, men) + i % k_;
+        return s;
+    }
+
+    void solve_slice(int s) {
+        const auto t0 = std::chrono::steady_clock::now();
+        slice_ = s;
+        size_ = layout_.slice_positions(s);
+        bytes_ = make_huge_array<std::atomic<std::uint8_t>>(size_);
+        capture_ = make_huge_array<std::atomic<std::uint64_t>>((size_ + 63) / 64);
+        highest_ = 0;
+        for_ranges(size_, [&](std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t local = begin; local < end; ++local) initialise(local);
+        });
+        report(size_ / 2);
+        const auto t1 = std::chrono::steady_clock::now();
+        for (int d = 0; d <= highest_.load(); ++d) resolve_level(d);
+        const auto t2 = std::chrono::steady_clock::now();
+        times_.initialise += std::chrono::duration<double>(t1 - t0).count();
+        times_.resolve += std::chrono::duration<double>(t2 - t1).count();
+    }
+
+    template <class F>
+    static void for_ranges(std::uint64_t n, F&& f) {
+        constexpr std::uint64_t part = std::uint64_t{1} << 16;
+        tbb::parallel_for(std::uint64_t{0}, (n + part - 1) / part,
+                          [&](std::uint64_t j) { f(j * part, std::min(n, (j + 1) * part)); });
+    }
+
+    // The outcome of a quiet move's successor that leaves the slice (a man move to the slice
+    // before) or stays in it (nullopt).
+    bool in_slice(int c, const Position& p, const Move& m, Outcome& exit) const {
+        const Position after = flip_(make_move(p, m));
+        std::uint64_t local = 0;
+        const int s = locate(mirror(c), after, local);
+        if (s == slice_) return true;
+        if (s != previous_.slice)
+            throw Error("a man move leads to slice " + std::to_string(s) + ", not the one before");
+        exit = previous_.outcome(local);
+        return false;
+    }
+
+    void initialise(std::uint64_t local) {
+        int c = 0;
+        const Position p = position_at(local, c);
+        if (const Outcome m = material_outcome<R>(p, variant_.giveaway);
+            m.value != Value::unknown) {
+            schedule(local, m);  // the whole pair ends the game on the spot
+            return;
+        }
+        MoveList moves;
+        Exits exits;
+        int pending = 0;
+        if (MoveGenerator<R>::has_capture(p)) {
+            capture_[local / 64].fetch_or(std::uint64_t{1} << (local % 64),
+                                          std::memory_order_relaxed);
+            MoveGenerator<R>::generate_captures(p, moves);
+            for (const Move& m : moves) exits.add(store_.lookup<R>(make_move(p, m)));
+        } else {
+            MoveGenerator<R>::generate(p, moves);
+            if (moves.size() == 0) {  // no move: lost, or won in giveaway, at once
+                schedule(local, {variant_.giveaway ? Value::win : Value::loss, 0});
+                return;
+            }
+            for (const Move& m : moves) {
+                Outcome exit;
+                if (m.promotes)
+                    exits.add(store_.lookup<R>(make_move(p, m)));
+                else if (in_slice(c, p, m, exit))
+                    ++pending;
+                else
+                    exits.add(exit);
+            }
+        }
+        if (exits.win != Exits::none)
+            schedule(local, {Value::win, static_cast<std::uint16_t>(exits.win)});
+        else if (pending == 0)
+            schedule(local, exits.draw
+                                ? Outcome{Value::draw, 0}
+                                : Outcome{Value::loss, static_cast<std::uint16_t>(exits.loss)});
+        else if (exits.draw)
+            bytes_[local].store(draw_exit, std::memory_order_relaxed);
+        else if (pending > max_pending)
+            throw Error("too many quiet moves in one position");
+        else
+            bytes_[local].store(static_cast<std::uint8_t>(pending), std::memory_order_relaxed);
+    }
+
+    // Sets a position's first byte (one thread per position): its value, or the level it may
+    // resolve at.
+    void schedule(std::uint64_t local, Outcome o) {
+        if (o.plies > max_plies) throw Error("distance beyond " + std::to_string(max_plies));
+        if (fits(o)) {
+            bytes_[local].store(code_of(o), std::memory_order_relaxed);
+        } else {
+            const std::lock_guard lock(overflow_mutex_);
+            overflow_[local] = pack_outcome(o);
+            levels_[o.plies].push_back(local);
+            bytes_[local].store(overflowed, std::memory_order_relaxed);
+        }
+        if (o.value != Value::draw) raise_highest(o.plies);
+    }
+    void raise_highest(int d) {
+        int cur = highest_.load(std::memory_order_relaxed);
+        while (d > cur && !highest_.compare_exchange_weak(cur, d, std::memory_order_relaxed)) {
+        }
+    }
+
+    // Level d: every position whose byte (or overflow entry) names a win or a loss in d.
+    void resolve_level(int d) {
+        std::atomic<std::uint64_t> resolved{0};
+        if (d < code_distances) {
+            const auto win = static_cast<std::uint8_t>(win_code + d),
+                       loss = static_cast<std::uint8_t>(loss_code + d);
+            for_ranges(size_, [&](std::uint64_t begin, std::uint64_t end) {
+                std::uint64_t n = 0;
+                for (std::uint64_t local = begin; local < end; ++local) {
+                    const std::uint8_t b = bytes_[local].load(std::memory_order_relaxed);
+                    if (b != win && b != loss) continue;
+                    ++n;
+                    tell_predecessors(local, b == win ? Value::win : Value::loss, d);
+                }
+                resolved += n;
+            });
+        }
+        std::vector<std::uint64_t> listed;
+        {
+            const std::lock_guard lock(overflow_mutex_);
+            if (const auto it = levels_.find(d); it != levels_.end()) {
+                listed = std::move(it->second);
+                levels_.erase(it);
+            }
+        }
+        tbb::parallel_for(std::size_t{0}, listed.size(), [&](std::size_t i) {
+            const std::uint64_t local = listed[i];
+            Outcome o;
+            {
+                const std::lock_guard lock(overflow_mutex_);
+                if (bytes_[local].load(std::memory_order_relaxed) != overflowed) return;
+                o = unpack_outcome(overflow_.at(local));
+            }
+            if (o.value == Value::draw || o.plies != d) return;  // bettered since
+            ++resolved;
+            tell_predecessors(local, o.value, d);
+        });
+        report(resolved.load());
+    }
+
+    // A position resolved at d tells its predecessors in the slice (un-moves of the side that
+    // moved, kings and turkish sideways men): a loss offers a win in d + 1, a win takes one
+    // from their pending count. Predecessors that must capture are left alone (they cannot
+    // have made the quiet move).
+    void tell_predecessors(std::uint64_t local, Value value, int d) {
+        int c = 0;
+        const Position after = flip_(position_at(local, c));
+        const int before_class = mirror(c);
+        UnmoveGenerator<R>::template for_each<false, true>(after, [&](const Unmove& u) {
+            std::uint64_t q = 0;
+            if (locate(before_class, u.before, q) != slice_)
+                throw Error("an un-move leaves the slice");
+            if (capture_[q / 64].load(std::memory_order_relaxed) & (std::uint64_t{1} << (q % 64)))
+                return;
+            if (value == Value::loss)
+                offer_win(q, d);
+            else
+                take_pending(q, before_class, u.before, d);
+        });
+    }
+
+    // Whether a win in `plies` betters what byte b says: an open position, or a win or loss
+    // not final yet (scheduled beyond `plies`, or a loss at `plies` itself).
+    static bool bettered_by_win(Outcome current, bool open, int plies) {
+        if (open) return true;
+        if (current.value == Value::draw) return false;
+        return current.plies > plies || (current.value == Value::loss && current.plies == plies);
+    }
+
+    void offer_win(std::uint64_t q, int d) {
+        const Outcome win{Value::win, static_cast<std::uint16_t>(d + 1)};
+        std::uint8_t b = bytes_[q].load(std::memory_order_relaxed);
+        for (;;) {
+            if (b == overflowed || !fits(win)) return settle_overflowing(q, win);
+            if (!bettered_by_win(outcome_of(b), is_open(b), d + 1)) return;
+            if (bytes_[q].compare_exchange_weak(b, code_of(win), std::memory_order_relaxed))
+                return raise_highest(d + 1);
+        }
+    }
+
+    void take_pending(std::uint64_t q, int c, const Position& p, int d) {
+        std::uint8_t b = bytes_[q].load(std::memory_order_relaxed);
+        for (;;) {
+            if (!is_pending(b)) return;  // a win known, a draw exit, resolved or scheduled
+            if (b > 1) {
+                if (bytes_[q].compare_exchange_weak(b, static_cast<std::uint8_t>(b - 1),
+                                                    std::memory_order_relaxed))
+                    return;
+                continue;
+            }
+            // Every quiet move in the slice loses: a loss in the longest of d + 1 and the exits'.
+            const Outcome loss{
+                Value::loss, static_cast<std::uint16_t>(std::max(d + 1, longest_exit_loss(c, p)))};
+            if (!fits(loss)) return settle_overflowing(q, loss);
+            if (bytes_[q].compare_exchange_weak(b, code_of(loss), std::memory_order_relaxed))
+                return raise_highest(loss.plies);
+        }
+    }
+
+    // The longest loss among the exits of a quiet position with no exit that wins or draws.
+    int longest_exit_loss(int c, const Position& p) const {
+        MoveList moves;
+        MoveGenerator<R>::generate(p, moves);
+        Exits exits;
+        for (const Move& m : moves) {
+            Outcome exit;
+            if (m.promotes)
+                exits.add(store_.lookup<R>(make_move(p, m)));
+            else if (!in_slice(c, p, m, exit))
+                exits.add(exit);
+        }
+        return exits.loss;
+    }
+
+    // The rare updates that involve the overflow map (distances beyond a byte), one at a time:
+    // bytes that say `overflowed` change only here.
+    void settle_overflowing(std::uint64_t q, Outcome proposed) {
+        const std::lock_guard lock(overflow_mutex_);
+        std::uint8_t b = bytes_[q].load(std::memory_order_relaxed);
+        for (;;) {
+            const bool open = is_open(b);
+            const Outcome current =
+                b == overflowed ? unpack_outcome(overflow_.at(q)) : outcome_of(b);
+            if (proposed.value == Value::win) {
+                if (!bettered_by_win(current, open, proposed.plies)) return;
+            } else if (b != 1) {  // a loss: only the last pending move's
+                return;
+            }
+            if (b == overflowed) {
+                if (fits(proposed)) {
+                    overflow_.erase(q);
+                    bytes_[q].store(code_of(proposed), std::memory_order_relaxed);
+                } else {
+                    overflow_[q] = pack_outcome(proposed);
+                    levels_[proposed.plies].push_back(q);
+                }
+                return raise_highest(proposed.plies);
+            }
+            const std::uint8_t next = fits(proposed) ? code_of(proposed) : overflowed;
+            if (next == overflowed) overflow_[q] = pack_outcome(proposed);
+            if (bytes_[q].compare_exchange_strong(b, next, std::memory_order_relaxed)) {
+                if (next == overflowed) levels_[proposed.plies].push_back(q);
+                return raise_highest(proposed.plies);
+            }
+            if (next == overflowed) overflow_.erase(q);
+        }
+    }
+
+    // The solved slice's values (unresolved positions are draws).
+    void values(std::uint64_t from, std::span<std::uint16_t> outcomes,
+                std::span<std::uint8_t> capture) const {
+        for (std::size_t i = 0; i < outcomes.size(); ++i) {
+            const std::uint64_t local = from + i;
+            const std::uint8_t b = bytes_[local].load(std::memory_order_relaxed);
+            outcomes[i] = b == overflowed ? overflow_.at(local) : pack_outcome(outcome_of(b));
+            capture[i] = (capture_[local / 64].load(std::memory_order_relaxed) >> (local % 64)) & 1;
+        }
+    }
+
+    // A slice solved by an earlier run, from its unit file.
+    void load_previous(const UnitReader& unit, int slice) {
+        previous_.slice = slice;
+        previous_.bytes =
+            make_huge_array<std::atomic<std::uint8_t>>(layout_.slice_positions(slice));
+        std::mutex mutex;
+        tbb::parallel_for(std::size_t{0}, unit.chunks(), [&](std::size_t k) {
+            std::vector<std::uint16_t> outcomes;
+            std::vector<std::uint8_t> capture;
+            unit.read(k, outcomes, capture);
+            const std::uint64_t first = unit.chunk(k).first;
+            for (std::size_t i = 0; i < outcomes.size(); ++i) {
+                const Outcome o = unpack_outcome(outcomes[i]);
+                if (fits(o)) {
+                    previous_.bytes[first + i].store(code_of(o), std::memory_order_relaxed);
+                } else {
+                    const std::lock_guard lock(mutex);
+                    previous_.overflow[first + i] = outcomes[i];
+                    previous_.bytes[first + i].store(overflowed, std::memory_order_relaxed);
+                }
+            }
+        });
+    }
+
+    void report(std::uint64_t n) {
+        shown_ = std::min(shown_ + n, done_ + size_);
+        if (progress_) progress_(std::min(std::max(shown_, done_), total_), total_);
+    }
+
+    const Variant variant_;
+    const Flipper flip_;
+    const PairLayout& layout_;
+    const SolvedStore& store_;
+    const ProgressFn& progress_;
+    const std::uint64_t k_;  // kings placements per men configuration
+    int slice_ = -1;
+    std::uint64_t size_ = 0;
+    HugeArray<std::atomic<std::uint8_t>> bytes_;
+    HugeArray<std::atomic<std::uint64_t>> capture_;  // a bit per position: it must capture
+    std::mutex overflow_mutex_;
+    std::unordered_map<std::uint64_t, std::uint16_t> overflow_;  // packed outcomes
+    std::map<int, std::vector<std::uint64_t>> levels_;  // the overflowed positions by level
+    std::atomic<int> highest_{0};
+    KeptSlice previous_;
+    std::uint64_t total_ = 0, done_ = 0, shown_ = 0;
+    SolveTimes times_;
+};
+
+}  // namespace
+
+void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
+                          int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
+                          const ProgressFn& progress, SolveTimes* times) {
+    dispatch(v.base, [&](auto rules) {
+        CompactSolver<decltype(rules)>(v, layout, store, progress)
+            .run(first, solved, open_unit, times);
+    });
+}
+
+std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads) {
+    const BoardSpec board = v.info().board;
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    const bool single = m == m.mirrored();
+    // A byte per position of the slice being solved and of the one before it, a bit per
+    // position of the first (must capture); a thread's buffers are small (move lists, a chunk of
+    // values while the unit is written).
+    std::uint64_t two = 0, largest = 0, before = 0;
+    for (int s = 0; s < index.slice_count(); ++s) {
+        const std::uint64_t n =
+            index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s));
+        two = std::max(two, n + before);
+        largest = std::max(largest, n);
+        before = n;
+    }
+    return two + largest / 8 + static_cast<std::uint64_t>(threads) * (std::uint64_t{4} << 20);
+}
+
+}  // namespace damas

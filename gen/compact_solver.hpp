@@ -1,0 +1,57 @@
+// The retrograde solver of slices too large for gen/solver.hpp's states: a byte per position.
+//
+// Owns: solving the slices of a class pair in units with a byte of state per position of the
+// slice being solved and one of the slice before it (which its man moves reach), a bit per
+// position saying which must capture, and a map for the rare values a byte cannot hold. It
+// answers the classes with few men configurations (international 0403 + 0304: one slice of 7.0 G
+// positions, 78 GiB with the 11 bytes a position the other solver takes, 8.3 GiB here), which
+// neither components (a component is a whole men configuration) nor units (a unit is a slice)
+// make smaller.
+//
+// Why a byte, and not a split of the kings placements: a king move leads from any placement
+// to many others, so a split needs every part's updates exchanged at every level (the
+// distributed-generation issue's design), while a byte per position keeps every class of
+// international 2-7 and english 2-8 within 16 GiB on one machine. Measured against the state
+// words (gen/solver.hpp), it is slower per position (every move is generated, no king-rank
+// shortcuts), so the plan takes it only where the state words do not fit (gen/plan.hpp).
+//
+// The byte: 1..100 a position still open and its quiet moves in the slice not yet known to lose
+// (pending); 101 an open position with an exit (a capture, a crowning or a man move out of the
+// slice) that draws, so it cannot lose; 102 a draw known from its exits; 104 + d a win in d and
+// 180 + d a loss in d (d <= 75: every distance a position is known or scheduled to resolve at;
+// those beyond 75 plies are 103 and kept in the overflow map). Levels are resolved in
+// increasing distance as in gen/solver.hpp, each level found by scanning the bytes for its two
+// codes: a position whose code names a distance beyond the level being resolved is not final
+// yet (a win found by an exit may be bettered by a quiet move; a loss scheduled by the longest
+// exit loss may turn into a win). A loss offers its predecessors a win in d + 1; a win takes one
+// from their pending count, and the last one schedules a loss at the longest of d + 1 and the
+// exits' losses (worked out again then, from the moves). The values are the same as the other
+// solver's, position for position (tests/gen compare the files).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+
+#include "gen/pair_layout.hpp"
+#include "gen/solved_store.hpp"
+#include "gen/solver.hpp"
+#include "gen/unit_file.hpp"
+
+namespace damas {
+
+// Takes a solved slice, its values given chunk by chunk (gen/unit_file.hpp writes its unit).
+using CompactSliceFn = std::function<void(int slice, const SliceChunkFn& values)>;
+
+// Solves the pair's slices from `first` on, each handed to `solved` once solved; the slice
+// before `first` is read from its unit file (open_unit). Throws DamagedUnit if that one is
+// damaged.
+void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
+                          int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
+                          const ProgressFn& progress = {}, SolveTimes* times = nullptr);
+
+// The memory solve_slices_compact needs for m's pair: two bytes and a bit per position of the
+// largest slice, and the threads' buffers.
+std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads);
+
+}  // namespace damas
