@@ -26,7 +26,9 @@ namespace {
 // The byte of a position (see the header).
 constexpr std::uint8_t max_pending = 100, draw_exit = 101, drawn = 102, overflowed = 103,
                        win_code = 104, loss_code = 180;
-constexpr int code_distances = 76;  // a byte holds wins and losses in 0..75 plies
+constexpr int byte_distances = 76;  // a byte holds wins and losses in 0..75 plies
+// Tests make it smaller, so that small classes take the overflow map's paths.
+std::atomic<int> code_distances{byte_distances};
 
 bool is_open(std::uint8_t b) {
     return b >= 1 && b <= draw_exit;
@@ -35,7 +37,7 @@ bool is_pending(std::uint8_t b) {
     return b >= 1 && b <= max_pending;
 }
 bool fits(Outcome o) {
-    return o.value == Value::draw || o.plies < code_distances;
+    return o.value == Value::draw || o.plies < code_distances.load(std::memory_order_relaxed);
 }
 std::uint8_t code_of(Outcome o) {
     if (o.value == Value::draw) return drawn;
@@ -244,7 +246,7 @@ class CompactSolver {
     // Level d: every position whose byte (or overflow entry) names a win or a loss in d.
     void resolve_level(int d) {
         std::atomic<std::uint64_t> resolved{0};
-        if (d < code_distances) {
+        if (d < code_distances.load(std::memory_order_relaxed)) {
             const auto win = static_cast<std::uint8_t>(win_code + d),
                        loss = static_cast<std::uint8_t>(loss_code + d);
             for_ranges(size_, [&](std::uint64_t begin, std::uint64_t end) {
@@ -449,6 +451,10 @@ class CompactSolver {
 };
 
 }  // namespace
+
+void set_compact_byte_distances_for_tests(int distances) {
+    code_distances = std::clamp(distances, 1, byte_distances);
+}
 
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
                           int first, const CompactSliceFn& solved, const OpenUnit& open_unit,

@@ -50,6 +50,9 @@ void solve_slices_compact(const Variant& v, const PairLayout& layout, const Solv
                           int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
                           const ProgressFn& progress = {}, SolveTimes* times = nullptr);
 
+// Tests: the distances a byte holds (0..75), fewer so that small classes overflow.
+void set_compact_byte_distances_for_tests(int distances);
+
 // The memory solve_slices_compact needs for m's pair: two bytes and a bit per position of the
 // largest slice, and the threads' buffers.
 std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads);

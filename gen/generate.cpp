@@ -565,7 +565,12 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
                     ++summary.units_written;
                 },
                 [&](std::uint64_t d, std::uint64_t) { progress.update(d); }, &times,
-                SliceSolving::automatic, [&](int s) { return open_pair_unit(o, layout, s); });
+                SliceSolving::automatic, [&](int s) { return open_pair_unit(o, layout, s); },
+                [&](int s) {
+                    ++summary.units_written;
+                    return std::make_unique<UnitStream>(unit_path(o.dir, o.variant, m, s),
+                                                        o.variant, layout, s);
+                });
             return;
         } catch (const DamagedUnit& d) {
             remove_units(o, m, layout.slice_count(), d.slice);

@@ -174,7 +174,9 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     const std::uint64_t layout = layout_bytes(board, m);
     const std::uint64_t slice = 3 * largest_slice_positions(board, m);
     c.whole_solve = solver_bytes(v, m, threads) + layout + 2 * slice;
-    c.units_solve = solver_bytes(v, m, threads, true) + layout + slice;
+    // In units, the values of the slice being solved, unless streamed to its unit file.
+    c.units_solve =
+        solver_bytes(v, m, threads, true) + layout + 3 * held_slice_positions(v, m, threads);
     // Writing (gen/generate.cpp): a byte a position of one class at a time for its wdl values,
     // and, held whole, one more for the context codec's position flags (gen/writer.cpp; in units
     // they are computed again instead); the DTW values are taken block by block. Held whole, the

@@ -131,7 +131,8 @@ class PairSolver {
 
   public:
     PairSolver(const Variant& v, const PairLayout& layout, const SolvedStore& store,
-               const ProgressFn& progress, SliceSolving solving, OpenUnit open_unit)
+               const ProgressFn& progress, SliceSolving solving, OpenUnit open_unit,
+               OpenUnitStream stream_unit = {})
         : variant_(v),
           solving_(solving),
           board_(v.info().board),
@@ -144,6 +145,7 @@ class PairSolver {
           kings_per_men_(indices_[0].kings_per_men()),
           free_squares_(make_tables(board_).squares - materials_[0].men()) {
         open_unit_ = std::move(open_unit);
+        stream_unit_ = std::move(stream_unit);
         const Material m = materials_[0];
         // The kings' rank arrays of the hot loops hold 8 kings a side (gen/king_ranks.hpp).
         for (const Material c : materials_)
@@ -180,12 +182,19 @@ class PairSolver {
         done_ = slices_done_;
         report(0);
         for (int s = first; s < layout_.slice_count(); ++s) {
-            current_.slice = s;
-            const std::uint64_t n = layout_.slice_positions(s);
-            current_.outcomes = huge_vector<std::uint16_t>(n);
-            current_.capture.assign(n, 0);
-            solve_slice(s);
-            solved(current_);
+            if (stream_unit_ && open_unit_ && by_components(s) && UnitStream::streams(layout_)) {
+                stream_ = stream_unit_(s);
+                solve_slice(s);
+                stream_->close();
+                stream_.reset();
+            } else {
+                current_.slice = s;
+                const std::uint64_t n = layout_.slice_positions(s);
+                current_.outcomes = huge_vector<std::uint16_t>(n);
+                current_.capture.assign(n, 0);
+                solve_slice(s);
+                solved(current_);
+            }
             // Only the slice just solved is read by the next one's man moves.
             previous_slice_ = s;
             if (open_unit_) {
@@ -973,14 +982,18 @@ class PairSolver {
     }
     // Slice-local position `local`'s final state into the slice's values (unresolved: a draw).
     void store_result(std::uint64_t local, const std::atomic<std::uint32_t>& state) {
+        result_of(state, current_.outcomes[local], current_.capture[local]);
+    }
+    static void result_of(const std::atomic<std::uint32_t>& state, std::uint16_t& outcome,
+                          std::uint8_t& capture) {
         const StateWord w = StateWord::of(state.load(std::memory_order_relaxed));
         Outcome o{Value::draw, 0};
         if (w.status & resolved_bit) {
             o.value = static_cast<Value>((w.status >> value_shift) & 3);
             if (o.value == Value::win || o.value == Value::loss) o.plies = w.distance;
         }
-        current_.outcomes[local] = pack_outcome(o);
-        current_.capture[local] = (w.status & capture_bit) ? 1 : 0;
+        outcome = pack_outcome(o);
+        capture = (w.status & capture_bit) ? 1 : 0;
     }
 
     // Where men only move forward, the quiet moves that stay in a slice are king moves, which
@@ -998,6 +1011,9 @@ class PairSolver {
         // When the component being solved started: two clock reads per component, not three
         // (a component of the classes without kings is one or two positions).
         std::chrono::steady_clock::time_point clock;
+        // A men configuration's values on their way to a streamed unit file.
+        std::vector<std::uint16_t> outcomes;
+        std::vector<std::uint8_t> capture;
 
         std::atomic<std::uint32_t>& state(std::uint64_t s) { return states[s]; }
         void push(std::uint64_t s, int d) {
@@ -1090,8 +1106,17 @@ class PairSolver {
         });
         for (int b = 0; b < men.blocks; ++b) {
             const std::uint64_t local = layout_.slice_local(blocks[b].c, slice_, men.men[b]);
-            for (std::uint64_t i = 0; i < k; ++i)
-                store_result(local + i, component.states[b * k + i]);
+            if (stream_) {
+                component.outcomes.resize(k);
+                component.capture.resize(k);
+                for (std::uint64_t i = 0; i < k; ++i)
+                    result_of(component.states[b * k + i], component.outcomes[i],
+                              component.capture[i]);
+                stream_->put(local, component.outcomes, component.capture);
+            } else {
+                for (std::uint64_t i = 0; i < k; ++i)
+                    store_result(local + i, component.states[b * k + i]);
+            }
         }
         const auto t2 = std::chrono::steady_clock::now();
         component.initialise += std::chrono::duration<double>(t1 - t0).count();
@@ -1207,6 +1232,8 @@ class PairSolver {
     // or the unit file of that one (open_unit_) read a chunk at a time.
     SliceValues current_, previous_;
     OpenUnit open_unit_;
+    OpenUnitStream stream_unit_;
+    std::unique_ptr<UnitStream> stream_;  // the unit of the slice being solved, if streamed
     std::unique_ptr<UnitReader> previous_unit_;
     int previous_slice_ = -1;
     mutable tbb::enumerable_thread_specific<PreviousChunks> previous_chunks_;
@@ -1271,11 +1298,27 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_un
 
 void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
                   SliceValues previous, const SliceFn& solved, const ProgressFn& progress,
-                  SolveTimes* times, SliceSolving solving, const OpenUnit& open_unit) {
+                  SolveTimes* times, SliceSolving solving, const OpenUnit& open_unit,
+                  const OpenUnitStream& stream_unit) {
     dispatch(v.base, [&](auto rules) {
-        PairSolver<decltype(rules)>(v, layout, store, progress, solving, open_unit)
+        PairSolver<decltype(rules)>(v, layout, store, progress, solving, open_unit, stream_unit)
             .run(first, std::move(previous), solved, times);
     });
+}
+
+std::uint64_t held_slice_positions(const Variant& v, Material m, int threads) {
+    const PairLayout layout(v.info().board, m);
+    const bool sideways =
+        dispatch(v.base, [](auto rules) { return decltype(rules)::men_move_sideways; });
+    const ClassIndex& index = layout.index(0);
+    std::uint64_t largest = 0;
+    for (int s = 0; s < index.slice_count(); ++s) {
+        const bool streamed = UnitStream::streams(layout) &&
+                              solved_by_components(sideways, index.men_in_slice(s),
+                                                   index.kings_per_men(), threads, true);
+        if (!streamed) largest = std::max(largest, layout.slice_positions(s));
+    }
+    return largest;
 }
 
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,

@@ -103,8 +103,16 @@ enum class SliceSolving { automatic, whole };
 
 using SliceFn = std::function<void(const SliceValues&)>;
 class UnitReader;
+class UnitStream;
 // Opens the unit file of a slice already solved (gen/unit_file.hpp); throws DamagedUnit.
 using OpenUnit = std::function<std::unique_ptr<UnitReader>(int slice)>;
+// Creates the unit file of a slice, to be written as its men configurations are solved.
+using OpenUnitStream = std::function<std::unique_ptr<UnitStream>(int slice)>;
+
+// The positions of the largest slice of m's pair whose values solve_slices holds whole in units
+// (with stream_unit): the slices it solves as components of men configurations large enough for
+// a unit chunk each are streamed instead.
+std::uint64_t held_slice_positions(const Variant& v, Material m, int threads);
 
 // Solves the slices of the pair `layout` from slice `first` on (most advanced first), handing
 // each to `solved` as soon as it is solved: the unit of work of the bounded-memory generator.
@@ -115,11 +123,13 @@ using OpenUnit = std::function<std::unique_ptr<UnitReader>(int slice)>;
 // solver keeps no slice it has handed out: the slice before is read from its unit file a chunk
 // at a time (`previous` unused), and slices with larger components are solved as components, so
 // that its memory is the values of the slice being solved and buffers per thread. A damaged unit
-// file read meanwhile throws DamagedUnit.
+// file read meanwhile throws DamagedUnit. With stream_unit too, the slices solved as components
+// of large men configurations are written to their unit files a configuration at a time
+// (`solved` is not called for them), so that not even the slice being solved is held.
 void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
                   SliceValues previous, const SliceFn& solved, const ProgressFn& progress = {},
                   SolveTimes* times = nullptr, SliceSolving solving = SliceSolving::automatic,
-                  const OpenUnit& open_unit = {});
+                  const OpenUnit& open_unit = {}, const OpenUnitStream& stream_unit = {});
 
 // Solves m and m.mirrored() (one result if they are equal) into arrays in class index order.
 // The store must hold every class that m's exits can reach (SolvedStore::load_below).

@@ -5,6 +5,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -26,8 +27,11 @@ static_assert(std::endian::native == std::endian::little, "unit files are little
 constexpr char magic[8] = {'D', 'A', 'M', 'A', 'S', 'U', 'N', 'I'};
 constexpr std::uint32_t version = 2;
 constexpr std::size_t header_size = 88, label_size = 32, entry_size = 40;
-// Positions per chunk, in whole men configurations (at least one).
-constexpr std::uint64_t chunk_positions = 64 * 1024;
+// Positions per chunk, in whole men configurations (at least one); tests make it smaller.
+std::atomic<std::uint64_t> chunk_positions_now{64 * 1024};
+std::uint64_t chunk_positions() {
+    return chunk_positions_now.load(std::memory_order_relaxed);
+}
 
 std::string label(const Variant& v, Material pair) {
     return v.name() + " " + pair.name();
@@ -95,6 +99,10 @@ class Fd {
 };
 
 }  // namespace
+
+void set_unit_chunk_positions_for_tests(std::uint64_t positions) {
+    chunk_positions_now = positions;
+}
 
 std::filesystem::path units_dir(const std::filesystem::path& dir, const Variant& v) {
     return dir / v.name() / "units";
@@ -170,13 +178,13 @@ class UnitWriter {
 std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice, bool split) {
     std::vector<UnitReader::Chunk> chunks;
     const std::uint64_t k = layout.kings_per_men();
-    const std::uint64_t per = std::max<std::uint64_t>(1, chunk_positions / k);
+    const std::uint64_t per = std::max<std::uint64_t>(1, chunk_positions() / k);
     for (int c = 0; c < layout.classes(); ++c) {
         const std::uint64_t configs = layout.men(c, slice).size();
         const std::uint64_t base = layout.slice_base(c, slice);
-        if (split && k > chunk_positions) {
-            for (std::uint64_t at = 0; at < configs * k; at += chunk_positions)
-                chunks.push_back({base + at, std::min(chunk_positions, configs * k - at)});
+        if (split && k > chunk_positions()) {
+            for (std::uint64_t at = 0; at < configs * k; at += chunk_positions())
+                chunks.push_back({base + at, std::min(chunk_positions(), configs * k - at)});
             continue;
         }
         for (std::uint64_t j = 0; j < configs; j += per)
@@ -186,6 +194,69 @@ std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice,
 }
 
 }  // namespace
+
+// A chunk's bytes compressed, and the xxh64 of its values.
+std::vector<std::byte> compress_chunk(const std::filesystem::path& path,
+                                      std::span<const std::uint16_t> outcomes,
+                                      std::span<const std::uint8_t> capture, std::uint64_t& hash) {
+    const std::vector<std::byte> raw = chunk_bytes(outcomes, capture);
+    std::vector<std::byte> packed(ZSTD_compressBound(raw.size()));
+    const std::size_t n = ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1);
+    if (ZSTD_isError(n)) throw Error(path.string() + ": zstd: " + ZSTD_getErrorName(n));
+    packed.resize(n);
+    hash = xxh64(raw);
+    return packed;
+}
+
+struct UnitStream::Impl {
+    Impl(const std::filesystem::path& p, const Variant& v, const PairLayout& l, int s)
+        : path(p),
+          variant(v),
+          layout(l),
+          slice(s),
+          chunks(slice_chunks(l, s, false)),
+          out(p, chunks.size()) {}
+    std::filesystem::path path;
+    Variant variant;
+    const PairLayout& layout;
+    int slice;
+    std::vector<UnitReader::Chunk> chunks;
+    UnitWriter out;
+    std::mutex writing;
+    std::uint64_t put = 0;
+};
+
+bool UnitStream::streams(const PairLayout& layout) {
+    return layout.kings_per_men() >= chunk_positions();
+}
+
+UnitStream::UnitStream(const std::filesystem::path& path, const Variant& v,
+                       const PairLayout& layout, int slice)
+    : impl_(std::make_unique<Impl>(path, v, layout, slice)) {}
+
+UnitStream::~UnitStream() = default;
+
+void UnitStream::put(std::uint64_t first, std::span<const std::uint16_t> outcomes,
+                     std::span<const std::uint8_t> capture) {
+    const auto it =
+        std::lower_bound(impl_->chunks.begin(), impl_->chunks.end(), first,
+                         [](const UnitReader::Chunk& c, std::uint64_t x) { return c.first < x; });
+    if (it == impl_->chunks.end() || it->first != first || it->positions != outcomes.size())
+        throw Error(impl_->path.string() + ": not a chunk of the unit");
+    std::uint64_t hash = 0;
+    const std::vector<std::byte> packed = compress_chunk(impl_->path, outcomes, capture, hash);
+    const std::lock_guard lock(impl_->writing);
+    impl_->out.put(static_cast<std::size_t>(it - impl_->chunks.begin()), first, outcomes.size(),
+                   packed, hash);
+    ++impl_->put;
+}
+
+void UnitStream::close() {
+    if (impl_->put != impl_->chunks.size())
+        throw Error(impl_->path.string() + ": closed with chunks missing");
+    impl_->out.close(impl_->variant, impl_->layout.material(0), impl_->slice,
+                     impl_->layout.slice_positions(impl_->slice));
+}
 
 void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                 int slice, const SliceChunkFn& values, bool split) {
@@ -199,13 +270,10 @@ void write_unit(const std::filesystem::path& path, const Variant& v, const PairL
         outcomes.resize(c.positions);
         capture.resize(c.positions);
         values(c.first, outcomes, capture);
-        const std::vector<std::byte> raw = chunk_bytes(outcomes, capture);
-        std::vector<std::byte> packed(ZSTD_compressBound(raw.size()));
-        const std::size_t n =
-            ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1);
-        if (ZSTD_isError(n)) throw Error(path.string() + ": zstd: " + ZSTD_getErrorName(n));
+        std::uint64_t hash = 0;
+        const std::vector<std::byte> packed = compress_chunk(path, outcomes, capture, hash);
         const std::lock_guard lock(writing);
-        out.put(k, c.first, c.positions, std::span(packed).first(n), xxh64(raw));
+        out.put(k, c.first, c.positions, packed, hash);
     });
     out.close(v, layout.material(0), slice, layout.slice_positions(slice));
 }

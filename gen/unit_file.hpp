@@ -37,6 +37,10 @@
 
 namespace damas {
 
+// Tests: the positions a unit chunk holds (64 Ki), smaller so that small classes take the
+// paths of large ones (configurations split into chunks, streamed units).
+void set_unit_chunk_positions_for_tests(std::uint64_t positions);
+
 std::filesystem::path unit_path(const std::filesystem::path& dir, const Variant& v, Material pair,
                                 int slice);
 // The folder of every unit file of the variant.
@@ -57,6 +61,29 @@ using SliceChunkFn = std::function<void(std::uint64_t first, std::span<std::uint
 // a chunk are split into several (the readers take either).
 void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                 int slice, const SliceChunkFn& values, bool split);
+// A unit file written as its chunks come, in any order, from any thread: a solver that finishes
+// a slice a men configuration at a time (gen/solver.cpp's components) never holds the slice's
+// values. Each put() is one whole chunk (as slice_chunk_bounds says); close() once every one is
+// in. Destroyed without close(), the unfinished file is removed.
+class UnitStream {
+  public:
+    UnitStream(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
+               int slice);
+    ~UnitStream();
+    UnitStream(const UnitStream&) = delete;
+    UnitStream& operator=(const UnitStream&) = delete;
+    // Whether the chunks of the slice are single men configurations (the only way put() takes
+    // them: kings_per_men() at least a chunk's positions).
+    static bool streams(const PairLayout& layout);
+    void put(std::uint64_t first, std::span<const std::uint16_t> outcomes,
+             std::span<const std::uint8_t> capture);
+    void close();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 // The slice's values, or nullopt when the file is missing, damaged or not the unit asked for.
 std::optional<SliceValues> read_unit(const std::filesystem::path& path, const Variant& v,
                                      const PairLayout& layout, int slice);

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <thread>
 
+#include "gen/compact_solver.hpp"
 #include "gen/plan.hpp"
 #include "gen/unit_file.hpp"
 #include "rules/error.hpp"
@@ -59,6 +60,48 @@ TEST(UnitsCodecs, ContextCodecAndEstimatesFromUnits) {
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, ReadThroughAgrees, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
+
+// The byte-a-position solver (gen/compact_solver.hpp), which the plan takes for the pairs whose
+// slices the state words cannot hold, on every pair of every variant's 2-3 set (english 2-4
+// below, and every 2-4 set in test_gen_units_slow).
+class CompactAgrees : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(CompactAgrees, SameFilesAsPairsHeldWhole) {
+    test::expect_same_files_in_units(GetParam(), 3, PairSolving::units_compact);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, CompactAgrees, ::testing::ValuesIn(all_variants()),
+                         test::variant_test_name);
+
+// Small classes made to take the paths of large ones: unit chunks of a few hundred positions
+// (men configurations split into several chunks; components' values streamed to the unit file
+// a configuration at a time) and bytes that hold 3 plies (most values in the overflow map).
+struct SmallChunksAndBytes {
+    SmallChunksAndBytes(std::uint64_t chunk, int distances) {
+        set_unit_chunk_positions_for_tests(chunk);
+        set_compact_byte_distances_for_tests(distances);
+    }
+    ~SmallChunksAndBytes() {
+        set_unit_chunk_positions_for_tests(64 * 1024);
+        set_compact_byte_distances_for_tests(76);
+    }
+};
+
+TEST(CompactAgrees, OverflowMapAndSplitChunks) {
+    const SmallChunksAndBytes small(512, 3);
+    for (const char* name : {"english", "turkish", "international", "russian-giveaway"}) {
+        const Variant v = parse_variant(name).value();
+        test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4, PairSolving::units_compact);
+    }
+}
+
+TEST(UnitsAgree, ComponentsStreamedToTheirUnits) {
+    const SmallChunksAndBytes small(256, 76);
+    for (const char* name : {"english", "russian", "italian", "international"}) {
+        const Variant v = parse_variant(name).value();
+        test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4);
+    }
+}
 
 std::string units_args(const std::filesystem::path& dir) {
     return "gen -q --in-units -v english -p 4 -t 2 -d " + dir.string();

@@ -1,6 +1,7 @@
 // Generation in units writes the same files as generation with every pair held whole, on the
-// larger sets: every class of every variant with up to 5 pieces (4 on 10x10 and turkish).
-// About 15 minutes on 2 threads: label slow.
+// larger sets: every class of every variant with up to 5 pieces (4 on 10x10 and turkish), and
+// so does the byte-a-position solver (gen/compact_solver.hpp) on every 2-4 set (2-3 on 10x10
+// and turkish). About 30 minutes on 2 threads: label slow.
 #include "units_compare.hpp"
 
 namespace damas {
@@ -14,6 +15,16 @@ TEST_P(UnitsAgreeLarger, SameFilesAsPairsHeldWhole) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, UnitsAgreeLarger, ::testing::ValuesIn(all_variants()),
+                         test::variant_test_name);
+
+class CompactAgreesLarger : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(CompactAgreesLarger, SameFilesAsPairsHeldWhole) {
+    const Variant v = GetParam();
+    test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4, PairSolving::units_compact);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, CompactAgreesLarger, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
 
 }  // namespace
