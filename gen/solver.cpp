@@ -182,7 +182,8 @@ class PairSolver {
         done_ = slices_done_;
         report(0);
         for (int s = first; s < layout_.slice_count(); ++s) {
-            if (stream_unit_ && open_unit_ && by_components(s) && UnitStream::streams(layout_)) {
+            if (stream_unit_ && open_unit_ && by_components(s) &&
+                UnitStream::streams(kings_per_men())) {
                 stream_ = stream_unit_(s);
                 solve_slice(s);
                 stream_->close();
@@ -1307,16 +1308,18 @@ void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore&
 }
 
 std::uint64_t held_slice_positions(const Variant& v, Material m, int threads) {
-    const PairLayout layout(v.info().board, m);
+    const BoardSpec board = v.info().board;
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool sideways =
         dispatch(v.base, [](auto rules) { return decltype(rules)::men_move_sideways; });
-    const ClassIndex& index = layout.index(0);
     std::uint64_t largest = 0;
     for (int s = 0; s < index.slice_count(); ++s) {
-        const bool streamed = UnitStream::streams(layout) &&
+        const bool streamed = UnitStream::streams(index.kings_per_men()) &&
                               solved_by_components(sideways, index.men_in_slice(s),
                                                    index.kings_per_men(), threads, true);
-        if (!streamed) largest = std::max(largest, layout.slice_positions(s));
+        if (!streamed)
+            largest = std::max(largest, index.positions_in_slice(s) +
+                                            (m == m.mirrored() ? 0 : mirror.positions_in_slice(s)));
     }
     return largest;
 }

@@ -226,8 +226,8 @@ struct UnitStream::Impl {
     std::uint64_t put = 0;
 };
 
-bool UnitStream::streams(const PairLayout& layout) {
-    return layout.kings_per_men() >= chunk_positions();
+bool UnitStream::streams(std::uint64_t kings_per_men) {
+    return kings_per_men >= chunk_positions();
 }
 
 UnitStream::UnitStream(const std::filesystem::path& path, const Variant& v,

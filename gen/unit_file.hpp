@@ -74,7 +74,7 @@ class UnitStream {
     UnitStream& operator=(const UnitStream&) = delete;
     // Whether the chunks of the slice are single men configurations (the only way put() takes
     // them: kings_per_men() at least a chunk's positions).
-    static bool streams(const PairLayout& layout);
+    static bool streams(std::uint64_t kings_per_men);
     void put(std::uint64_t first, std::span<const std::uint16_t> outcomes,
              std::span<const std::uint8_t> capture);
     void close();
