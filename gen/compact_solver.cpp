@@ -98,12 +98,12 @@ class CompactSolver {
           progress_(progress),
           k_(layout.kings_per_men()) {}
 
-    void run(int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
+    void run(int first, int end, const CompactSliceFn& solved, const OpenUnit& open_unit,
              SolveTimes* times) {
         total_ = layout_.positions();
         for (int s = 0; s < first; ++s) done_ += layout_.slice_positions(s);
         if (first > 0) load_previous(*open_unit(first - 1), first - 1);
-        for (int s = first; s < layout_.slice_count(); ++s) {
+        for (int s = first; s < end; ++s) {
             solve_slice(s);
             solved(s, [this](std::uint64_t from, std::span<std::uint16_t> outcomes,
                              std::span<std::uint8_t> capture) { values(from, outcomes, capture); });
@@ -458,14 +458,18 @@ void set_compact_byte_distances_for_tests(int distances) {
 
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
                           int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
-                          const ProgressFn& progress, SolveTimes* times) {
+                          const ProgressFn& progress, SolveTimes* times, int end) {
     dispatch(v.base, [&](auto rules) {
         CompactSolver<decltype(rules)>(v, layout, store, progress)
-            .run(first, solved, open_unit, times);
+            .run(first, end < 0 ? layout.slice_count() : end, solved, open_unit, times);
     });
 }
 
-std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads) {
+bool compact_splits_configurations(std::uint64_t kings_per_men) {
+    return kings_per_men > 64 * unit_chunk_positions();
+}
+
+std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid) {
     const BoardSpec board = v.info().board;
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool single = m == m.mirrored();
@@ -476,8 +480,10 @@ std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads) {
     for (int s = 0; s < index.slice_count(); ++s) {
         const std::uint64_t n =
             index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s));
-        two = std::max(two, n + before);
-        largest = std::max(largest, n);
+        if (!hybrid || !slice_in_components(v, index, s, threads)) {
+            two = std::max(two, n + before);
+            largest = std::max(largest, n);
+        }
         before = n;
     }
     return two + largest / 8 + static_cast<std::uint64_t>(threads) * (std::uint64_t{4} << 20);

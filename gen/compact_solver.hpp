@@ -43,18 +43,27 @@ namespace damas {
 // Takes a solved slice, its values given chunk by chunk (gen/unit_file.hpp writes its unit).
 using CompactSliceFn = std::function<void(int slice, const SliceChunkFn& values)>;
 
-// Solves the pair's slices from `first` on, each handed to `solved` once solved; the slice
-// before `first` is read from its unit file (open_unit). Throws DamagedUnit if that one is
-// damaged.
+// Solves the pair's slices from `first` to before `end` (-1: the last), each handed to `solved`
+// once solved; the slice before `first` is read from its unit file (open_unit), written by
+// either solver. Throws DamagedUnit if that one is damaged.
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
                           int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
-                          const ProgressFn& progress = {}, SolveTimes* times = nullptr);
+                          const ProgressFn& progress = {}, SolveTimes* times = nullptr,
+                          int end = -1);
+
+// A pair is solved in units either with this solver for every slice, or, hybrid, with it for
+// the slices gen/solver.hpp would solve whole and as components for the others (most of a
+// class's positions, at the other solver's speed). Every slice by this solver where men
+// configurations are larger than this (64 unit chunks: 4 Mi positions), whose unit chunks are
+// parts of a configuration, which the other solver does not read.
+bool compact_splits_configurations(std::uint64_t kings_per_men);
 
 // Tests: the distances a byte holds (0..75), fewer so that small classes overflow.
 void set_compact_byte_distances_for_tests(int distances);
 
-// The memory solve_slices_compact needs for m's pair: two bytes and a bit per position of the
-// largest slice, and the threads' buffers.
-std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads);
+// The memory solve_slices_compact needs for m's pair: a byte per position of a slice and of the
+// one before it, and a bit per position of the first, at most; the threads' buffers. hybrid:
+// for the slices it solves in a hybrid run alone.
+std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid);
 
 }  // namespace damas

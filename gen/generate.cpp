@@ -530,6 +530,56 @@ bool unit_opens(const GenerateOptions& o, const PairLayout& layout, int s) {
     }
 }
 
+// Whether slice s of a pair in units goes to the byte-a-position solver: every slice of a
+// compact pair whose men configurations it splits, else those the other solver would solve whole
+// (gen/compact_solver.hpp).
+bool slice_by_bytes(const GenerateOptions& o, const PairLayout& layout, bool compact, int s) {
+    if (!compact) return false;
+    if (compact_splits_configurations(layout.kings_per_men())) return true;
+    const int threads = static_cast<int>(
+        tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
+    return !slice_in_components(o.variant, layout.index(0), s, threads);
+}
+
+// Solves slices [first, end) of the pair by one solver, each written to its unit file.
+void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
+                      int first, int end, bool by_bytes, Progress& progress, SolveTimes& times,
+                      GenerateSummary& summary) {
+    const Material m = layout.material(0);
+    const auto open_unit = [&](int s) { return open_pair_unit(o, layout, s); };
+    const auto update = [&](std::uint64_t d, std::uint64_t) { progress.update(d); };
+    SolveTimes range;
+    if (by_bytes) {
+        // Whole configurations per chunk where the other solver may read the unit next.
+        const bool split = compact_splits_configurations(layout.kings_per_men());
+        solve_slices_compact(
+            o.variant, layout, store, first,
+            [&](int slice, const SliceChunkFn& values) {
+                write_unit(unit_path(o.dir, o.variant, m, slice), o.variant, layout, slice, values,
+                           split);
+                ++summary.units_written;
+            },
+            open_unit, update, &range, end);
+    } else {
+        solve_slices(
+            o.variant, layout, store, first, {},
+            [&](const SliceValues& slice) {
+                write_unit(unit_path(o.dir, o.variant, m, slice.slice), o.variant, layout, slice);
+                ++summary.units_written;
+            },
+            update, &range, SliceSolving::automatic, open_unit,
+            [&](int s) {
+                ++summary.units_written;
+                return std::make_unique<UnitStream>(unit_path(o.dir, o.variant, m, s), o.variant,
+                                                    layout, s);
+            },
+            end);
+    }
+    times.initialise += range.initialise;
+    times.resolve += range.resolve;
+    times.components += range.components;
+}
+
 // Solves the slices of the pair that have no unit file yet, each written to its unit file as
 // soon as it is solved, the slice before read back from its unit file. A damaged unit file is
 // solved again, with every slice after it.
@@ -545,32 +595,15 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
             progress.message(pair_label(m) + ": " + std::to_string(first) + " of " +
                              std::to_string(layout.slice_count()) + " units complete, resumed");
         try {
-            if (compact) {
-                solve_slices_compact(
-                    o.variant, layout, store, first,
-                    [&](int slice, const SliceChunkFn& values) {
-                        write_unit(unit_path(o.dir, o.variant, m, slice), o.variant, layout, slice,
-                                   values, true);
-                        ++summary.units_written;
-                    },
-                    [&](int s) { return open_pair_unit(o, layout, s); },
-                    [&](std::uint64_t d, std::uint64_t) { progress.update(d); }, &times);
-                return;
+            for (int s = first; s < layout.slice_count();) {
+                const bool by_bytes = slice_by_bytes(o, layout, compact, s);
+                int end = s + 1;
+                while (end < layout.slice_count() &&
+                       slice_by_bytes(o, layout, compact, end) == by_bytes)
+                    ++end;
+                solve_unit_range(o, layout, store, s, end, by_bytes, progress, times, summary);
+                s = end;
             }
-            solve_slices(
-                o.variant, layout, store, first, {},
-                [&](const SliceValues& slice) {
-                    write_unit(unit_path(o.dir, o.variant, m, slice.slice), o.variant, layout,
-                               slice);
-                    ++summary.units_written;
-                },
-                [&](std::uint64_t d, std::uint64_t) { progress.update(d); }, &times,
-                SliceSolving::automatic, [&](int s) { return open_pair_unit(o, layout, s); },
-                [&](int s) {
-                    ++summary.units_written;
-                    return std::make_unique<UnitStream>(unit_path(o.dir, o.variant, m, s),
-                                                        o.variant, layout, s);
-                });
             return;
         } catch (const DamagedUnit& d) {
             remove_units(o, m, layout.slice_count(), d.slice);

@@ -188,8 +188,14 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
         6 * chunk * static_cast<std::uint64_t>(ClassIndex(board, m).slice_count());
     c.whole_write = results + 2 * c.largest_class;
     c.units_write = layout + streams + c.largest_class;
-    // The compact solver's unit chunks are at most 64 Ki positions (gen/unit_file.hpp).
-    c.compact_solve = compact_solver_bytes(v, m, threads) + layout;
+    // With the byte-a-position solver: for every slice where it splits men configurations, else
+    // for the slices solved whole beside the components of the others (gen/compact_solver.hpp).
+    if (compact_splits_configurations(ClassIndex(board, m).kings_per_men()))
+        c.compact_solve = compact_solver_bytes(v, m, threads, false) + layout;
+    else
+        c.compact_solve = compact_solver_bytes(v, m, threads, true) +
+                          solver_bytes(v, m, threads, true, true) + layout +
+                          3 * held_slice_positions(v, m, threads, true);
     c.compact_write = layout +
                       6 * (std::uint64_t{1} << 16) *
                           static_cast<std::uint64_t>(ClassIndex(board, m).slice_count()) +

@@ -174,14 +174,14 @@ class PairSolver {
     // Solves the slices from `first` on, handing each to `solved` once solved; `previous` holds
     // the values of slice first - 1 (none when first is 0).
     // With open_unit, the slice before is read from its unit file instead (`previous` unused).
-    void run(int first, SliceValues previous, const SliceFn& solved, SolveTimes* times) {
+    void run(int first, int end, SliceValues previous, const SliceFn& solved, SolveTimes* times) {
         previous_ = std::move(previous);
         previous_slice_ = previous_.slice;
         if (open_unit_ && first > 0) previous_unit_ = open_unit_(previous_slice_ = first - 1);
         for (int s = 0; s < first; ++s) slices_done_ += layout_.slice_positions(s);
         done_ = slices_done_;
         report(0);
-        for (int s = first; s < layout_.slice_count(); ++s) {
+        for (int s = first; s < end; ++s) {
             if (stream_unit_ && open_unit_ && by_components(s) &&
                 UnitStream::streams(kings_per_men())) {
                 stream_ = stream_unit_(s);
@@ -1266,7 +1266,8 @@ std::uint64_t solver_result_bytes(const BoardSpec& board, Material m) {
     return 3 * (m == m.mirrored() ? n : 2 * n);  // a class and its mirror have the same size
 }
 
-std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_units) {
+std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_units,
+                           bool whole_slices_compact) {
     const BoardSpec board = v.info().board;
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool single = m == m.mirrored();
@@ -1280,7 +1281,7 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_un
             // the buckets' room kept between components (up to 8 entries: 32), and their entries
             // within a component (about 3 per position, with the vectors' slack: 48).
             per_thread = 96 * kings_per_men;
-        else
+        else if (!whole_slices_compact)
             largest = std::max(
                 largest, index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s)));
     }
@@ -1300,24 +1301,32 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_un
 void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
                   SliceValues previous, const SliceFn& solved, const ProgressFn& progress,
                   SolveTimes* times, SliceSolving solving, const OpenUnit& open_unit,
-                  const OpenUnitStream& stream_unit) {
+                  const OpenUnitStream& stream_unit, int end) {
     dispatch(v.base, [&](auto rules) {
         PairSolver<decltype(rules)>(v, layout, store, progress, solving, open_unit, stream_unit)
-            .run(first, std::move(previous), solved, times);
+            .run(first, end < 0 ? layout.slice_count() : end, std::move(previous), solved, times);
     });
 }
 
-std::uint64_t held_slice_positions(const Variant& v, Material m, int threads) {
+bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, int threads) {
+    const bool sideways =
+        dispatch(v.base, [](auto rules) { return decltype(rules)::men_move_sideways; });
+    return solved_by_components(sideways, index.men_in_slice(slice), index.kings_per_men(), threads,
+                                true);
+}
+
+std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
+                                   bool whole_slices_compact) {
     const BoardSpec board = v.info().board;
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool sideways =
         dispatch(v.base, [](auto rules) { return decltype(rules)::men_move_sideways; });
     std::uint64_t largest = 0;
     for (int s = 0; s < index.slice_count(); ++s) {
-        const bool streamed = UnitStream::streams(index.kings_per_men()) &&
-                              solved_by_components(sideways, index.men_in_slice(s),
-                                                   index.kings_per_men(), threads, true);
-        if (!streamed)
+        const bool components = solved_by_components(sideways, index.men_in_slice(s),
+                                                     index.kings_per_men(), threads, true);
+        const bool streamed = UnitStream::streams(index.kings_per_men()) && components;
+        if (!streamed && (components || !whole_slices_compact))
             largest = std::max(largest, index.positions_in_slice(s) +
                                             (m == m.mirrored() ? 0 : mirror.positions_in_slice(s)));
     }

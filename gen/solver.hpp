@@ -85,7 +85,10 @@ struct PairResult {
 // entries) and 2 bits (level bitmaps), and the components' buffers and tables. in_units: what
 // solve_slices needs with open_unit instead (no results; larger components; the threads' chunks
 // of the slice before), the values of the slice being solved not counted.
-std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_units = false);
+// whole_slices_compact: in units, the slices not solved as components go to the byte-a-position
+// solver (gen/compact_solver.hpp), whose memory is counted there.
+std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_units = false,
+                           bool whole_slices_compact = false);
 // The part of it that solve_pair returns: the results alone.
 std::uint64_t solver_result_bytes(const BoardSpec& board, Material m);
 
@@ -112,7 +115,11 @@ using OpenUnitStream = std::function<std::unique_ptr<UnitStream>(int slice)>;
 // The positions of the largest slice of m's pair whose values solve_slices holds whole in units
 // (with stream_unit): the slices it solves as components of men configurations large enough for
 // a unit chunk each are streamed instead.
-std::uint64_t held_slice_positions(const Variant& v, Material m, int threads);
+std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
+                                   bool whole_slices_compact = false);
+// Whether solve_slices, in units on `threads` threads, solves the slice as components of men
+// configurations (the others are solved whole).
+bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, int threads);
 
 // Solves the slices of the pair `layout` from slice `first` on (most advanced first), handing
 // each to `solved` as soon as it is solved: the unit of work of the bounded-memory generator.
@@ -129,7 +136,8 @@ std::uint64_t held_slice_positions(const Variant& v, Material m, int threads);
 void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
                   SliceValues previous, const SliceFn& solved, const ProgressFn& progress = {},
                   SolveTimes* times = nullptr, SliceSolving solving = SliceSolving::automatic,
-                  const OpenUnit& open_unit = {}, const OpenUnitStream& stream_unit = {});
+                  const OpenUnit& open_unit = {}, const OpenUnitStream& stream_unit = {},
+                  int end = -1);  // the slice to stop before (-1: the last)
 
 // Solves m and m.mirrored() (one result if they are equal) into arrays in class index order.
 // The store must hold every class that m's exits can reach (SolvedStore::load_below).

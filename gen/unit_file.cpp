@@ -100,6 +100,10 @@ class Fd {
 
 }  // namespace
 
+std::uint64_t unit_chunk_positions() {
+    return chunk_positions();
+}
+
 void set_unit_chunk_positions_for_tests(std::uint64_t positions) {
     chunk_positions_now = positions;
 }

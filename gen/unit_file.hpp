@@ -40,6 +40,7 @@ namespace damas {
 // Tests: the positions a unit chunk holds (64 Ki), smaller so that small classes take the
 // paths of large ones (configurations split into chunks, streamed units).
 void set_unit_chunk_positions_for_tests(std::uint64_t positions);
+std::uint64_t unit_chunk_positions();
 
 std::filesystem::path unit_path(const std::filesystem::path& dir, const Variant& v, Material pair,
                                 int slice);
