@@ -10,10 +10,14 @@
 //
 // Why a byte, and not a split of the kings placements: a king move leads from any placement
 // to many others, so a split needs every part's updates exchanged at every level (the
-// distributed-generation issue's design), while a byte per position keeps every class of
-// international 2-7 and english 2-8 within 16 GiB on one machine. Measured against the state
-// words (gen/solver.hpp), it is slower per position (every move is generated, no king-rank
-// shortcuts), so the plan takes it only where the state words do not fit (gen/plan.hpp).
+// distributed-generation issue's design), while a byte per position brings the solver's part of
+// every pair of international 2-7 and english 2-8 within 16 GiB on one machine (english 2-8's
+// plan: 20.7 GiB before, 15.9 now). It is 4.6 times slower per position than the state words of
+// gen/solver.hpp (english 2-5 with every slice by bytes: 100.8 s of CPU against 22.1 s; every
+// move is generated, no king-rank shortcuts), so the plan takes it only for the pairs where the
+// state words do not fit, and in those only for the slices they would solve whole (a hybrid
+// pair: 57.2 s on english 2-5), unless men configurations are so large that its unit chunks
+// split them.
 //
 // The byte: 1..100 a position still open and its quiet moves in the slice not yet known to lose
 // (pending); 101 an open position with an exit (a capture, a crowning or a man move out of the

@@ -68,6 +68,9 @@ double positions_per_second(const BoardSpec& board, int threads) {
     return two_threads * threads / 2.0;
 }
 constexpr double units_slowdown = 1.1;
+// The byte-a-position solver (gen/compact_solver.hpp) per position, against the other: english
+// 2-5 with every slice by bytes took 100.8 s of CPU against 22.1 s (2 threads, loaded host).
+constexpr double compact_slowdown = 4.6;
 constexpr double reload_positions_per_second = 20e6;
 
 // Bytes per position of the table files, measured on english 2-6 (DTW 2.74 bits, WDL 0.045
@@ -162,6 +165,7 @@ std::set<Material> kept_ahead(const BoardSpec& board, const NextUses& uses, std:
 struct PairCosts {
     std::uint64_t positions, largest_class, whole_solve, units_solve, whole_write, units_write;
     std::uint64_t compact_solve, compact_write;  // in units, a byte a position
+    std::uint64_t compact_positions;  // of the slices the byte-a-position solver would take
 };
 
 PairCosts pair_costs(const Variant& v, Material m, int threads) {
@@ -190,7 +194,14 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     c.units_write = layout + streams + c.largest_class;
     // With the byte-a-position solver: for every slice where it splits men configurations, else
     // for the slices solved whole beside the components of the others (gen/compact_solver.hpp).
-    if (compact_splits_configurations(ClassIndex(board, m).kings_per_men()))
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    const bool splits = compact_splits_configurations(index.kings_per_men());
+    c.compact_positions = 0;
+    for (int s = 0; s < index.slice_count(); ++s)
+        if (splits || !slice_in_components(v, index, s, threads))
+            c.compact_positions += index.positions_in_slice(s) +
+                                   (m == m.mirrored() ? 0 : mirror.positions_in_slice(s));
+    if (splits)
         c.compact_solve = compact_solver_bytes(v, m, threads, false) + layout;
     else
         c.compact_solve = compact_solver_bytes(v, m, threads, true) +
@@ -341,6 +352,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                     step.empty_store_before_writing ? units_write : store + units_write;
                 modelled = std::max(solving, writing);
                 seconds *= units_slowdown;
+                if (step.compact)
+                    seconds +=
+                        static_cast<double>(c.compact_positions) / rate * (compact_slowdown - 1);
                 plan.units += static_cast<std::uint64_t>(step.slices);
                 largest_units = std::max(largest_units, c.positions);
             }
@@ -369,7 +383,8 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
     plan.time_model =
         "model: " + std::string(board.width * board.height >= 100 ? "8.65" : "12.0") +
         " M positions/s on 2 threads (measured on this project's 2-core host), scaled to " +
-        std::to_string(threads) + " threads; pairs in units 10% slower; reloads at 20 M/s";
+        std::to_string(threads) +
+        " threads; pairs in units 10% slower, slices by bytes 4.6 times; reloads at 20 M/s";
     return plan;
 }
 
