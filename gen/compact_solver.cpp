@@ -164,8 +164,8 @@ class CompactSolver {
                           [&](std::uint64_t j) { f(j * part, std::min(n, (j + 1) * part)); });
     }
 
-    // The outcome of a quiet move's successor that leaves the slice (a man move to the slice
-    // before) or stays in it (nullopt).
+    // Whether a quiet move's successor stays in the slice; if not (a man move to the slice
+    // before), its outcome goes to `exit`.
     bool in_slice(int c, const Position& p, const Move& m, Outcome& exit) const {
         const Position after = flip_(make_move(p, m));
         std::uint64_t local = 0;

@@ -2,25 +2,9 @@
 #include "tools/root_analysis.hpp"
 
 #include "index/material.hpp"
+#include "probe/messages.hpp"
 
 namespace damas::cli {
-namespace {
-
-std::string missing_hint(const std::filesystem::path& missing, const DrawRules& rules,
-                         const Position& p, const Tablebase& tb) {
-    std::string hint = "no rule table ";
-    hint += missing.filename().string();
-    hint += ": for the value under the move-limit draw rules run damas gen-rules -v ";
-    hint += rules.variant.name();
-    hint += " -p ";
-    hint += std::to_string(Material::of(p).pieces());
-    hint += " -d ";
-    hint += tb.dir().string();
-    if (rules.edition == Edition::fmjd) hint += " --edition fmjd";
-    return hint;
-}
-
-}  // namespace
 
 RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
                             const Position& after, const RuleCounters& c) {
@@ -51,7 +35,7 @@ RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, con
         if (r.ok())
             a.rules = r.answer;
         else if (r.status == ProbeStatus::no_rule_table)
-            a.rules_missing = missing_hint(r.missing_table, q.rules, p, tb);
+            a.rules_missing = missing_rule_table_hint(tb, q.rules, p, r.missing_table);
         else
             a.rules_missing = probe_status_name(r.status);
     }
