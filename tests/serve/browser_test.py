@@ -101,16 +101,23 @@ def page_state(browser):
                        document.getElementById('error').textContent};""")
 
 
-def expect_page_is(browser, api, fen):
+def expect_page_is(browser, api, fen, timeout=20):
+    """Waits until the page shows fen as the API values it. The FEN box alone is no sign: the
+    test types it before the page has fetched the position, while the old move list is shown."""
     want = api(fen)
-    browser.wait(f"return document.getElementById('fen').value === {json.dumps(want['fen'])} &&"
-                 " document.querySelectorAll('#moves tbody tr').length > 0", "the position " + fen)
-    got = page_state(browser)
-    assert got["error"] == "", got
-    assert got["value"] == want["value"], (got, want)
-    assert got["moves"] == [[m["move"], m["value"], "" if m["dtw"] is None else str(m["dtw"])]
-                            for m in want["moves"]], (got["moves"], want["moves"])
-    return want
+    want_moves = [[m["move"], m["value"], "" if m["dtw"] is None else str(m["dtw"])]
+                  for m in want["moves"]]
+    deadline = time.time() + timeout
+    while True:
+        got = page_state(browser)
+        shown = (got["fen"] == want["fen"] and got["error"] == "" and
+                 got["value"] == want["value"] and got["moves"] == want_moves)
+        if shown:
+            return want
+        if time.time() > deadline:
+            raise AssertionError(f"the page does not show {fen} as the API does:"
+                                 f" {got} against {want}")
+        time.sleep(0.05)
 
 
 def main():
