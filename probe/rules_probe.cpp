@@ -85,6 +85,25 @@ CountState count_at(const DrawRules& rules, const Position& p, const RuleCounter
     return s;
 }
 
+RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
+                            const Position& after, const RuleCounters& c) {
+    const bool capture = m.is_capture();
+    const bool man_move = (before.kings & bit(m.from)) == 0;
+    RuleCounters n;
+    n.plies_since_capture = capture || man_move ? 0 : c.plies_since_capture + 1;
+    n.plies_in_ending = capture || m.promotes ? 0 : c.plies_in_ending + 1;
+    const EndingRow* row = rules.row_of(Material::of(after));
+    if (row && row->kind == RowKind::forcada && !capture && !m.promotes) {
+        const bool started = c.forcada_started.value_or(false) || forcada_diagonal_occupied(before);
+        if (started) {
+            n.forcada_started = true;
+            n.forcada_plies = c.forcada_plies + 1;
+        }
+        // Else the count starts when a king reaches the diagonal (count_at looks at `after`).
+    }
+    return n;
+}
+
 namespace {
 
 // The search under the rules; a failure (a missing table, a damaged file) stops it with its

@@ -1,5 +1,6 @@
 // Probing under the move-limit draw rules: Tablebase::probe_rules (declared in probe.hpp, defined
-// in rules_probe.cpp), the count at a position, and the per-class figures of `damas stats`.
+// in rules_probe.cpp), the count at a position, the counts after a move (kept move by move by
+// `damas best`, `line` and `annotate`), and the per-class figures of `damas stats`.
 //
 // Owns: the search under the rules over the pure tables (wdl, dtw) and the dtr tables
 // (table/format.hpp; gen/rule_generate writes them), all read through the Tablebase's one
@@ -30,6 +31,12 @@ struct MissingRuleTable : Error {
 // The plies the binding count has left at p, and its regime.
 CountState count_at(const DrawRules& rules, const Position& p, const RuleCounters& counters,
                     bool& exact);
+
+// The counts after a move from `before` to `after` (captures and man moves restart the
+// king-move count, captures and promotions the ending count; the forcada count runs once the
+// three kings hold the long diagonal).
+RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
+                            const Position& after, const RuleCounters& c);
 
 // Per class, for `damas stats`: quiet positions whose pure value is a win (loss) and which the
 // rules make a draw when the count starts at the position.

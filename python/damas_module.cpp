@@ -23,11 +23,13 @@
 #include <vector>
 
 #include "index/material.hpp"
+#include "probe/annotate.hpp"
 #include "probe/messages.hpp"
 #include "probe/probe.hpp"
 #include "probe/rules_probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "rules/pdn.hpp"
 #include "rules/printable.hpp"
 
 namespace py = pybind11;
@@ -77,9 +79,43 @@ struct MoveValue {
     std::optional<Rules> rules;
 };
 
+// A game's move as annotate gives it (probe/annotate.hpp).
+struct GameMove {
+    std::string number;  // "12." or "12..."
+    std::string side;    // "white" or "black": who played it
+    std::string move;    // as the PDN has it
+    std::string notation;
+    std::string fen_after;
+    std::optional<Probe> after;  // None outside the tablebase
+    std::string mark;            // "", "?" or "??"
+};
+
+struct Game {
+    int number = 0;
+    std::string players;
+    std::vector<std::pair<std::string, std::string>> tags;
+    std::string start_fen;
+    std::optional<Probe> start;
+    std::vector<GameMove> moves;
+    std::optional<int> entered;  // plies played when it entered the tablebase
+    std::string summary;
+    std::optional<std::string> rules_missing;
+    std::string pdn;
+};
+
+struct Annotation {
+    std::vector<Game> games;
+    std::string pdn;
+};
+
 std::optional<int> distance(Value v, int plies) {
     if (v == Value::draw) return std::nullopt;
     return plies;
+}
+
+Rules rules_of(const RulesAnswer& a) {
+    return Rules{value_name(a.rule.value), distance(a.rule.value, a.rule.plies), a.count,
+                 a.plies_left, a.exact};
 }
 
 std::string quoted(const std::string& s) {
@@ -179,9 +215,7 @@ class PyTablebase {
         if (!q.rules.any()) return out;
         const RulesResult rr = tb_->probe_rules(q.rules, p, q.counters);
         if (rr.ok()) {
-            const RulesAnswer& a = rr.answer;
-            out.rules = Rules{value_name(a.rule.value), distance(a.rule.value, a.rule.plies),
-                              a.count, a.plies_left, a.exact};
+            out.rules = rules_of(rr.answer);
         } else if (rr.status == ProbeStatus::no_rule_table) {
             const std::string hint = missing_rule_table_hint(*tb_, q.rules, p, rr.missing_table);
             if (q.required) throw MissingRuleTable(hint);
@@ -260,6 +294,28 @@ class PyTablebase {
         return out;
     }
 
+    // The games of a PDN text annotated as `damas annotate` does (probe/annotate.hpp).
+    Annotation annotate(const std::string& pdn, const std::string& edition) const {
+        const auto e = parse_edition(edition);
+        if (!e) throw BadInput("unknown edition '" + printable(edition) + "' (known: seed, fmjd)");
+        std::vector<PdnGame> games;
+        try {
+            games = read_pdn(pdn);
+        } catch (const Error& x) {
+            throw BadInput(x.what());
+        }
+        // A damaged table raises TableError (a class missing is no failure: no comment).
+        const AnnotateOptions options{
+            variant_, *e, [this](const Position& p, ProbeStatus s) -> std::string { fail(p, s); }};
+        Annotation out;
+        for (std::size_t i = 0; i < games.size(); ++i) {
+            out.games.push_back(
+                game_of(games[i], annotate_game(*tb_, options, games[i], static_cast<int>(i) + 1)));
+            out.pdn += out.games.back().pdn;
+        }
+        return out;
+    }
+
     // For the benchmark (bench/python_probe.py): the mean nanoseconds of what probe() does in
     // C++ (parse the FEN, probe the value and DTW, probe under the rules, print the FEN), over n
     // calls without Python in between.
@@ -278,6 +334,39 @@ class PyTablebase {
     }
 
   private:
+    Probe probe_of(const PositionValue& v, const Position& p, const std::string& missing) const {
+        Probe out{to_fen(variant_, p),
+                  value_name(v.pure.value),
+                  distance(v.pure.value, v.pure.plies),
+                  {},
+                  {}};
+        if (v.rules)
+            out.rules = rules_of(*v.rules);
+        else if (!missing.empty())
+            out.rules_missing = missing;
+        return out;
+    }
+
+    Game game_of(const PdnGame& source, const AnnotatedGame& g) const {
+        Game out{g.number,  g.players, {},   to_fen(variant_, g.start), {}, {}, g.entered,
+                 g.summary, {},        g.pdn};
+        for (const PdnTag& t : source.tags) out.tags.emplace_back(t.name, t.value);
+        if (g.start_value) out.start = probe_of(*g.start_value, g.start, g.rules_missing);
+        if (!g.rules_missing.empty()) out.rules_missing = g.rules_missing;
+        for (const AnnotatedMove& m : g.moves) {
+            GameMove gm{m.label,
+                        m.side == Color::white ? "white" : "black",
+                        m.written,
+                        m.notation,
+                        to_fen(variant_, m.after),
+                        {},
+                        mark_text(m.mark)};
+            if (m.value) gm.after = probe_of(*m.value, m.after, g.rules_missing);
+            out.moves.push_back(std::move(gm));
+        }
+        return out;
+    }
+
     static Variant parse_variant_or_throw(const std::string& name) {
         const auto v = parse_variant(name);
         if (!v)
@@ -422,6 +511,50 @@ PYBIND11_MODULE(_damas, m) {
                    ", fen_after=" + quoted(v.fen_after) + ")";
         });
 
+    py::class_<GameMove>(m, "GameMove", "A move of an annotated game.")
+        .def_readonly("number", &GameMove::number, "'12.' or '12...' as PDN numbers it")
+        .def_readonly("side", &GameMove::side, "'white' or 'black': who played it")
+        .def_readonly("move", &GameMove::move, "The move as the PDN has it")
+        .def_readonly("notation", &GameMove::notation, "The move as damas writes it")
+        .def_readonly("fen_after", &GameMove::fen_after, "The position after the move")
+        .def_readonly("after", &GameMove::after,
+                      "The position after the move probed with the game's move-limit counts "
+                      "(Probe, for the side to move then), or None outside the tablebase")
+        .def_readonly("mark", &GameMove::mark,
+                      "'?' (a win to a draw), '?\?' (a win or a draw to a loss) for the side that "
+                      "played it, or ''")
+        .def("__repr__", [](const GameMove& g) {
+            return "GameMove(number=" + quoted(g.number) + ", move=" + quoted(g.move) +
+                   ", mark=" + quoted(g.mark) + ", fen_after=" + quoted(g.fen_after) + ")";
+        });
+
+    py::class_<Game>(m, "Game", "A game of a PDN text, annotated with the tablebase.")
+        .def_readonly("number", &Game::number, "Its place in the text, from 1")
+        .def_readonly("players", &Game::players, "'White vs Black' from its tags, or ''")
+        .def_readonly("tags", &Game::tags, "Its tag pairs, (name, value), in order")
+        .def_readonly("start_fen", &Game::start_fen,
+                      "Where it starts: its [FEN] tag or the "
+                      "initial position")
+        .def_readonly("start", &Game::start,
+                      "The start position probed (Probe), or None outside the tablebase")
+        .def_readonly("moves", &Game::moves, "Its moves (GameMove), in order")
+        .def_readonly("entered", &Game::entered,
+                      "Plies played when the game first stood inside the tablebase (0: at the "
+                      "start), or None")
+        .def_readonly("summary", &Game::summary, "One line, as damas annotate prints it")
+        .def_readonly("rules_missing", &Game::rules_missing,
+                      "The damas gen-rules hint when a rule table was missing (pure values "
+                      "only), or None")
+        .def_readonly("pdn", &Game::pdn, "The annotated game as PDN")
+        .def("__repr__", [](const Game& g) { return "Game(summary=" + quoted(g.summary) + ")"; });
+
+    py::class_<Annotation>(m, "Annotation", "The games of a PDN text, annotated.")
+        .def_readonly("games", &Annotation::games, "Each game (Game), in order")
+        .def_readonly("pdn", &Annotation::pdn, "The annotated PDN text, every game")
+        .def("__repr__", [](const Annotation& a) {
+            return "Annotation(games=" + std::to_string(a.games.size()) + ")";
+        });
+
     using release = py::call_guard<py::gil_scoped_release>;
     py::class_<PyTablebase>(m, "Tablebase",
                             "A database folder of one variant (holding <variant>/ with the "
@@ -451,6 +584,13 @@ PYBIND11_MODULE(_damas, m) {
         .def("line", &PyTablebase::line, release(), py::arg("fen"),
              "An optimal line to the end of the game: the best move at each ply (empty for a "
              "draw or a game over).")
+        .def("annotate", &PyTablebase::annotate, release(), py::arg("pdn"),
+             py::arg("edition") = "seed",
+             "The games of a PDN text (tags, comments, variations; the [FEN] tag as the start) "
+             "replayed with the move-limit counts kept: every position inside the tablebase "
+             "probed, the moves that throw a win or a draw away marked, a summary per game, "
+             "and the annotated PDN, as damas annotate writes it. A move that is not legal "
+             "raises ValueError naming the game and the move.")
         .def("_time_cpp_probe", &PyTablebase::time_cpp_probe, release(), py::arg("fen"),
              py::arg("n"))
         .def("__repr__", &PyTablebase::repr);

@@ -17,62 +17,17 @@
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "rules/pdn.hpp"
 #include "rules/printable.hpp"
 #include "table/table_file.hpp"
 #include "tools/class_stats.hpp"
 #include "tools/commands.hpp"
+#include "tools/database.hpp"
 #include "tools/root_analysis.hpp"
 #include "tools/rule_options.hpp"
 
 namespace damas::cli {
 namespace {
-
-std::filesystem::path database_dir(const std::string& dir) {
-    const std::filesystem::path d =
-        dir.empty() ? default_database_dir() : std::filesystem::path(dir);
-    if (!std::filesystem::is_directory(d)) {
-        std::string m = "no database folder ";
-        m += d.string();
-        m += " (generate one with damas gen, or give --dir)";
-        throw Error(m);
-    }
-    return d;
-}
-
-// A handle on the folder; the last problem the library reported goes into error messages.
-struct Database {
-    Variant variant;
-    std::filesystem::path dir;
-    std::shared_ptr<std::string> last_problem = std::make_shared<std::string>();
-    std::unique_ptr<Tablebase> tb;
-
-    Database(const std::string& variant_name, const std::string& dir_name)
-        : variant(variant_or_throw(variant_name)), dir(database_dir(dir_name)) {
-        if (!std::filesystem::is_directory(dir / variant.name())) {
-            std::string m = "no ";
-            m += variant.name();
-            m += " tables in ";
-            m += dir.string();
-            m += " (generate them with damas gen --variant ";
-            m += variant.name();
-            m += ')';
-            const std::string hint = variant_folder_hint(dir);
-            throw Error(
-                hint.empty() ? m : "no " + variant.name() + " tables in " + dir.string() + hint);
-        }
-        tb = Tablebase::open(dir, 64, 0, [p = last_problem](const std::string& s) { *p = s; });
-    }
-
-    std::string describe_failure(const Position& p, ProbeStatus s) const {
-        return probe_failure_message(*tb, variant, p, s, *last_problem);
-    }
-
-    ProbeResult probe(const Position& p) const {
-        const ProbeResult r = tb->probe_dtw(variant, p);
-        if (!r.ok()) throw Error(describe_failure(p, r.status));
-        return r;
-    }
-};
 
 std::string outcome_text(Value v, int plies) {
     std::string s = value_name(v);
@@ -173,18 +128,6 @@ void run_best(const ProbeOptions& po) {
         std::printf("%s %s\n", m.text.c_str(), move_outcome_text(m).c_str());
 }
 
-// PDN move numbers: the variant's first player's moves are "N.", the other's "N..." when they
-// open a line (RULES.md: Black moves first in english checkers, White elsewhere).
-struct MoveNumber {
-    int number = 1;
-    bool first_player = true;
-    std::string label() const { return std::to_string(number) + (first_player ? "." : "..."); }
-    void next() {
-        if (!first_player) ++number;
-        first_player = !first_player;
-    }
-};
-
 // An optimal line: at each ply the best move of `damas best` (the winner's shortest, the loser's
 // longest), printed as best prints it, to the end of the game; then the line as PDN movetext.
 void run_line(const ProbeOptions& po) {
@@ -204,7 +147,7 @@ void run_line(const ProbeOptions& po) {
     }
     Json line = Json::array();
     std::string pdn;
-    MoveNumber number{1, p.side == db.variant.info().first_to_move};
+    PdnNumber number{1, p.side == db.variant.info().first_to_move};
     const Value start = a.root.value;
     while (start != Value::draw && !a.game_over) {
         if (a.moves.empty() || a.moves.front().pure.value != a.root.value ||

@@ -38,12 +38,6 @@ struct RootQuery {
     RuleCounters counters;
 };
 
-// The counts after a move from `before` to `after` (captures and man moves restart the
-// king-move count, captures and promotions the ending count; the forcada count runs once the
-// three kings hold the long diagonal).
-RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
-                            const Position& after, const RuleCounters& c);
-
 // Thread-safe (the engine is).
 RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, const RootQuery& q);
 

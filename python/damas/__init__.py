@@ -8,6 +8,10 @@
     >>> [(m.move, m.value, m.dtw) for m in tb.best("W:WK18,K22:BK5")][:2]
     [('18-14', 'win', 23), ('18-15', 'win', 23)]
 
+tb.annotate(pdn_text) replays the games of a PDN text as `damas annotate` does: each game's
+positions inside the tablebase probed with the move-limit counts of the game, the moves that
+throw a win or a draw away marked "?" or "??", a summary line, and the annotated PDN.
+
 Values are for the side to move ("win", "draw", "loss"); distances are in plies (a move of one
 side). Bad input (a FEN that does not parse, an unknown variant or edition, a negative count)
 raises ValueError with the message the damas command line gives; a class not in the folder
@@ -17,6 +21,9 @@ from any number of threads at once.
 """
 
 from ._damas import (
+    Annotation,
+    Game,
+    GameMove,
     Move,
     MissingRuleTable,
     NotInDatabase,
@@ -27,6 +34,9 @@ from ._damas import (
 )
 
 __all__ = [
+    "Annotation",
+    "Game",
+    "GameMove",
     "Move",
     "MissingRuleTable",
     "NotInDatabase",

@@ -53,6 +53,60 @@ class Move:
     @property
     def rules(self) -> Optional[Rules]: ...
 
+class GameMove:
+    """A move of an annotated game."""
+
+    @property
+    def number(self) -> str:
+        """'12.' or '12...' as PDN numbers it."""
+    @property
+    def side(self) -> Literal["white", "black"]: ...
+    @property
+    def move(self) -> str:
+        """The move as the PDN has it."""
+    @property
+    def notation(self) -> str: ...
+    @property
+    def fen_after(self) -> str: ...
+    @property
+    def after(self) -> Optional[Probe]:
+        """The position after the move with the game's counts; None outside the tablebase."""
+    @property
+    def mark(self) -> Literal["", "?", "??"]: ...
+
+class Game:
+    """A game of a PDN text, annotated with the tablebase."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def players(self) -> str: ...
+    @property
+    def tags(self) -> list[tuple[str, str]]: ...
+    @property
+    def start_fen(self) -> str: ...
+    @property
+    def start(self) -> Optional[Probe]: ...
+    @property
+    def moves(self) -> list[GameMove]: ...
+    @property
+    def entered(self) -> Optional[int]:
+        """Plies played when the game first stood inside the tablebase (0: at the start)."""
+    @property
+    def summary(self) -> str: ...
+    @property
+    def rules_missing(self) -> Optional[str]: ...
+    @property
+    def pdn(self) -> str: ...
+
+class Annotation:
+    """The games of a PDN text, annotated."""
+
+    @property
+    def games(self) -> list[Game]: ...
+    @property
+    def pdn(self) -> str: ...
+
 class Tablebase:
     """A database folder of one variant; thread-safe, probes release the GIL."""
 
@@ -87,5 +141,6 @@ class Tablebase:
         edition: str = "seed",
     ) -> list[Move]: ...
     def line(self, fen: str) -> list[Move]: ...
+    def annotate(self, pdn: str, edition: str = "seed") -> Annotation: ...
 
 __all__: list[str]

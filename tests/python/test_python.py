@@ -322,6 +322,85 @@ class Gil(unittest.TestCase):
         self.assertLess(longest_gap, call / 2, (longest_gap, call))
 
 
+class Annotate(unittest.TestCase):
+    """tb.annotate against damas annotate --json (itself checked against probe and best in
+    tests/probe/test_annotate_cli.cpp) and tb.probe with the counts of the game."""
+
+    def compose(self, tb):
+        """From a won 2 kings against 1 king, White's best moves until White can throw the win
+        away (by best's pure values), that move, then best moves: the PDN text."""
+        fen = "W:WK18,K19:BK1"
+        moves, thrown = [], False
+        position = fen
+        for _ in range(30):
+            best = tb.best(position)
+            if not best:
+                break
+            chosen = best[0]
+            if not thrown and position.startswith("W") and best[0].value == "win":
+                drawing = [m for m in best if m.value == "draw"]
+                if drawing:
+                    chosen, thrown = drawing[0], True
+            moves.append(chosen.move)
+            position = chosen.fen_after
+            if thrown and len(moves) > 8:
+                break
+        self.assertTrue(thrown)
+        text = f'[White "Ann"]\n[Black "Bob"]\n[FEN "{fen}"]\n\n1...'
+        for i, m in enumerate(moves):
+            if i % 2 == 1:
+                text += f" {i // 2 + 2}."
+            text += " " + m
+        return text + " *\n"
+
+    def test_annotate_agrees_with_the_cli_and_probe(self):
+        tb = damas.Tablebase(Database.folder, variant="english")
+        text = self.compose(tb)
+        path = os.path.join(Database.folder, "game.pdn")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text + "\n" + text)  # two games
+        want = cli_json("annotate", "-v", "english", "-d", Database.folder, path)
+        got = tb.annotate(text + "\n" + text)
+        self.assertEqual(got.pdn, want["pdn"])
+        self.assertEqual(len(got.games), 2)
+        self.assertEqual(got.games[1].number, 2)
+        game, w = got.games[0], want["games"][0]
+        self.assertEqual(game.summary, w["summary"])
+        self.assertEqual(game.players, "Ann vs Bob")
+        self.assertEqual(game.tags, [("White", "Ann"), ("Black", "Bob"),
+                                     ("FEN", "W:WK18,K19:BK1")])
+        self.assertEqual(game.entered, 0)
+        self.assertEqual(game.start.value, w["start"]["value"])
+        self.assertIn("?", [m.mark for m in game.moves])
+        for m, wm in zip(game.moves, w["moves"], strict=True):
+            self.assertEqual((m.number, m.move, m.fen_after), (wm["number"], wm["move"],
+                                                               wm["fen_after"]))
+            self.assertEqual(m.mark, wm["mark"] or "")
+            counts = wm["counts_after"]
+            probe = tb.probe(m.fen_after, plies_since_capture=counts["plies_since_capture"],
+                             plies_in_ending=counts["plies_in_ending"])
+            self.assertEqual((m.after.value, m.after.dtw), (probe.value, probe.dtw))
+            self.assertEqual((m.after.rules.value, m.after.rules.dtr),
+                             (probe.rules.value, probe.rules.dtr))
+
+    def test_bad_games_raise_value_error_with_the_cli_message(self):
+        tb = damas.Tablebase(Database.folder, variant="english")
+        path = os.path.join(Database.folder, "illegal.pdn")
+        text = '[White "Cy"]\n1. 11-15 22-17 2. 15-22 *\n'
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        with self.assertRaises(ValueError) as e:
+            tb.annotate(text)
+        self.assertEqual(str(e.exception), cli_error("annotate", "-v", "english", "-d",
+                                                     Database.folder, path))
+        self.assertIn("game 1 (Cy vs ?), move 2 (Black", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            tb.annotate("1. 11-15 {never closed")
+        self.assertEqual(str(e.exception), "line 1: a comment '{' is not closed by '}'")
+        with self.assertRaises(ValueError):
+            tb.annotate("1. 11-15 *", edition="fmjd")
+
+
 class Stubs(unittest.TestCase):
     def test_the_type_stubs_name_what_the_module_has(self):
         import ast

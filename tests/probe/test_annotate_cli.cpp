@@ -1,0 +1,366 @@
+// damas annotate against the other study commands: a game composed here move by move from what
+// `damas best --json` says of each position (a sacrifice into the tablebase, the best moves, a
+// move that throws the win away, one that loses the draw) must come back with each position's
+// value, DTW and rule value as `damas probe --json` gives them with the game's counts, the marks
+// where best's values say, and the summary; bad games give one line naming the game and move.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "gen/rule_generate.hpp"
+#include "index/class_index.hpp"
+#include "probe/probe.hpp"
+#include "rules/movegen.hpp"
+#include "rules/notation.hpp"
+#include "rules/pdn.hpp"
+#include "test_probe_fixtures.hpp"
+
+namespace damas {
+namespace {
+
+using nlohmann::json;
+using test::ScratchDir;
+
+const Variant english{BaseVariant::english, false};
+
+struct CliRun {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// A game composed from best --json: the PDN, and per ply what annotate must say.
+struct ComposedGame {
+    std::string start_fen;
+    std::vector<std::string> moves;       // as written
+    std::vector<std::string> fens_after;  // best's fen_after
+    std::vector<json> counts_after;       // best's counts_after
+    std::vector<std::string> marks;       // "", "?" or "??"
+    std::string pdn;
+};
+
+class AnnotateCli : public testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        dir_ = new ScratchDir("annotate");
+        test::make_database(db(), english, 3);
+        RuleGenerateOptions r;
+        r.variant = english;
+        r.max_pieces = 3;
+        r.dir = db();
+        Progress quiet(Progress::Mode::quiet);
+        generate_rules(r, quiet);
+        // The same tables without the rule tables.
+        std::filesystem::create_directories(pure_db() / "english");
+        for (const auto& e : std::filesystem::directory_iterator(db() / "english"))
+            if (e.path().extension() == ".wdl" || e.path().extension() == ".dtw")
+                std::filesystem::copy_file(e.path(), pure_db() / "english" / e.path().filename());
+    }
+    static void TearDownTestSuite() {
+        delete dir_;
+        dir_ = nullptr;
+    }
+    static std::filesystem::path db() { return dir_->path / "db"; }
+    static std::filesystem::path pure_db() { return dir_->path / "pure"; }
+
+    static CliRun damas(const std::vector<std::string>& args) {
+        const std::filesystem::path out = dir_->path / "out.txt", err = dir_->path / "err.txt";
+        std::string command = std::string("'") + DAMAS_BINARY + "'";
+        for (const std::string& a : args) command += " '" + a + "'";
+        command += " >'" + out.string() + "' 2>'" + err.string() + "'";
+        const int status = std::system(command.c_str());
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    }
+    static json json_of(const std::vector<std::string>& args) {
+        std::vector<std::string> all = args;
+        all.push_back("--json");
+        const CliRun r = damas(all);
+        EXPECT_EQ(r.exit_code, 0) << args[0] << ": " << r.err << r.out;
+        return json::parse(r.out);
+    }
+    static std::string file(const std::string& name, const std::string& text) {
+        const std::filesystem::path p = dir_->path / name;
+        std::ofstream(p) << text;
+        return p.string();
+    }
+    static CliRun annotate(const std::string& pdn_file, std::vector<std::string> extra = {},
+                           const std::filesystem::path& folder = db()) {
+        std::vector<std::string> args{"annotate", "-v", "english", "-d", folder.string(), pdn_file};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return damas(args);
+    }
+
+    // best --json of a position with the game's counts.
+    static json best(const std::string& fen, const json& counts) {
+        return json_of({"best", "-v", "english", "-d", db().string(), fen, "--plies-since-capture",
+                        std::to_string(counts["plies_since_capture"].get<int>()),
+                        "--plies-in-ending", std::to_string(counts["plies_in_ending"].get<int>())});
+    }
+    static json probe(const std::string& fen, const json& counts) {
+        return json_of({"probe", "-v", "english", "-d", db().string(), fen, "--plies-since-capture",
+                        std::to_string(counts["plies_since_capture"].get<int>()),
+                        "--plies-in-ending", std::to_string(counts["plies_in_ending"].get<int>())});
+    }
+
+    // From a quiet 4-piece position (outside the 3-piece tables) White sacrifices its man; then
+    // each side plays best's first move, except that White, once, plays a move best values a
+    // draw from a won position (expected "?"), and then the first side that can plays a move
+    // best values a loss from a position not lost (expected "??").
+    static std::optional<ComposedGame> compose(const Position& start, const Move& sacrifice) {
+        ComposedGame g;
+        g.start_fen = to_fen(english, start);
+        g.moves.push_back(move_text(english.info(), sacrifice));
+        const Position after = make_move(start, sacrifice);
+        g.fens_after.push_back(to_fen(english, after));
+        // A man move restarts the king-move count; only a capture or a promotion restarts the
+        // ending count (best cannot say: the start is outside the tables).
+        g.counts_after.push_back({{"plies_since_capture", 0}, {"plies_in_ending", 1}});
+        g.marks.push_back("");
+        bool mistake = false, blunder = false;
+        for (int ply = 1; ply < 40 && !blunder; ++ply) {
+            const json b = best(g.fens_after.back(), g.counts_after.back());
+            if (b["moves"].empty()) break;
+            const std::string root = b["rules"]["value"];
+            const json* chosen = &b["moves"][0];
+            std::string mark;
+            for (const json& m : b["moves"]) {
+                const std::string value = m["rules"]["value"];
+                if (!mistake && root == "win" && value == "draw" &&
+                    b["fen"].get<std::string>()[0] == 'W') {
+                    chosen = &m;
+                    mark = "?";
+                    break;
+                }
+                if (mistake && root != "loss" && value == "loss") {
+                    chosen = &m;
+                    mark = "??";
+                    break;
+                }
+            }
+            mistake = mistake || mark == "?";
+            blunder = mark == "??";
+            g.moves.push_back((*chosen)["move"].get<std::string>());
+            g.fens_after.push_back((*chosen)["fen_after"].get<std::string>());
+            g.counts_after.push_back((*chosen)["counts_after"]);
+            g.marks.push_back(mark);
+        }
+        if (!blunder) return std::nullopt;
+        PdnGame pdn;
+        pdn.tags = {
+            {"Event", "composed"}, {"White", "Ann"}, {"Black", "Bob"}, {"FEN", g.start_fen}};
+        for (const std::string& m : g.moves) pdn.moves.push_back({m, "", {}, 0});
+        pdn.moves[0].after = {"{a comment}", "(1... 1-5 {a variation})"};
+        pdn.result = "*";
+        g.pdn = write_pdn(pdn, false);
+        return g;
+    }
+
+    // The first quiet White-to-move position of class 1201 outside the tables where White's man
+    // can be taken at once, and the game composed from it.
+    static const ComposedGame& composed() {
+        static const ComposedGame game = [] {
+            const auto tb = Tablebase::open(db());
+            const ClassIndex index(english.info().board, *Material::parse("1201"));
+            for (std::uint64_t i = 0; i < index.size(); i += 7) {
+                const Position p = index.unindex(i);
+                if (MoveGenerator<English>::has_capture(p)) continue;
+                if (tb->probe_dtw(english, p).status != ProbeStatus::not_in_database) continue;
+                MoveList moves;
+                MoveGenerator<English>::generate(p, moves);
+                for (const Move& m : moves) {
+                    const Position after = make_move(p, m);
+                    if ((p.kings & bit(m.from)) || !MoveGenerator<English>::has_capture(after) ||
+                        !tb->probe_dtw(english, after).ok())
+                        continue;
+                    if (auto g = compose(p, m)) return *g;
+                }
+            }
+            ADD_FAILURE() << "no game found";
+            return ComposedGame{};
+        }();
+        return game;
+    }
+
+    static ScratchDir* dir_;
+};
+ScratchDir* AnnotateCli::dir_ = nullptr;
+
+TEST_F(AnnotateCli, EveryPositionAndMarkAsProbeAndBestSay) {
+    const ComposedGame& g = composed();
+    ASSERT_FALSE(g.moves.empty());
+    const std::string path = file("composed.pdn", g.pdn);
+    const json out = json_of({"annotate", "-v", "english", "-d", db().string(), path});
+    ASSERT_EQ(out["games"].size(), 1u);
+    const json& game = out["games"][0];
+    EXPECT_EQ(game["players"], "Ann vs Bob");
+    EXPECT_EQ(game["start_fen"], g.start_fen);
+    EXPECT_TRUE(game["start"].is_null()) << game["start"];  // 4 pieces: outside
+    EXPECT_EQ(game["entered_after_plies"], 1);
+    ASSERT_EQ(game["moves"].size(), g.moves.size());
+    int marks = 0;
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+        const json& m = game["moves"][i];
+        EXPECT_EQ(m["move"], g.moves[i]);
+        EXPECT_EQ(m["fen_after"], g.fens_after[i]);
+        EXPECT_EQ(m["counts_after"], g.counts_after[i]) << i;
+        EXPECT_EQ(m["mark"], g.marks[i].empty() ? json(nullptr) : json(g.marks[i])) << i;
+        marks += !g.marks[i].empty();
+        const json p = probe(g.fens_after[i], g.counts_after[i]);
+        ASSERT_FALSE(m["after"].is_null()) << i;
+        EXPECT_EQ(m["after"]["value"], p["value"]) << i;
+        EXPECT_EQ(m["after"]["dtw"], p["dtw"]) << i;
+        EXPECT_EQ(m["after"]["rules"], p["rules"]) << i;
+    }
+    EXPECT_EQ(marks, 2);
+    const std::string summary = game["summary"];
+    EXPECT_EQ(
+        summary.rfind("game 1 (Ann vs Bob): entered the tablebase after 1... " + g.moves[0], 0), 0u)
+        << summary;
+    EXPECT_NE(summary.find("? throws the win away"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("?? "), std::string::npos) << summary;
+}
+
+TEST_F(AnnotateCli, WritesThePdnBackWithCommentsAndMarks) {
+    const ComposedGame& g = composed();
+    ASSERT_FALSE(g.moves.empty());
+    const std::string path = file("composed.pdn", g.pdn);
+    const CliRun r = annotate(path);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // The PDN on stdout, the summary on stderr.
+    EXPECT_EQ(r.err.rfind("game 1 (Ann vs Bob): entered the tablebase", 0), 0u) << r.err;
+    const std::vector<PdnGame> games = read_pdn(r.out);
+    ASSERT_EQ(games.size(), 1u);
+    const PdnGame& back = games[0];
+    EXPECT_EQ(back.tag("FEN"), g.start_fen);
+    EXPECT_EQ(back.tag("Annotator"), "damas annotate");
+    ASSERT_EQ(back.moves.size(), g.moves.size());
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+        EXPECT_EQ(back.moves[i].text, g.moves[i]);
+        EXPECT_EQ(back.moves[i].mark, g.marks[i]);
+        // The comment on the position after the move, from probe's value for its side to move.
+        const json p = probe(g.fens_after[i], g.counts_after[i]);
+        const char side = g.fens_after[i][0];
+        std::string expected = "draw";
+        if (p["value"] != "draw") {
+            const bool white_wins = (p["value"] == "win") == (side == 'W');
+            expected = std::string(white_wins ? "White" : "Black") + " wins, ";
+            expected += p["dtw"] == 0 ? "game over" : "dtw " + p["dtw"].dump();
+            if (p["dtw"] != 0 && p["rules"]["value"] == p["value"])
+                expected += ", dtr " + p["rules"]["dtr"].dump();
+            else if (p["dtw"] != 0)
+                expected += "; drawn by " + p["rules"]["count"].get<std::string>();
+        }
+        ASSERT_FALSE(back.moves[i].after.empty()) << i;
+        EXPECT_EQ(back.moves[i].after.front(), "{" + expected + "}") << i;
+    }
+    // The input's comment and variation are kept after annotate's own comment.
+    EXPECT_EQ(back.moves[0].after.at(1), "{a comment}");
+    EXPECT_EQ(back.moves[0].after.at(2), "(1... 1-5 {a variation})");
+    std::string summary = back.moves.back().after.back();  // broken into lines
+    std::replace(summary.begin(), summary.end(), '\n', ' ');
+    EXPECT_EQ(summary.rfind("{damas: entered the tablebase", 0), 0u) << summary;
+    // -o: the same PDN in the file, the summary on stdout.
+    const std::string out_file = (dir_->path / "annotated.pdn").string();
+    const CliRun o = annotate(path, {"-o", out_file});
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_EQ(slurp(out_file), r.out);
+    EXPECT_EQ(o.out, r.err);
+    EXPECT_TRUE(o.err.empty()) << o.err;
+}
+
+TEST_F(AnnotateCli, GamesOutsideTheTablebaseAndSeveralGames) {
+    const std::string path = file("opening.pdn",
+                                  "[Event \"one\"]\n1. 11-15 23-19 2. 8-11 22-17 *\n\n"
+                                  "[Event \"two\"]\n[White \"Cy\"]\n[Black \"Di\"]\n"
+                                  "[FEN \"W:WK18,K19:BK1\"]\n1... 18-14 2-0\n");
+    const json out = json_of({"annotate", "-v", "english", "-d", db().string(), path});
+    ASSERT_EQ(out["games"].size(), 2u);
+    const json& one = out["games"][0];
+    EXPECT_TRUE(one["start"].is_null());
+    EXPECT_TRUE(one["entered_after_plies"].is_null());
+    for (const json& m : one["moves"]) {
+        EXPECT_TRUE(m["after"].is_null());
+        EXPECT_TRUE(m["mark"].is_null());
+    }
+    EXPECT_EQ(one["summary"], "game 1: never inside the tablebase");
+    const json& two = out["games"][1];
+    EXPECT_EQ(two["entered_after_plies"], 0);
+    const json p = probe("W:WK18,K19:BK1", {{"plies_since_capture", 0}, {"plies_in_ending", 0}});
+    EXPECT_EQ(two["start"]["value"], p["value"]);
+    EXPECT_EQ(two["start"]["dtw"], p["dtw"]);
+    EXPECT_EQ(two["start"]["rules"], p["rules"]);
+    EXPECT_EQ(two["moves"][0]["counts_after"]["plies_since_capture"], 1);  // a king move
+    // The text: the first game untouched but for the Annotator tag and the summary.
+    const CliRun r = annotate(path);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.substr(0, r.out.find("[Event \"two\"]")),
+              "[Event \"one\"]\n[Annotator \"damas annotate\"]\n\n"
+              "1. 11-15 23-19 2. 8-11 22-17 {damas: never inside the tablebase} *\n\n");
+    EXPECT_NE(r.out.find("1... 18-14 {White wins, dtw "), std::string::npos) << r.out;
+}
+
+TEST_F(AnnotateCli, WithoutRuleTablesPureValuesAndANote) {
+    const std::string path =
+        file("pure.pdn", "[FEN \"W:WK18,K19:BK1\"]\n1... 18-14 1-5 2. 14-10 *\n");
+    const CliRun r = annotate(path, {}, pure_db());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto tb = Tablebase::open(pure_db());
+    const ProbeResult start = tb->probe_dtw(english, parse_fen(english, "W:WK18,K19:BK1"));
+    ASSERT_EQ(start.value, Value::win);
+    EXPECT_NE(r.out.find("{White wins, dtw " + std::to_string(start.plies) + "} 1... 18-14"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("dtr"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("pure values only (a rule table is missing)"), std::string::npos);
+    EXPECT_NE(r.err.find("damas: note: no rule table"), std::string::npos) << r.err;
+    const json j = json_of({"annotate", "-v", "english", "-d", pure_db().string(), path});
+    EXPECT_TRUE(j["games"][0].contains("rules_missing"));
+    EXPECT_FALSE(j["games"][0]["start"].contains("rules"));
+}
+
+TEST_F(AnnotateCli, ErrorsNameTheGameTheMoveOrTheLine) {
+    const auto expect_error = [](const CliRun& r, const std::string& message) {
+        EXPECT_EQ(r.exit_code, 2);
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_EQ(r.err, "damas: error: " + message + "\n");
+    };
+    const std::string illegal = file("illegal.pdn",
+                                     "[Event \"fine\"]\n1. 11-15 23-19 *\n\n"
+                                     "[White \"Cy\"]\n[Black \"Di\"]\n"
+                                     "1. 11-15 23-19\n2. 8-11 22-18 3. 9-13 *\n");
+    // 15x22 is compulsory.
+    expect_error(annotate(illegal),
+                 "game 2 (Cy vs Di), move 3 (Black, line 7): 9-13 is not a legal move in "
+                 "B:W18,19,21,24-32:B1-7,9-12,15");
+    expect_error(annotate(file("unclosed.pdn", "[Event \"x\"]\n\n1. 11-15 {never\n")),
+                 dir_->path.string() + "/unclosed.pdn: line 3: a comment '{' is not closed by '}'");
+    expect_error(
+        annotate((dir_->path / "none.pdn").string()),
+        "cannot read " + (dir_->path / "none.pdn").string() + ": No such file or directory");
+    expect_error(annotate(file("type.pdn", "[GameType \"20\"]\n1. 32-28 *\n")),
+                 "game 1: [GameType \"20\"] is not english (GameType 21)");
+    expect_error(annotate(file("fen.pdn", "[FEN \"W:W33:B1\"]\n1. 33-29 *\n")),
+                 "game 1: [FEN \"W:W33:B1\"]: square '33' is not a playable square of the "
+                 "english board");
+    expect_error(annotate(file("word.pdn", "1. 11-15 resign *\n")),
+                 dir_->path.string() +
+                     "/word.pdn: line 1: 'resign' is neither a move, a move number nor a result");
+    // With --json the error is JSON too.
+    const CliRun j = annotate(illegal, {"--json"});
+    EXPECT_EQ(j.exit_code, 2);
+    EXPECT_EQ(json::parse(j.out)["error"].get<std::string>().rfind("game 2 (Cy vs Di), move 3", 0),
+              0u);
+}
+
+}  // namespace
+}  // namespace damas
