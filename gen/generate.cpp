@@ -163,6 +163,56 @@ void for_each_index_in_parallel(std::size_t n, const F& f) {
                       });
 }
 
+// A class's wdl values as the writer takes them: held (a pair solved whole: fastest, its values
+// are in memory anyway) or read in passes (a pair in units: from its unit files, never held, or
+// from a copy packed 2 bits a position where the budget allows: gen/plan.hpp, wdl_packed).
+class ClassWdl {
+  public:
+    explicit ClassWdl(std::vector<std::uint8_t> held)
+        : positions_(held.size()), held_(std::move(held)), in_passes_(false) {}
+    ClassWdl(std::uint64_t positions, WdlPasses passes)
+        : positions_(positions), passes_(std::move(passes)), in_passes_(true) {}
+    ClassWdl(ClassWdl&&) = default;
+
+    // The values packed from one pass: later passes unpack them instead of reading the stream.
+    static ClassWdl packed(std::uint64_t positions, const WdlPasses& stream) {
+        auto packed = std::make_shared<std::vector<std::uint8_t>>((positions + 3) / 4);
+        const WdlValues values = stream();
+        std::vector<std::uint8_t> block(std::size_t{1} << 16);
+        for (std::uint64_t first = 0; first < positions; first += block.size()) {
+            const std::span<std::uint8_t> v(
+                block.data(),
+                static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), positions - first)));
+            values(first, v);
+            std::uint8_t* to = packed->data() + first / 4;  // block.size() is a multiple of 4
+            for (std::size_t i = 0; i < v.size(); ++i)
+                to[i / 4] = static_cast<std::uint8_t>(to[i / 4] | (v[i] & 3) << (2 * (i % 4)));
+        }
+        return ClassWdl(positions, [packed] {
+            return WdlValues([packed](std::uint64_t first, std::span<std::uint8_t> out) {
+                for (std::size_t i = 0; i < out.size(); ++i) {
+                    const std::uint64_t p = first + i;
+                    out[i] = ((*packed)[p / 4] >> (2 * (p % 4))) & 3;
+                }
+            });
+        });
+    }
+
+    std::uint64_t positions() const { return positions_; }
+    WdlPasses passes() const { return in_passes_ ? passes_ : wdl_passes_over(held_); }
+    // The wdl header's counts: from the held values in parallel, else in one pass.
+    TableHeader counts(const TableInfo& info, unsigned threads) const {
+        return in_passes_ ? wdl_table_counts(info, positions_, passes_, threads)
+                          : wdl_table_counts(info, held_);
+    }
+
+  private:
+    std::uint64_t positions_;
+    std::vector<std::uint8_t> held_;
+    WdlPasses passes_;
+    bool in_passes_;
+};
+
 // A solved pair as the writer reads it, one class at a time, so that a pair in units never has
 // its whole results in memory: each class's wdl values (1 byte a position), then its DTW values
 // by block.
@@ -173,7 +223,7 @@ class PairSource {
     virtual Material material(int c) const = 0;
     virtual std::uint64_t positions(int c) const = 0;
     // Class c's wdl values as the writer takes them: unknown where the side to move must capture.
-    virtual std::vector<std::uint8_t> wdl(int c) const = 0;
+    virtual ClassWdl wdl(int c) const = 0;
     // Calls f with class c's DTW values by block (what is needed to give them is held meanwhile).
     virtual void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const = 0;
     // Written within a memory budget: the writer holds nothing it can compute again.
@@ -195,12 +245,12 @@ class ResultsSource : public PairSource {
     int classes() const override { return static_cast<int>(r_.size()); }
     Material material(int c) const override { return r_[c].material; }
     std::uint64_t positions(int c) const override { return r_[c].outcomes.size(); }
-    std::vector<std::uint8_t> wdl(int c) const override {
+    ClassWdl wdl(int c) const override {
         const PairResult& r = r_[c];
         std::vector<std::uint8_t> out(r.outcomes.size());
         for_each_index_in_parallel(
             out.size(), [&](std::size_t i) { out[i] = wdl_code(r.outcomes[i], r.capture[i]); });
-        return out;
+        return ClassWdl(std::move(out));
     }
     void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const override {
         const PairResult& r = r_[c];
@@ -219,23 +269,32 @@ class ResultsSource : public PairSource {
 // (ClassStream: a chunk of each slice's unit at a time), never the pair's whole results.
 class UnitsSource : public PairSource {
   public:
-    UnitsSource(const GenerateOptions& o, const PairLayout& layout) : o_(o), layout_(layout) {}
+    UnitsSource(const GenerateOptions& o, const PairLayout& layout, bool wdl_packed)
+        : o_(o), layout_(layout), wdl_packed_(wdl_packed) {}
     bool bounded() const override { return true; }
     int classes() const override { return layout_.classes(); }
     Material material(int c) const override { return layout_.material(c); }
     std::uint64_t positions(int c) const override { return layout_.index(c).size(); }
-    std::vector<std::uint8_t> wdl(int c) const override {
-        std::vector<std::uint8_t> out(positions(c));
-        ClassStream stream(o_.dir, o_.variant, layout_, c);
-        std::vector<std::uint16_t> outcomes(piece);
-        std::vector<std::uint8_t> capture(piece);
-        for (std::uint64_t first = 0; first < out.size(); first += piece) {
-            const std::size_t n =
-                static_cast<std::size_t>(std::min<std::uint64_t>(piece, out.size() - first));
-            stream.next(std::span(outcomes).first(n), std::span(capture).first(n));
-            for (std::size_t i = 0; i < n; ++i) out[first + i] = wdl_code(outcomes[i], capture[i]);
-        }
-        return out;
+    // Each pass streams the class from its unit files again (a chunk of each slice at a time),
+    // or the first one packs the values for the others.
+    ClassWdl wdl(int c) const override {
+        const GenerateOptions& o = o_;
+        const PairLayout& layout = layout_;
+        WdlPasses units = [&o, &layout, c] {
+            auto stream = std::make_shared<ClassStream>(o.dir, o.variant, layout, c);
+            auto outcomes = std::make_shared<std::vector<std::uint16_t>>();
+            auto capture = std::make_shared<std::vector<std::uint8_t>>();
+            return WdlValues(
+                [stream, outcomes, capture](std::uint64_t, std::span<std::uint8_t> out) {
+                    outcomes->resize(out.size());
+                    capture->resize(out.size());
+                    stream->next(*outcomes, *capture);
+                    for (std::size_t i = 0; i < out.size(); ++i)
+                        out[i] = wdl_code((*outcomes)[i], (*capture)[i]);
+                });
+        };
+        if (wdl_packed_) return ClassWdl::packed(positions(c), units);
+        return ClassWdl(positions(c), std::move(units));
     }
     void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const override {
         ClassStream stream(o_.dir, o_.variant, layout_, c);
@@ -251,9 +310,9 @@ class UnitsSource : public PairSource {
     }
 
   private:
-    static constexpr std::size_t piece = 1 << 16;
     const GenerateOptions& o_;
     const PairLayout& layout_;
+    bool wdl_packed_;
 };
 
 // The context codec's half layout where the class allows it.
@@ -269,39 +328,44 @@ struct WdlChoice {
 
 // The codec whose file is estimated smaller: zstd, or the context codec when zstd would take
 // context_min_zstd_bytes or more and the context codec is smaller.
-WdlChoice choose_wdl_codec(const GenerateOptions& o, Material m,
-                           std::span<const std::uint8_t> values, const WriteOptions& wo) {
+WdlChoice choose_wdl_codec(const GenerateOptions& o, Material m, const ClassWdl& wdl,
+                           const WriteOptions& wo) {
     const TableInfo info = table_info(o.variant, m);
-    WdlChoice best{Codec::zstd,
-                   *estimate_wdl_bytes(info, values, Codec::zstd, false, estimate_stride, wo)};
+    WdlChoice best{Codec::zstd, *estimate_wdl_bytes(info, wdl.positions(), wdl.passes(),
+                                                    Codec::zstd, false, estimate_stride, wo)};
     if (best.bytes < context_min_zstd_bytes) return best;
     const std::optional<std::uint64_t> context =
-        estimate_wdl_bytes(info, values, Codec::context, half_layout(o, m), estimate_stride, wo);
+        estimate_wdl_bytes(info, wdl.positions(), wdl.passes(), Codec::context, half_layout(o, m),
+                           estimate_stride, wo);
     if (context && *context < best.bytes) best = {Codec::context, *context};
     return best;
 }
 
-// Writes the wdl file with the chosen codec (zstd if the context codec cannot code it).
-TableHeader write_wdl_with(const GenerateOptions& o, Material m,
-                           std::span<const std::uint8_t> values, Codec codec,
-                           const std::filesystem::path& path, const WriteOptions& wo) {
+// Writes the wdl file with the chosen codec (zstd if the context codec cannot code it), the
+// header's counts from `counts`.
+TableHeader write_wdl_with(const GenerateOptions& o, Material m, const ClassWdl& wdl,
+                           const TableHeader& counts, Codec codec,
+                           const std::filesystem::path& path, WriteOptions wo) {
     const TableInfo info = table_info(o.variant, m);
+    wo.counts_from = &counts;
     if (codec == Codec::context)
-        if (const auto h = write_wdl_context_table(path, info, values, half_layout(o, m), wo))
+        if (const auto h = write_wdl_context_table(path, info, wdl.positions(), wdl.passes(),
+                                                   half_layout(o, m), wo))
             return *h;
-    return write_wdl_table(path, info, values, wo);
+    return write_wdl_table(path, info, wdl.positions(), wdl.passes(), wo);
 }
 
 // The class's wdl file at wdl_path: zstd, or with the context codec (in the half layout where
 // the class allows it) when asked for or, for a large class, estimated smaller.
-TableHeader write_class_wdl(const GenerateOptions& o, Material m, std::span<const std::uint8_t> wdl,
+TableHeader write_class_wdl(const GenerateOptions& o, Material m, const ClassWdl& wdl,
                             const std::filesystem::path& wdl_path, const WriteOptions& wo) {
     Codec codec = Codec::zstd;
     if (o.wdl_codec == WdlCodec::context)
         codec = Codec::context;
-    else if (choose_by_estimate(o, wdl.size()))
+    else if (choose_by_estimate(o, wdl.positions()))
         codec = choose_wdl_codec(o, m, wdl, wo).codec;
-    return write_wdl_with(o, m, wdl, codec, wdl_path, wo);
+    const TableHeader counts = wdl.counts(table_info(o.variant, m), wo.threads);
+    return write_wdl_with(o, m, wdl, counts, codec, wdl_path, wo);
 }
 
 // Class c's DTW file, its header's counts taken from its wdl header.
@@ -323,14 +387,14 @@ TableHeader write_class_dtw(const GenerateOptions& o, const PairSource& source, 
 std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource& pair) {
     WriteOptions wo = write_options(o);
     wo.hold_flags = !pair.bounded();
-    // One class's wdl values in memory at a time: those of the class that keeps them are taken
-    // again for its file (from the unit files, for a pair in units).
+    // Held whole, one class's wdl values in memory at a time (those of the class that keeps them
+    // are taken again for its file); in units, none: each is read in passes from the unit files.
     WdlChoice choice[2];
     TableHeader counts[2];
     for (int c = 0; c < 2; ++c) {
-        const std::vector<std::uint8_t> wdl = pair.wdl(c);
+        const ClassWdl wdl = pair.wdl(c);
         choice[c] = choose_wdl_codec(o, pair.material(c), wdl, wo);
-        counts[c] = wdl_table_counts(table_info(o.variant, pair.material(c)), wdl);
+        counts[c] = wdl.counts(table_info(o.variant, pair.material(c)), wo.threads);
     }
     // The second class on a tie, as apply_mirror_layout.
     const int kept = choice[0].bytes < choice[1].bytes ? 0 : 1;
@@ -338,9 +402,10 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource&
     for (int c = 0; c < 2; ++c) {
         const Material m = pair.material(c);
         const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
-        headers[c] = c == kept ? write_wdl_with(o, m, pair.wdl(c), choice[c].codec, path, wo)
-                               : write_wdl_mirror_table(path, table_info(o.variant, m), counts[c],
-                                                        o.durable);
+        headers[c] =
+            c == kept
+                ? write_wdl_with(o, m, pair.wdl(c), counts[c], choice[c].codec, path, wo)
+                : write_wdl_mirror_table(path, table_info(o.variant, m), counts[c], o.durable);
     }
     std::uint64_t bytes = 0;
     for (int c = 0; c < 2; ++c)
@@ -616,17 +681,16 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
 // Solves the pair in units and writes its table files from them; returns the bytes written.
 // A damaged unit file found while writing is solved again, with every slice after it.
 std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, SolvedStore& store,
-                                       bool compact, bool empty_store_before_writing,
-                                       Progress& progress, SolveTimes& times,
+                                       const PairStep& step, Progress& progress, SolveTimes& times,
                                        GenerateSummary& summary,
                                        std::chrono::steady_clock::time_point& solved) {
     const PairLayout layout(o.variant.info().board, m);
     for (;;) {
-        solve_units(o, layout, store, compact, progress, times, summary);
+        solve_units(o, layout, store, step.compact, progress, times, summary);
         solved = std::chrono::steady_clock::now();
-        if (empty_store_before_writing) store.retain({});
+        if (step.empty_store_before_writing) store.retain({});
         try {
-            return write_pair(o, UnitsSource(o, layout));
+            return write_pair(o, UnitsSource(o, layout, step.wdl_packed));
         } catch (const DamagedUnit& d) {
             remove_units(o, m, layout.slice_count(), d.slice);
         }
@@ -703,8 +767,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
         if (step.in_units) {
             ++summary.pairs_in_units;
             summary.bytes_written +=
-                solve_and_write_in_units(o, m, store, step.compact, step.empty_store_before_writing,
-                                         progress, times, summary, solved);
+                solve_and_write_in_units(o, m, store, step, progress, times, summary, solved);
             remove_leftovers(o, m);
             remove_units(o, m, step.slices);
             summary.positions += step.positions;

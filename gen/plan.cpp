@@ -11,11 +11,14 @@
 #include "gen/compact_solver.hpp"
 #include "gen/solved_store.hpp"
 #include "gen/solver.hpp"
+#include "gen/unit_file.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
 namespace {
+
+std::optional<bool> wdl_packed_for_tests;
 
 // The fixed part of a run's memory (writer blocks, thread stacks, the program: measured under
 // 64 MiB), and a twentieth for what grows with the classes but is not modelled (index tables):
@@ -181,21 +184,22 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     // In units, the values of the slice being solved, unless streamed to its unit file.
     c.units_solve =
         solver_bytes(v, m, threads, true) + layout + 3 * held_slice_positions(v, m, threads);
-    // Writing (gen/generate.cpp): a byte a position of one class at a time for its wdl values,
-    // and, held whole, one more for the context codec's position flags (gen/writer.cpp; in units
-    // they are computed again instead); the DTW values are taken block by block. Held whole, the
-    // results too; in units, a chunk of each slice's unit file (gen/unit_file.hpp: ClassStream),
-    // its values and compressed bytes.
-    const std::uint64_t chunk =
-        std::max<std::uint64_t>(std::uint64_t{1} << 16, ClassIndex(board, m).kings_per_men());
-    const std::uint64_t streams =
-        6 * chunk * static_cast<std::uint64_t>(ClassIndex(board, m).slice_count());
-    c.whole_write = results + 2 * c.largest_class;
-    c.units_write = layout + streams + c.largest_class;
-    // With the byte-a-position solver: for every slice where it splits men configurations, else
-    // for the slices solved whole beside the components of the others (gen/compact_solver.hpp).
+    // Writing (gen/generate.cpp): held whole, the results, a byte a position of one class at a
+    // time for its wdl values and one more for the context codec's position flags; the DTW
+    // values are taken block by block. In units, every value is read in passes from the unit
+    // files (gen/writer.hpp: WdlPasses), a chunk of each slice's unit at a time
+    // (gen/unit_file.hpp: ClassStream): its values and compressed bytes. A chunk is a men
+    // configuration or 64 Ki positions, or 64 Ki positions of a configuration split into chunks.
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool splits = compact_splits_configurations(index.kings_per_men());
+    const std::uint64_t chunk =
+        splits ? unit_chunk_positions()
+               : std::max<std::uint64_t>(unit_chunk_positions(), index.kings_per_men());
+    const std::uint64_t streams = 6 * chunk * static_cast<std::uint64_t>(index.slice_count());
+    c.whole_write = results + 2 * c.largest_class;
+    c.units_write = layout + streams;
+    // With the byte-a-position solver: for every slice where it splits men configurations, else
+    // for the slices solved whole beside the components of the others (gen/compact_solver.hpp).
     c.compact_positions = 0;
     for (int s = 0; s < index.slice_count(); ++s)
         if (splits || !slice_in_components(v, index, s, threads))
@@ -207,14 +211,15 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
         c.compact_solve = compact_solver_bytes(v, m, threads, true) +
                           solver_bytes(v, m, threads, true, true) + layout +
                           3 * held_slice_positions(v, m, threads, true);
-    c.compact_write = layout +
-                      6 * (std::uint64_t{1} << 16) *
-                          static_cast<std::uint64_t>(ClassIndex(board, m).slice_count()) +
-                      c.largest_class;
+    c.compact_write = c.units_write;  // the same writer, reading the same unit files
     return c;
 }
 
 }  // namespace
+
+void set_wdl_packed_for_tests(std::optional<bool> packed) {
+    wdl_packed_for_tests = packed;
+}
 
 std::uint64_t available_memory_bytes() {
     std::ifstream meminfo("/proc/meminfo");
@@ -348,8 +353,12 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                 const std::uint64_t solving = store + units_solve;
                 step.empty_store_before_writing =
                     with_overhead(store + units_write) > plan.budget_bytes;
-                const std::uint64_t writing =
+                std::uint64_t writing =
                     step.empty_store_before_writing ? units_write : store + units_write;
+                const std::uint64_t packed = (c.largest_class + 3) / 4;
+                step.wdl_packed = wdl_packed_for_tests.value_or(with_overhead(writing + packed) <=
+                                                                plan.budget_bytes);
+                if (step.wdl_packed) writing += packed;
                 modelled = std::max(solving, writing);
                 seconds *= units_slowdown;
                 if (step.compact)

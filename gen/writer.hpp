@@ -93,6 +93,36 @@ TableHeader wdl_table_counts(const TableInfo& info, std::span<const std::uint8_t
 // win/draw/loss/unknown counts of `counts` (the class's full table, as written or computed).
 TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
                                    const TableHeader& counts, bool durable = true);
+// The same four, for values read in passes instead of held (a pair solved in units streams its
+// classes from the unit files): passes() opens a pass, whose values(first, out) fills out with
+// positions [first, first + out.size()), called for consecutive ranges from 0, one call at a
+// time, while other threads encode the blocks before. Each function makes the passes it says;
+// the bytes and estimates are those of the functions above on the same values. The writers need
+// options.counts_from (from wdl_table_counts). With the context codec, options.hold_flags keeps
+// the flags of the positions a pass codes (a byte each) for the next pass instead of computing
+// them again.
+using WdlValues = std::function<void(std::uint64_t first, std::span<std::uint8_t> out)>;
+using WdlPasses = std::function<WdlValues()>;
+// One pass; throws Error on an invalid value.
+TableHeader wdl_table_counts(const TableInfo& info, std::uint64_t positions,
+                             const WdlPasses& passes, unsigned threads);
+// One pass.
+TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::uint64_t positions, const WdlPasses& passes,
+                            const WriteOptions& options);
+// Two passes (the model, then the blocks).
+std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& path,
+                                                   const TableInfo& info, std::uint64_t positions,
+                                                   const WdlPasses& passes, bool half,
+                                                   const WriteOptions& options);
+// One pass for zstd, two for the context codec.
+std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info, std::uint64_t positions,
+                                                const WdlPasses& passes, Codec codec, bool half,
+                                                std::uint32_t stride,
+                                                const WriteOptions& options = {});
+// Passes over values held in memory, for the functions above.
+WdlPasses wdl_passes_over(std::span<const std::uint8_t> values);
+
 // values[i]: plies to the end, dtw_draw or dtw_unknown (format.hpp).
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint16_t> values,

@@ -59,6 +59,7 @@ void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json) {
                              {"slices", s.slices},
                              {"in_units", s.in_units},
                              {"compact", s.compact},
+                             {"wdl_packed", s.wdl_packed},
                              {"store_bytes", s.store_bytes},
                              {"read_through", s.read_through.size()},
                              {"cache_bytes", s.cache_bytes},

@@ -48,14 +48,19 @@ TEST_P(ReadThroughAgrees, SameFilesAsPairsHeldWhole) {
 
 // The wdl writer from the units: the context codec wherever it applies (its position flags
 // computed again per block, not held), and the codec and the class that keeps the values chosen
-// from estimates (one class's values at a time, taken twice from the units).
+// from estimates, with the values read in passes from the unit files, and packed from one pass.
 TEST(UnitsCodecs, ContextCodecAndEstimatesFromUnits) {
-    for (const char* name : {"english", "international", "russian"}) {
-        const Variant v = parse_variant(name).value();
-        const int pieces = test::small_set(v) ? 3 : 4;
-        test::expect_same_files_in_units(v, pieces, PairSolving::units, WdlCodec::context);
-        test::expect_same_files_in_units(v, pieces, PairSolving::units, WdlCodec::automatic, 1000);
+    for (const bool packed : {false, true}) {
+        set_wdl_packed_for_tests(packed);
+        for (const char* name : {"english", "international", "russian"}) {
+            const Variant v = parse_variant(name).value();
+            const int pieces = test::small_set(v) ? 3 : 4;
+            test::expect_same_files_in_units(v, pieces, PairSolving::units, WdlCodec::context);
+            test::expect_same_files_in_units(v, pieces, PairSolving::units, WdlCodec::automatic,
+                                             1000);
+        }
     }
+    set_wdl_packed_for_tests(std::nullopt);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, ReadThroughAgrees, ::testing::ValuesIn(all_variants()),

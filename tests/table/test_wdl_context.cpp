@@ -152,6 +152,83 @@ TEST(WdlEstimate, NothingForTheContextCodecWhereItWritesNothing) {
     EXPECT_THROW(estimate_wdl_bytes(info_of(m), values, Codec::zstd, false, 0), Error);
 }
 
+// Values read in passes (a pair solved in units streams them from its unit files, never holding
+// a class): each pass asked for in order, from 0, in consecutive ranges; counted.
+struct CountedPasses {
+    std::span<const std::uint8_t> values;
+    int opened = 0;
+    WdlPasses passes() {
+        return [this] {
+            ++opened;
+            auto next = std::make_shared<std::uint64_t>(0);
+            return WdlValues([this, next](std::uint64_t first, std::span<std::uint8_t> out) {
+                if (first != *next) throw Error("a pass read out of order");
+                std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(first), out.size(),
+                            out.begin());
+                *next += out.size();
+            });
+        };
+    }
+};
+
+// The same bytes, estimates and counts from passes as from values held, with the passes each
+// function says it makes, at any thread count and whether flags are held or computed again.
+TEST(WdlPasses, SameFilesEstimatesAndCountsAsValuesHeld) {
+    ScratchDir dir("passes");
+    for (const char* name : {"1201", "1111"}) {
+        const Material m = *Material::parse(name);
+        const auto values = class_values(ClassIndex(English::Board::spec, m), 14);
+        const bool half = wdl_context::odd_half_allowed(english, m);
+        CountedPasses in{values};
+        const TableHeader counts = wdl_table_counts(info_of(m), values.size(), in.passes(), 3);
+        EXPECT_EQ(in.opened, 1);
+        const TableHeader held = wdl_table_counts(info_of(m), values);
+        EXPECT_EQ(std::tie(counts.wins, counts.draws, counts.losses, counts.unknown),
+                  std::tie(held.wins, held.draws, held.losses, held.unknown));
+        for (const unsigned threads : {1u, 3u}) {
+            for (const bool hold_flags : {false, true}) {
+                const WriteOptions wo{
+                    .threads = threads, .counts_from = &counts, .hold_flags = hold_flags};
+                in.opened = 0;
+                write_wdl_table(dir.path / "z.wdl", info_of(m), values.size(), in.passes(), wo);
+                EXPECT_EQ(in.opened, 1);
+                write_wdl_table(dir.path / "z0.wdl", info_of(m), values);
+                EXPECT_EQ(test::file_bytes(dir.path / "z.wdl"),
+                          test::file_bytes(dir.path / "z0.wdl"));
+                in.opened = 0;
+                ASSERT_TRUE(write_wdl_context_table(dir.path / "c.wdl", info_of(m), values.size(),
+                                                    in.passes(), half, wo));
+                EXPECT_EQ(in.opened, 2);
+                ASSERT_TRUE(write_wdl_context_table(dir.path / "c0.wdl", info_of(m), values, half));
+                EXPECT_EQ(test::file_bytes(dir.path / "c.wdl"),
+                          test::file_bytes(dir.path / "c0.wdl"));
+                expect_round_trip(dir.path / "c.wdl", ClassIndex(English::Board::spec, m), values,
+                                  half);
+                for (const Codec codec : {Codec::zstd, Codec::context}) {
+                    in.opened = 0;
+                    EXPECT_EQ(estimate_wdl_bytes(info_of(m), values.size(), in.passes(), codec,
+                                                 half && codec == Codec::context, 3, wo),
+                              estimate_wdl_bytes(info_of(m), values, codec,
+                                                 half && codec == Codec::context, 3));
+                    EXPECT_EQ(in.opened, codec == Codec::zstd ? 1 : 2);
+                }
+            }
+        }
+    }
+}
+
+TEST(WdlPasses, AnInvalidValueIsRefused) {
+    const Material m = *Material::parse("1201");
+    auto values = class_values(ClassIndex(English::Board::spec, m), 15);
+    values[values.size() / 2] = 7;
+    CountedPasses in{values};
+    EXPECT_THROW(wdl_table_counts(info_of(m), values.size(), in.passes(), 2), Error);
+    WriteOptions no_counts;
+    EXPECT_THROW(
+        write_wdl_table("/nonexistent/x.wdl", info_of(m), values.size(), in.passes(), no_counts),
+        Error);
+}
+
 TEST(ContextCodec, RefusesWhatItCannotCode) {
     ScratchDir dir("context-refuse");
     const Material m = *Material::parse("1201");
