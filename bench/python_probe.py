@@ -11,9 +11,13 @@ how Python threads probing one Tablebase scale (probes release the GIL).
    back, the result objects. Both in the thread's CPU time, best of --repeats alternated runs.
 2. GIL: the longest pause of the main thread while another spends a second in one C++ call
    (the whole second if the call held the GIL).
-3. Threads: the same number of probes split over 1, 2 and 4 threads; probes per second, and
+3. Threads: the same number of calls split over 1, 2 and 4 threads; positions per second, and
    the cores the process kept busy (CPU time over wall time: above 1 only if the GIL is let go
-   during probes and the host has a core free; on a loaded host scaling cannot show).
+   and the host has a core free; on a loaded host scaling cannot show). For: tb.probe cached
+   (answered under the GIL: no scaling expected, but no slowdown), tb.probe uncached
+   (cache_mib=0: every block decompressed with the GIL released), tb.probe_many cached (one
+   release of the GIL per list of positions), tb.best cached, and the C++ calls alone
+   (tb._time_cpp_probe from each thread: the engine's own scaling).
 """
 
 import argparse
@@ -62,15 +66,16 @@ def cpp_ns_per_probe(tb, fens, rounds):
     return (time.thread_time_ns() - start) / (rounds * len(fens))
 
 
-def threaded_probes_per_second(tb, fens, threads, total):
+def threaded_probes_per_second(call, fens, threads, total):
+    """call(fens, offset, count) probes about count positions and returns how many; returns
+    (positions/s, cores busy)."""
     per_thread = total // threads
     barrier = threading.Barrier(threads + 1)
+    done = []
 
     def work(offset):
         barrier.wait()
-        n = len(fens)
-        for i in range(per_thread):
-            tb.probe(fens[(offset + i) % n])
+        done.append(call(fens, offset, per_thread))
 
     workers = [threading.Thread(target=work, args=(k * 997,)) for k in range(threads)]
     for w in workers:
@@ -80,7 +85,44 @@ def threaded_probes_per_second(tb, fens, threads, total):
     for w in workers:
         w.join()
     wall = time.perf_counter() - start
-    return per_thread * threads / wall, (time.process_time() - cpu_start) / wall
+    return sum(done) / wall, (time.process_time() - cpu_start) / wall
+
+
+def probe_each(tb):
+    def call(fens, offset, count):
+        n = len(fens)
+        for i in range(count):
+            tb.probe(fens[(offset + i) % n])
+        return count
+    return call
+
+
+def best_each(tb):
+    def call(fens, offset, count):
+        n = len(fens)
+        for i in range(count):
+            tb.best(fens[(offset + i) % n])
+        return count
+    return call
+
+
+def probe_many_lists(tb):
+    def call(fens, offset, count):
+        rotated = fens[offset % len(fens):] + fens[:offset % len(fens)]
+        lists = max(1, count // len(fens))
+        for _ in range(lists):
+            tb.probe_many(rotated)
+        return lists * len(fens)
+    return call
+
+
+def cpp_alone(tb):
+    def call(fens, offset, count):
+        per_fen = max(1, count // len(fens))
+        for i in range(len(fens)):
+            tb._time_cpp_probe(fens[(offset + i) % len(fens)], per_fen)
+        return per_fen * len(fens)
+    return call
 
 
 def longest_pause_during_a_call(tb, fen, seconds):
@@ -123,15 +165,24 @@ def main():
     print(f"GIL: while one thread spent {call:.2f} s in a probe loop in C++, the main thread ran "
           f"Python with pauses of at most {pause * 1000:.1f} ms")
 
+    uncached = damas.Tablebase(args.dir, variant=args.variant, cache_mib=0)
     total = args.rounds * 20
-    single = None
-    for threads in (1, 2, 4):
-        rate, cores = max(threaded_probes_per_second(tb, fens, threads, total)
-                          for _ in range(args.repeats))
-        single = single or rate
-        print(f"{threads} thread(s): {rate / 1000:.0f} k probes/s, {rate / single:.2f}x one "
-              f"thread, {cores:.2f} cores busy (of {os.cpu_count()}; load average "
-              f"{os.getloadavg()[0]:.1f})")
+    cases = [
+        ("tb.probe, cached", probe_each(tb), total),
+        ("tb.probe, uncached (cache_mib=0)", probe_each(uncached), total // 20),
+        ("tb.probe_many, cached, lists of %d" % len(fens), probe_many_lists(tb), total),
+        ("tb.best, cached", best_each(tb), total // 10),
+        ("C++ alone (_time_cpp_probe)", cpp_alone(tb), total * 2),
+    ]
+    for name, call, count in cases:
+        single = None
+        for threads in (1, 2, 4):
+            rate, cores = max(threaded_probes_per_second(call, fens, threads, count)
+                              for _ in range(args.repeats))
+            single = single or rate
+            print(f"{name}: {threads} thread(s): {rate / 1000:.1f} k positions/s, "
+                  f"{rate / single:.2f}x one thread, {cores:.2f} cores busy (of "
+                  f"{os.cpu_count()}; load average {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

@@ -189,7 +189,10 @@ ProbeStatus check_position(const Position& p, int cap) {
     return ProbeStatus::ok;
 }
 
-enum class Mode { wdl, wdl_cached, dtw };
+enum class Mode { wdl, dtw };
+
+// CachedReadsOnly's flag (probe.hpp).
+thread_local bool cached_reads_only = false;
 
 // The table a listed file's name says it holds (identify lists only names that parse).
 TableIdentity listed_identity(const TableListing& t) {
@@ -254,15 +257,16 @@ struct Tablebase::Impl {
                             ReadStatus s) const noexcept;
     void report_once(TableSlot& t, const std::string& line) const noexcept;
 
-    // `searching`: the class whose search (search_mirror) asks, which must not search again.
+    // `cached_only`: read only loaded blocks and open tables (else not_in_cache). `searching`:
+    // the class whose search (search_mirror) asks, which must not search again.
     template <class R, Mode mode>
-    ProbeStatus read_stored(VariantTables& vt, const Position& q, Outcome& out,
+    ProbeStatus read_stored(VariantTables& vt, const Position& q, bool cached_only, Outcome& out,
                             const Material* searching = nullptr) const noexcept;
     template <class R, Mode mode>
-    ProbeStatus search_mirror(VariantTables& vt, Material m, const Position& w,
+    ProbeStatus search_mirror(VariantTables& vt, Material m, const Position& w, bool cached_only,
                               Outcome& out) const noexcept;
     template <class R, Mode mode>
-    ProbeResult probe(Variant v, const Position& p) const noexcept;
+    ProbeResult probe(Variant v, const Position& p, bool cached_only) const noexcept;
 };
 
 // The most pieces of a class of v whose wdl and dtw files both open as that class's tables (a
@@ -394,8 +398,12 @@ const TableFile* Tablebase::Impl::table_not_open(VariantTables& vt, ClassSlot& s
     // ready without a file: refreshed just now, to be opened again.
     const bool due = s == TableState::untried || s == TableState::ready ||
                      now_ns() >= t.retry_at.load(std::memory_order_relaxed);
-    if (cached_only || !due) {
-        status = s == TableState::ready ? ProbeStatus::not_in_cache : status_of(s);
+    if (!due) {
+        status = status_of(s);
+        return nullptr;
+    }
+    if (cached_only) {  // opening (or trying again) would touch the disk
+        status = ProbeStatus::not_in_cache;
         return nullptr;
     }
     try {
@@ -445,15 +453,14 @@ ProbeStatus Tablebase::Impl::read_failed(ClassSlot& slot, Metric metric, const T
 // The stored outcome of a position without capture: colour flip to White to move, find the
 // class's slot, index, read.
 template <class R, Mode mode>
-ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q, Outcome& out,
-                                         const Material* searching) const noexcept {
+ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q, bool cached_only,
+                                         Outcome& out, const Material* searching) const noexcept {
     const Position w = q.side == Color::white ? q : flip(R::Board::spec, q);
     const Material m{popcount(w.men(Color::white)), popcount(w.kings_of(Color::white)),
                      popcount(w.men(Color::black)), popcount(w.kings_of(Color::black))};
     const int slot_number = material_slot(m.white_men, m.white_kings, m.black_men, m.black_kings);
     if (slot_number < 0 || m.white() == 0 || m.black() == 0) return ProbeStatus::not_in_database;
     ClassSlot& slot = vt.slots[slot_number];
-    constexpr bool cached_only = mode == Mode::wdl_cached;
     ProbeStatus status = ProbeStatus::ok;
     const TableFile* wdl = table(vt, slot, m, Metric::wdl, cached_only, status);
     if (!wdl) return status;
@@ -461,7 +468,7 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q, O
     const bool searched_already = searching && *searching == m;
     if (!stored && mode != Mode::dtw) {
         if (searched_already) return ProbeStatus::error_corrupt;
-        return search_mirror<R, mode>(vt, m, w, out);
+        return search_mirror<R, mode>(vt, m, w, cached_only, out);
     }
     const std::uint64_t index = slot.index->index(w);
     if (stored) {
@@ -470,7 +477,8 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q, O
         if (!value.ok()) return read_failed(slot, Metric::wdl, *wdl, value.status);
         if (value.value == wdl_unknown && wdl->half() && !searched_already) {
             // Half layout (format.hpp): an odd position; its moves lead to stored ones.
-            if constexpr (mode != Mode::dtw) return search_mirror<R, mode>(vt, m, w, out);
+            if constexpr (mode != Mode::dtw)
+                return search_mirror<R, mode>(vt, m, w, cached_only, out);
             stored = false;  // the dtw alone gives the value
         } else {
             if (value.value > wdl_win) return ProbeStatus::error_corrupt;
@@ -479,9 +487,9 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q, O
             if (out.value == Value::draw) return ProbeStatus::ok;
         }
     }
-    const TableFile* dtw = table(vt, slot, m, Metric::dtw, false, status);
+    const TableFile* dtw = table(vt, slot, m, Metric::dtw, cached_only, status);
     if (!dtw) return status;
-    const ReadResult plies = dtw->value(index, cache);
+    const ReadResult plies = cached_only ? dtw->try_value(index, cache) : dtw->value(index, cache);
     if (!plies.ok()) return read_failed(slot, Metric::dtw, *dtw, plies.status);
     if (!stored && plies.value == dtw_draw) {  // mirror or half layout: the dtw gives the value
         out = {Value::draw, 0};
@@ -509,13 +517,13 @@ ProbeStatus Tablebase::Impl::read_stored(VariantTables& vt, const Position& q, O
 // captures and crowning moves lead to classes with fewer men, searched in turn if need be.
 template <class R, Mode mode>
 ProbeStatus Tablebase::Impl::search_mirror(VariantTables& vt, Material m, const Position& w,
-                                           Outcome& out) const noexcept {
+                                           bool cached_only, Outcome& out) const noexcept {
     const Material mirror = m.mirrored();
     const int mirror_slot =
         material_slot(mirror.white_men, mirror.white_kings, mirror.black_men, mirror.black_kings);
     ProbeStatus status = ProbeStatus::ok;
     const TableFile* stored_side =
-        table(vt, vt.slots[mirror_slot], mirror, Metric::wdl, mode == Mode::wdl_cached, status);
+        table(vt, vt.slots[mirror_slot], mirror, Metric::wdl, cached_only, status);
     if (!stored_side) return status;
     if (!stored_side->holds_values()) return ProbeStatus::error_corrupt;  // both mirror layout
     MoveList moves;
@@ -526,7 +534,7 @@ ProbeStatus Tablebase::Impl::search_mirror(VariantTables& vt, Material m, const 
     }
     ProbeStatus failure = ProbeStatus::ok;
     const auto stored = [&](const Position& q, Outcome& o) {
-        failure = read_stored<R, mode>(vt, q, o, &m);
+        failure = read_stored<R, mode>(vt, q, cached_only, o, &m);
         return failure == ProbeStatus::ok;
     };
     BestOutcome best;
@@ -543,14 +551,14 @@ ProbeStatus Tablebase::Impl::search_mirror(VariantTables& vt, Material m, const 
 }
 
 template <class R, Mode mode>
-ProbeResult Tablebase::Impl::probe(Variant v, const Position& p) const noexcept {
+ProbeResult Tablebase::Impl::probe(Variant v, const Position& p, bool cached_only) const noexcept {
     if (const ProbeStatus s = check_position<R>(p, cap); s != ProbeStatus::ok) return {s};
     const RetiredFiles::Reader reading(retired);
     VariantTables* vt = tables_of(v);
     if (!vt) return {ProbeStatus::not_in_database};
     ProbeStatus failure = ProbeStatus::ok;
     const auto stored = [&](const Position& q, Outcome& out) {
-        failure = read_stored<R, mode>(*vt, q, out);
+        failure = read_stored<R, mode>(*vt, q, cached_only, out);
         return failure == ProbeStatus::ok;
     };
     Outcome out;
@@ -643,19 +651,35 @@ std::unique_ptr<Tablebase> Tablebase::open(const std::filesystem::path& dir, std
 
 Tablebase::~Tablebase() = default;
 
+CachedReadsOnly::CachedReadsOnly() noexcept : previous_(cached_reads_only) {
+    cached_reads_only = true;
+}
+
+CachedReadsOnly::~CachedReadsOnly() {
+    cached_reads_only = previous_;
+}
+
+bool CachedReadsOnly::active() noexcept {
+    return cached_reads_only;
+}
+
 ProbeResult Tablebase::probe_wdl(Variant v, const Position& p) const noexcept {
-    return dispatch(v.base,
-                    [&](auto rules) { return impl_->probe<decltype(rules), Mode::wdl>(v, p); });
+    const bool cached_only = cached_reads_only;
+    return dispatch(v.base, [&](auto rules) {
+        return impl_->probe<decltype(rules), Mode::wdl>(v, p, cached_only);
+    });
 }
 
 ProbeResult Tablebase::probe_wdl_cached(Variant v, const Position& p) const noexcept {
     return dispatch(
-        v.base, [&](auto rules) { return impl_->probe<decltype(rules), Mode::wdl_cached>(v, p); });
+        v.base, [&](auto rules) { return impl_->probe<decltype(rules), Mode::wdl>(v, p, true); });
 }
 
 ProbeResult Tablebase::probe_dtw(Variant v, const Position& p) const noexcept {
-    return dispatch(v.base,
-                    [&](auto rules) { return impl_->probe<decltype(rules), Mode::dtw>(v, p); });
+    const bool cached_only = cached_reads_only;
+    return dispatch(v.base, [&](auto rules) {
+        return impl_->probe<decltype(rules), Mode::dtw>(v, p, cached_only);
+    });
 }
 
 ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w, Regime regime,
@@ -669,10 +693,14 @@ ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w
     if (slot_number < 0 || m.white() == 0 || m.black() == 0 || w.side != Color::white)
         return ProbeStatus::not_in_database;
     ClassSlot& slot = vt->slots[slot_number];
+    const bool cached_only = cached_reads_only;
     ProbeStatus status = ProbeStatus::ok;
-    const TableFile* file = impl_->table(*vt, slot, m, metric_of(rules, regime), false, status);
+    const TableFile* file =
+        impl_->table(*vt, slot, m, metric_of(rules, regime), cached_only, status);
     if (!file) return status == ProbeStatus::not_in_database ? ProbeStatus::no_rule_table : status;
-    const ReadResult r = file->value(slot.index->index(w), impl_->cache);
+    const std::uint64_t index = slot.index->index(w);
+    const ReadResult r =
+        cached_only ? file->try_value(index, impl_->cache) : file->value(index, impl_->cache);
     if (!r.ok()) return impl_->read_failed(slot, metric_of(rules, regime), *file, r.status);
     dtr = r.value;
     return ProbeStatus::ok;

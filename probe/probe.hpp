@@ -67,7 +67,8 @@ enum class ProbeStatus : std::uint8_t {
     ok,
     not_in_database,   // a class needed has no table file, or the position has more pieces than
                        // the handle's cap
-    not_in_cache,      // probe_wdl_cached only: a block needed is not cached (nothing was read)
+    not_in_cache,      // probe_wdl_cached, or any probe under CachedReadsOnly: a block or a table
+                       // needed is not loaded (nothing was read or opened)
     error_corrupt,     // a table file is damaged (header, size, checksum of a block)
     error_io,          // a table file could not be read
     invalid_position,  // pieces off the board or on one square, a man on a row it cannot stand
@@ -171,6 +172,27 @@ struct SquareMasks {
 // The position of the masks on the variant's board, or nullopt if a bit names no square.
 std::optional<Position> position_from_masks(Variant v, const SquareMasks& masks);
 SquareMasks masks_from_position(Variant v, const Position& p);
+
+// While an object of this type is alive on a thread, every Tablebase read made by that thread
+// (probe_wdl, probe_dtw, probe_rules, read_rule_value, probe_root: table values and opening
+// table files) answers from what is loaded only: a read that would touch the disk (a block not
+// cached, a table not open yet, or a failed table due to be tried again) answers
+// ProbeStatus::not_in_cache instead: no message, no failure remembered, nothing cached (only
+// the cache's recency of the blocks read changes). For a caller that holds a lock a disk read
+// must not be made under (the Python package probes under the GIL this way first, and releases
+// it only to probe again when the answer is not_in_cache). Nests; not to be moved to another
+// thread.
+class CachedReadsOnly {
+  public:
+    CachedReadsOnly() noexcept;
+    ~CachedReadsOnly();
+    CachedReadsOnly(const CachedReadsOnly&) = delete;
+    CachedReadsOnly& operator=(const CachedReadsOnly&) = delete;
+    static bool active() noexcept;  // on the calling thread
+
+  private:
+    bool previous_;
+};
 
 class Tablebase {
   public:

@@ -2,12 +2,18 @@
 // folder, probed from FENs.
 //
 // Owns: only the glue between Python and the engine API (probe/): a PyTablebase holds one
-// damas::Tablebase and its variant; probe, best and line parse the FEN, call the engine with the
-// GIL released (the engine is thread-safe, so Python threads probe in parallel), and return
-// plain value objects (Probe, Rules, Move) built after the GIL is taken back. Messages are the
-// command line's (probe/messages.hpp, rules/notation.hpp): bad input raises ValueError, a class
-// or rule table not in the folder NotInDatabase / MissingRuleTable (LookupError), a damaged or
-// unreadable table TableError (OSError), a missing folder FileNotFoundError.
+// damas::Tablebase and its variant; probe and best parse the FEN and call the engine first
+// under the GIL reading only loaded blocks and tables (CachedReadsOnly, probe/probe.hpp), and
+// only when that needs the disk again with the GIL released; line, annotate and probe_many (long
+// calls) release the GIL for the whole call; all return plain value objects (Probe, Rules, Move,
+// Game) converted once the GIL is held. Why not always release it: a cached probe is about a
+// microsecond of C++, and with two or more Python threads each release and retake of the GIL
+// hands it to another thread (a futex wake and a context switch, several microseconds): threads
+// probing cached positions ran 3 to 5 times slower than one. The engine is thread-safe, so
+// reads from the disk (tens of microseconds) and the long calls run in parallel. Messages are
+// the command line's (probe/messages.hpp, rules/notation.hpp): bad input raises ValueError, a
+// class or rule table not in the folder NotInDatabase / MissingRuleTable (LookupError), a
+// damaged or unreadable table TableError (OSError), a missing folder FileNotFoundError.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -53,6 +59,9 @@ struct TableError : std::runtime_error {
 struct FolderNotFound : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+// A probe under CachedReadsOnly needs the disk (fail() on ProbeStatus::not_in_cache): the call
+// is made again with the GIL released (cached_first). Never reaches Python.
+struct NeedsDisk {};
 
 // A value under the move-limit rules.
 struct Rules {
@@ -205,34 +214,40 @@ class PyTablebase {
                ", cache_mib=" + std::to_string(cache_mib_) + ")";
     }
 
+    // Called with the GIL held.
     Probe probe(const std::string& fen, int plies_since_capture, int plies_in_ending,
                 std::optional<int> forcada_plies, const std::string& edition) const {
         const Position p = parse(fen);
         const Query q =
             make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies, edition);
-        const ProbeResult r = pure(p);
-        Probe out{to_fen(variant_, p), value_name(r.value), distance(r.value, r.plies), {}, {}};
-        if (!q.rules.any()) return out;
-        const RulesResult rr = tb_->probe_rules(q.rules, p, q.counters);
-        if (rr.ok()) {
-            out.rules = rules_of(rr.answer);
-        } else if (rr.status == ProbeStatus::no_rule_table) {
-            const std::string hint = missing_rule_table_hint(*tb_, q.rules, p, rr.missing_table);
-            if (q.required) throw MissingRuleTable(hint);
-            out.rules_missing = hint;
-        } else {
-            fail(p, rr.status);
-        }
+        return cached_first([&] { return probe_position(p, q); });
+    }
+
+    // The probe of each FEN with the same counts, as [probe(fen, ...) for fen in fens] gives
+    // (raising the first failure), with the GIL released once for the whole list.
+    std::vector<Probe> probe_many(const std::vector<std::string>& fens, int plies_since_capture,
+                                  int plies_in_ending, std::optional<int> forcada_plies,
+                                  const std::string& edition) const {
+        const Query q =
+            make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies, edition);
+        std::vector<Probe> out;
+        out.reserve(fens.size());
+        for (const std::string& fen : fens) out.push_back(probe_position(parse(fen), q));
         return out;
     }
 
+    // Called with the GIL held.
     std::vector<MoveValue> best(const std::string& fen, int plies_since_capture,
                                 int plies_in_ending, std::optional<int> forcada_plies,
                                 const std::string& edition) const {
         const Position p = parse(fen);
         const Query q =
             make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies, edition);
-        pure(p);
+        return cached_first([&] { return best_moves(p, q); });
+    }
+
+    // probe_root answers the root's failure first, as pure(p) would.
+    std::vector<MoveValue> best_moves(const Position& p, const Query& q) const {
         const bool with_rules = q.rules.any();
         std::vector<RootMove> moves;
         ProbeStatus s =
@@ -317,16 +332,15 @@ class PyTablebase {
     }
 
     // For the benchmark (bench/python_probe.py): the mean nanoseconds of what probe() does in
-    // C++ (parse the FEN, probe the value and DTW, probe under the rules, print the FEN), over n
-    // calls without Python in between.
+    // C++ for a variant with rules (parse the FEN, probe under the rules, which gives the value
+    // and DTW too, print the FEN), over n calls without Python in between. Releases the GIL.
     double time_cpp_probe(const std::string& fen, int n) const {
         const auto start = std::chrono::steady_clock::now();
         std::size_t sink = 0;
         for (int i = 0; i < n; ++i) {
             const Position p = parse_fen(variant_, fen);
-            const ProbeResult r = tb_->probe_dtw(variant_, p);
             const RulesResult rr = tb_->probe_rules(draw_rules(variant_), p, {});
-            sink += r.plies + rr.answer.count.size() + to_fen(variant_, p).size();
+            sink += rr.answer.pure.plies + rr.answer.count.size() + to_fen(variant_, p).size();
         }
         const std::chrono::duration<double, std::nano> t = std::chrono::steady_clock::now() - start;
         if (sink == 0) std::fputs("", stderr);  // keeps the loop
@@ -367,6 +381,46 @@ class PyTablebase {
         return out;
     }
 
+    // f() under the GIL reading only what is loaded; if it needs the disk, f() again with the
+    // GIL released (f must not touch Python objects). See the top of this file.
+    template <class F>
+    auto cached_first(const F& f) const -> decltype(f()) {
+        {
+            const CachedReadsOnly cached;
+            try {
+                return f();
+            } catch (const NeedsDisk&) {
+            }
+        }
+        const py::gil_scoped_release unlocked;
+        return f();
+    }
+
+    // The value and DTW of p, and its value under the rules. When the variant has rules, the
+    // rule probe gives the pure value too (probe_rules reads it first).
+    Probe probe_position(const Position& p, const Query& q) const {
+        const auto pure_probe = [&](Value v, int plies) {
+            return Probe{to_fen(variant_, p), value_name(v), distance(v, plies), {}, {}};
+        };
+        if (!q.rules.any()) {
+            const ProbeResult r = pure(p);
+            return pure_probe(r.value, r.plies);
+        }
+        const RulesResult rr = tb_->probe_rules(q.rules, p, q.counters);
+        if (rr.ok()) {
+            Probe out = pure_probe(rr.answer.pure.value, rr.answer.pure.plies);
+            out.rules = rules_of(rr.answer);
+            return out;
+        }
+        if (rr.status != ProbeStatus::no_rule_table) fail(p, rr.status);
+        const std::string hint = missing_rule_table_hint(*tb_, q.rules, p, rr.missing_table);
+        if (q.required) throw MissingRuleTable(hint);
+        const ProbeResult r = pure(p);
+        Probe out = pure_probe(r.value, r.plies);
+        out.rules_missing = hint;
+        return out;
+    }
+
     static Variant parse_variant_or_throw(const std::string& name) {
         const auto v = parse_variant(name);
         if (!v)
@@ -390,6 +444,7 @@ class PyTablebase {
     }
 
     [[noreturn]] void fail(const Position& p, ProbeStatus s) const {
+        if (s == ProbeStatus::not_in_cache) throw NeedsDisk{};
         std::string problem;
         {
             const std::lock_guard lock(problem_mutex_);
@@ -410,6 +465,7 @@ class PyTablebase {
     // The hint for a rule table a root probe missed: the root's own, else one a move leads to.
     std::string rule_table_hint(const Query& q, const Position& p) const {
         const RulesResult rr = tb_->probe_rules(q.rules, p, q.counters);
+        if (rr.status == ProbeStatus::not_in_cache) throw NeedsDisk{};
         if (rr.status == ProbeStatus::no_rule_table)
             return missing_rule_table_hint(*tb_, q.rules, p, rr.missing_table);
         return "a class a move leads to has no rule table: run damas gen-rules -v " +
@@ -558,7 +614,8 @@ PYBIND11_MODULE(_damas, m) {
     using release = py::call_guard<py::gil_scoped_release>;
     py::class_<PyTablebase>(m, "Tablebase",
                             "A database folder of one variant (holding <variant>/ with the "
-                            "table files). Thread-safe: probes release the GIL.")
+                            "table files). Thread-safe: Python threads may probe one Tablebase at "
+                            "once; reads from the disk and long calls release the GIL.")
         .def(py::init<const std::filesystem::path&, const std::string&, long>(), py::arg("folder"),
              py::arg("variant") = "english", py::arg("cache_mib") = 64,
              "Opens the folder; tables are opened on first use. cache_mib: the budget of the "
@@ -568,16 +625,22 @@ PYBIND11_MODULE(_damas, m) {
         .def_property_readonly("cache_mib", &PyTablebase::cache_mib)
         .def_property_readonly("largest_pieces", &PyTablebase::largest_pieces,
                                "The most pieces of a complete class in the folder")
-        .def("probe", &PyTablebase::probe, release(), py::arg("fen"),
-             py::arg("plies_since_capture") = 0, py::arg("plies_in_ending") = 0,
-             py::arg("forcada_plies") = py::none(), py::arg("edition") = "seed",
+        .def("probe", &PyTablebase::probe, py::arg("fen"), py::arg("plies_since_capture") = 0,
+             py::arg("plies_in_ending") = 0, py::arg("forcada_plies") = py::none(),
+             py::arg("edition") = "seed",
              "The value and DTW of the position for the side to move, and its value under the "
              "move-limit rules given the counts already used (plies since the last capture or "
              "man move, plies in the current limited ending, portuguese forcada plies; "
              "edition: international's 'seed' or 'fmjd').")
-        .def("best", &PyTablebase::best, release(), py::arg("fen"),
+        .def("probe_many", &PyTablebase::probe_many, release(), py::arg("fens"),
              py::arg("plies_since_capture") = 0, py::arg("plies_in_ending") = 0,
              py::arg("forcada_plies") = py::none(), py::arg("edition") = "seed",
+             "probe() of every FEN of a list with the same counts, as a list (the first failure "
+             "raises, as probe() would). The GIL is released once for the whole list: the way "
+             "to scan many positions, from one thread or several.")
+        .def("best", &PyTablebase::best, py::arg("fen"), py::arg("plies_since_capture") = 0,
+             py::arg("plies_in_ending") = 0, py::arg("forcada_plies") = py::none(),
+             py::arg("edition") = "seed",
              "Every legal move with its value and DTW for the side that plays it, counting the "
              "move, best first (wins by shortest distance, draws, losses by longest); empty "
              "when the game is over.")

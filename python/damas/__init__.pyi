@@ -108,7 +108,7 @@ class Annotation:
     def pdn(self) -> str: ...
 
 class Tablebase:
-    """A database folder of one variant; thread-safe, probes release the GIL."""
+    """A database folder of one variant; thread-safe: reads from the disk release the GIL."""
 
     def __init__(
         self,
@@ -132,6 +132,14 @@ class Tablebase:
         forcada_plies: Optional[int] = None,
         edition: str = "seed",
     ) -> Probe: ...
+    def probe_many(
+        self,
+        fens: list[str],
+        plies_since_capture: int = 0,
+        plies_in_ending: int = 0,
+        forcada_plies: Optional[int] = None,
+        edition: str = "seed",
+    ) -> list[Probe]: ...
     def best(
         self,
         fen: str,

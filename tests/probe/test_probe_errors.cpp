@@ -46,6 +46,9 @@ class ProbeErrors : public testing::Test {
     static std::unique_ptr<Tablebase> open_pristine() {
         return Tablebase::open(pristine_->path, 4);
     }
+    static std::unique_ptr<Tablebase> open_pristine_uncached() {
+        return Tablebase::open(pristine_->path, 0);
+    }
 
     static ScratchDir* pristine_;
     ScratchDir dir{"errors-" +
@@ -202,6 +205,52 @@ TEST_F(ProbeErrors, CachedProbeReadsNothing) {
     const auto uncached = Tablebase::open(dir.path, 0);
     EXPECT_TRUE(uncached->probe_wdl(english, p).ok());
     EXPECT_EQ(uncached->probe_wdl_cached(english, p).status, ProbeStatus::not_in_cache);
+}
+
+// CachedReadsOnly (probe.hpp): a table never opened and a damaged block answer not_in_cache in
+// the mode, reporting nothing and caching nothing; what a normal probe has learnt (a class not
+// there, within the retry delay) is answered as it is.
+TEST_F(ProbeErrors, CachedReadsOnlyReportsNothing) {
+    std::filesystem::remove(table("0201", Metric::wdl));
+    const auto damaged = table("0102", Metric::dtw);
+    const TableHeader h = TableFile(damaged).header();
+    auto bytes = test::file_bytes(damaged);  // every block damaged
+    for (std::size_t i = h.blocks_offset; i < bytes.size(); ++i)
+        bytes[i] = static_cast<char>(bytes[i] ^ 0x10);
+    test::write_bytes(damaged, bytes);
+    const Position missing = fen("W:WK18,K19:BK1"), corrupt = fen("W:WK18:BK1,K2");
+    const auto tb = open_copy();
+    tb->set_retry_delay(std::chrono::hours(1));
+    {
+        const CachedReadsOnly cached;
+        EXPECT_TRUE(CachedReadsOnly::active());
+        EXPECT_EQ(tb->probe_wdl(english, missing).status, ProbeStatus::not_in_cache);
+        EXPECT_EQ(tb->probe_dtw(english, corrupt).status, ProbeStatus::not_in_cache);
+    }
+    EXPECT_FALSE(CachedReadsOnly::active());
+    EXPECT_EQ(tb->probe_wdl(english, missing).status, ProbeStatus::not_in_database);
+    ASSERT_TRUE(tb->probe_dtw(english, fen("W:WK18:BK1")).ok());  // opens 0101's tables
+    const std::uint64_t insertions = tb->cache_stats().insertions;
+    {
+        const CachedReadsOnly cached;
+        EXPECT_EQ(tb->probe_wdl(english, missing).status, ProbeStatus::not_in_database);
+    }
+    {
+        const CachedReadsOnly cached;
+        { const CachedReadsOnly nested; }
+        EXPECT_TRUE(CachedReadsOnly::active());
+        EXPECT_EQ(tb->probe_dtw(english, corrupt).status, ProbeStatus::not_in_cache);
+    }
+    EXPECT_TRUE(messages.empty());
+    EXPECT_EQ(tb->cache_stats().insertions, insertions);
+    EXPECT_EQ(tb->probe_dtw(english, corrupt).status, ProbeStatus::error_corrupt);
+    EXPECT_EQ(messages.size(), 1u);
+    // Open tables whose blocks are not cached (no cache at all): not_in_cache in the mode.
+    const auto uncached = open_pristine_uncached();
+    const Position quiet = fen("W:WK18:BK1");
+    ASSERT_TRUE(uncached->probe_dtw(english, quiet).ok());
+    const CachedReadsOnly cached;
+    EXPECT_EQ(uncached->probe_dtw(english, quiet).status, ProbeStatus::not_in_cache);
 }
 
 TEST_F(ProbeErrors, InvalidPositions) {

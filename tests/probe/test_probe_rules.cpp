@@ -5,6 +5,9 @@
 // (The values themselves are checked against the rule texts in tests/limits.)
 #include <gtest/gtest.h>
 
+#include <thread>
+#include <vector>
+
 #include "gen/progress.hpp"
 #include "gen/rule_generate.hpp"
 #include "probe/probe.hpp"
@@ -89,6 +92,67 @@ TEST_F(ProbeRules, DistanceAgainstTheCount) {
         EXPECT_EQ(shortfall.answer.rule.value, Value::draw) << fen;
         EXPECT_TRUE(shortfall.answer.differs()) << fen;
     }
+}
+
+// CachedReadsOnly (probe.hpp) on the rule-aware and root probes: on a cold handle every read
+// answers not_in_cache, with no message and nothing cached; once the normal probes have loaded
+// the tables, the same answers as they give. The mode is the calling thread's only.
+TEST_F(ProbeRules, CachedReadsOnlyAnswersFromWhatIsLoaded) {
+    generate_rule_tables();
+    int messages = 0;
+    const auto tb = Tablebase::open(db_->path, 4, 0, [&](const std::string&) { ++messages; });
+    const DrawRules rules = draw_rules(english);
+    RuleCounters counters;
+    counters.plies_since_capture = 10;
+    const std::vector<Position> positions = {
+        parse_fen(english, "W:WK18,K19:BK1"), parse_fen(english, "B:WK18,K19:BK1"),
+        parse_fen(english, "W:WK14:B3,K30"), parse_fen(english, "W:WK18:BK14,K1")};
+    std::vector<RootMove> moves;
+    {
+        const CachedReadsOnly cached;
+        for (const Position& p : positions) {
+            EXPECT_EQ(tb->probe_wdl(english, p).status, ProbeStatus::not_in_cache);
+            EXPECT_EQ(tb->probe_dtw(english, p).status, ProbeStatus::not_in_cache);
+            EXPECT_EQ(tb->probe_rules(rules, p, counters).status, ProbeStatus::not_in_cache);
+            EXPECT_EQ(tb->probe_root(english, p, moves, &rules, counters),
+                      ProbeStatus::not_in_cache);
+        }
+        std::uint16_t dtr = 0;
+        EXPECT_EQ(tb->read_rule_value(rules, positions[0], Regime::king_moves, dtr),
+                  ProbeStatus::not_in_cache);
+        // Another thread probes as usual meanwhile.
+        const auto other = Tablebase::open(db_->path);
+        ProbeStatus elsewhere = ProbeStatus::not_in_cache;
+        std::thread([&] { elsewhere = other->probe_dtw(english, positions[0]).status; }).join();
+        EXPECT_EQ(elsewhere, ProbeStatus::ok);
+    }
+    EXPECT_EQ(messages, 0);
+    EXPECT_EQ(tb->cache_stats().insertions, 0u);
+    for (const Position& p : positions) {
+        const ProbeResult dtw = tb->probe_dtw(english, p);
+        const RulesResult rule = tb->probe_rules(rules, p, counters);
+        std::vector<RootMove> want;
+        ASSERT_EQ(tb->probe_root(english, p, want, &rules, counters), ProbeStatus::ok);
+        ASSERT_TRUE(dtw.ok() && rule.ok());
+        const CachedReadsOnly cached;
+        const ProbeResult dtw_cached = tb->probe_dtw(english, p);
+        ASSERT_TRUE(dtw_cached.ok());
+        EXPECT_EQ(dtw_cached.value, dtw.value);
+        EXPECT_EQ(dtw_cached.plies, dtw.plies);
+        const RulesResult rule_cached = tb->probe_rules(rules, p, counters);
+        ASSERT_TRUE(rule_cached.ok());
+        EXPECT_EQ(rule_cached.answer.rule, rule.answer.rule);
+        EXPECT_EQ(rule_cached.answer.pure, rule.answer.pure);
+        ASSERT_EQ(tb->probe_root(english, p, moves, &rules, counters), ProbeStatus::ok);
+        ASSERT_EQ(moves.size(), want.size());
+        for (std::size_t i = 0; i < moves.size(); ++i) {
+            EXPECT_EQ(moves[i].notation, want[i].notation);
+            EXPECT_EQ(moves[i].result.value, want[i].result.value);
+            EXPECT_EQ(moves[i].result.plies, want[i].result.plies);
+            EXPECT_EQ(moves[i].rule, want[i].rule);
+        }
+    }
+    EXPECT_EQ(messages, 0);
 }
 
 }  // namespace

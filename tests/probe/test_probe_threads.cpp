@@ -1,6 +1,7 @@
 // Probes from 8 threads at once on one handle give the answers one thread gives, with a cache
 // small enough that blocks are evicted and reloaded all the time, tables opened lazily by
-// whichever thread comes first, and cache-only probes mixed in; with zstd blocks, and with the
+// whichever thread comes first, and cache-only probes mixed in (probe_wdl_cached, and probe_dtw
+// under CachedReadsOnly then again without); with zstd blocks, and with the
 // context codec (whose decoder walks the block's positions). Run under TSan by .ci/tsan.
 #include <gtest/gtest.h>
 
@@ -61,7 +62,7 @@ TEST_P(ProbeThreads, EightThreadsAgreeWithOne) {
     const auto shared = Tablebase::open(dir.path, 1);
     constexpr int threads = 8;
     const int rounds = tc.rounds;
-    std::vector<int> mismatches(threads, 0), cached_ok(threads, 0);
+    std::vector<int> mismatches(threads, 0), cached_ok(threads, 0), cached_mode_ok(threads, 0);
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t)
         pool.emplace_back([&, t] {
@@ -80,12 +81,24 @@ TEST_P(ProbeThreads, EightThreadsAgreeWithOne) {
                     } else {
                         mismatches[t] += c.status != ProbeStatus::not_in_cache;
                     }
+                    // The Python package's way: loaded tables only first, then the disk.
+                    ProbeResult d;
+                    {
+                        const CachedReadsOnly cached;
+                        d = handle.probe_dtw(v, e.position);
+                    }
+                    if (d.status == ProbeStatus::not_in_cache)
+                        d = handle.probe_dtw(v, e.position);
+                    else
+                        ++cached_mode_ok[t];
+                    mismatches[t] += !same(d, e.dtw);
                 }
         });
     for (auto& th : pool) th.join();
     for (int t = 0; t < threads; ++t) {
         EXPECT_EQ(mismatches[t], 0) << "thread " << t;
         EXPECT_GT(cached_ok[t], 0) << "thread " << t;
+        EXPECT_GT(cached_mode_ok[t], 0) << "thread " << t;
     }
     const BlockCacheStats s = shared->cache_stats();
     EXPECT_GT(s.hits, 0u);

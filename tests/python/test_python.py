@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -320,6 +321,81 @@ class Gil(unittest.TestCase):
         call = time.perf_counter() - begin
         self.assertGreater(call, 0.3)
         self.assertLess(longest_gap, call / 2, (longest_gap, call))
+
+    def test_a_probe_that_reads_the_disk_lets_other_python_threads_run(self):
+        # A real probe that must open a table file: its rule table is a named pipe, whose open
+        # blocks until a writer opens it. A child process probes in a thread while its main
+        # thread, running Python, opens the pipe for writing: possible only if the probe let go
+        # of the GIL to read the disk (else the child hangs and the timeout fails the test).
+        folder = tempfile.mkdtemp(prefix="damas-python-gil-")
+        try:
+            os.mkdir(os.path.join(folder, "english"))
+            for name in os.listdir(os.path.join(Database.folder, "english")):
+                if name != "0201.dtr":
+                    shutil.copy(os.path.join(Database.folder, "english", name),
+                                os.path.join(folder, "english", name))
+            os.mkfifo(os.path.join(folder, "english", "0201.dtr"))
+            child = subprocess.run(
+                [sys.executable, "-c", PIPE_PROBE, folder], capture_output=True, text=True,
+                timeout=60, check=False)
+            self.assertEqual(child.returncode, 0, child.stderr)
+            self.assertEqual(child.stdout.split(), ["opened", "TableError"], child.stderr)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+# The child of test_a_probe_that_reads_the_disk_lets_other_python_threads_run.
+PIPE_PROBE = """
+import errno, os, sys, threading, time
+import damas
+tb = damas.Tablebase(sys.argv[1], variant="english")
+outcome = []
+def work():
+    try:
+        tb.probe("W:WK18,K19:BK1")  # 0201: the pipe
+        outcome.append("answered")
+    except damas.TableError:
+        outcome.append("TableError")
+worker = threading.Thread(target=work)
+worker.start()
+pipe = os.path.join(sys.argv[1], "english", "0201.dtr")
+while True:  # no reader yet: ENXIO
+    try:
+        fd = os.open(pipe, os.O_WRONLY | os.O_NONBLOCK)
+        break
+    except OSError as e:
+        assert e.errno == errno.ENXIO, e
+        time.sleep(0.001)
+print("opened")
+os.close(fd)
+worker.join()
+print(outcome[0])
+"""
+
+
+class ProbeMany(unittest.TestCase):
+    def test_probe_many_is_probe_of_each(self):
+        for variant in ("english", "portuguese"):
+            tb = damas.Tablebase(Database.folder, variant=variant, cache_mib=1)
+            fens = Database.positions[variant]
+            for counts in ({}, {"plies_since_capture": 7}):
+                got = tb.probe_many(fens, **counts)
+                self.assertEqual([repr(g) for g in got],
+                                 [repr(tb.probe(f, **counts)) for f in fens])
+        self.assertEqual(tb.probe_many([]), [])
+
+    def test_probe_many_raises_the_first_failure(self):
+        tb = damas.Tablebase(Database.folder, variant="english")
+        fens = Database.positions["english"]
+        with self.assertRaises(ValueError) as e:
+            tb.probe_many([fens[0], "W:W99:B1", fens[1]])
+        with self.assertRaises(ValueError) as want:
+            tb.probe("W:W99:B1")
+        self.assertEqual(str(e.exception), str(want.exception))
+        with self.assertRaises(damas.NotInDatabase):
+            tb.probe_many([fens[0], "W:WK1,K2,K3:BK10,K11"])
+        with self.assertRaises(ValueError):
+            tb.probe_many(fens, plies_since_capture=-1)
 
 
 class Annotate(unittest.TestCase):
