@@ -7,9 +7,12 @@
 #                               language's FFI) links it alone. The static in-tree libraries
 #                               (damas_rules, damas_index, damas_table, damas_probe) are not
 #                               installed.
-#   include/damas/              the public headers: damas_probe.h (C; also as probe/damas_probe.h),
-#                               probe/probe.hpp (C++20) and the headers it includes, laid out as
-#                               in the tree so their includes resolve with -I include/damas
+#   include/damas/              the public headers, with -I include/damas: damas_probe.h (C, C89;
+#                               also as probe/damas_probe.h) and damas.hpp (C++17, inline code
+#                               over the C interface). No internal header is installed: the
+#                               library's own C++20 API (probe/probe.hpp and what it includes) is
+#                               for code built with the project; .ci/install-example checks that
+#                               the installed headers compile alone as C89/C99 and C++17.
 #   lib/cmake/damas/            find_package(damas) -> target damas::probe
 #   lib/pkgconfig/damas-probe.pc
 #   bin/damas                   the command line
@@ -58,19 +61,11 @@ if(TARGET damas)
   install(TARGETS damas RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
-# probe.hpp and everything it includes, and the C header.
-set(damas_public_headers
-  probe/probe.hpp probe/damas_probe.h table/outcome.hpp table/format.hpp table/block_cache.hpp
-  table/draw_rules.hpp index/material.hpp
-  rules/bitboard.hpp rules/geometry.hpp rules/move.hpp rules/movegen.hpp rules/position.hpp
-  rules/variant.hpp rules/variants.hpp)
-foreach(header IN LISTS damas_public_headers)
-  cmake_path(GET header PARENT_PATH header_dir)
-  install(FILES ${PROJECT_SOURCE_DIR}/${header}
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/damas/${header_dir})
-endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/probe/damas_probe.h
+# The public headers: the C header and the C++17 one over it (they include nothing else of ours).
+install(FILES ${PROJECT_SOURCE_DIR}/probe/damas_probe.h ${PROJECT_SOURCE_DIR}/probe/damas.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/damas)
+install(FILES ${PROJECT_SOURCE_DIR}/probe/damas_probe.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/damas/probe)
 
 # CMake package.
 set(damas_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/damas)
