@@ -12,13 +12,7 @@ namespace damas {
 namespace {
 
 const GeometryTables& tables_of(const VariantInfo& v) {
-    static const std::array<GeometryTables, base_variant_count> all = [] {
-        std::array<GeometryTables, base_variant_count> t{};
-        for (int i = 0; i < base_variant_count; ++i)
-            t[i] = make_tables(info(static_cast<BaseVariant>(i)).board);
-        return t;
-    }();
-    return all[static_cast<int>(v.base)];
+    return geometry_tables(v);
 }
 
 // The numbering used for numeric squares: algebraic variants read numbers as english does.
@@ -124,6 +118,16 @@ Color parse_colour(std::string_view s, std::string_view what) {
 }
 
 }  // namespace
+
+const GeometryTables& geometry_tables(const VariantInfo& v) {
+    static const std::array<GeometryTables, base_variant_count> all = [] {
+        std::array<GeometryTables, base_variant_count> t{};
+        for (int i = 0; i < base_variant_count; ++i)
+            t[i] = make_tables(info(static_cast<BaseVariant>(i)).board);
+        return t;
+    }();
+    return all[static_cast<int>(v.base)];
+}
 
 int square_number(const VariantInfo& v, int bit_index) {
     // Per base variant, the number of each bit (-1: no square), computed once: move lists are

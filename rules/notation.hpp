@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "rules/geometry.hpp"
 #include "rules/move.hpp"
 #include "rules/position.hpp"
 #include "rules/variant.hpp"
@@ -18,6 +19,9 @@
 namespace damas {
 
 // Square name of a bit index: "31" or "c3" depending on the variant.
+// The board tables of v's board (geometry.hpp), made once per base variant.
+const GeometryTables& geometry_tables(const VariantInfo& v);
+
 std::string square_name(const VariantInfo& v, int bit_index);
 // Numeric PDN name of a bit index under the variant's (or, for algebraic ones, english) numbering.
 int square_number(const VariantInfo& v, int bit_index);

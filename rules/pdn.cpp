@@ -331,16 +331,6 @@ class LineWriter {
     std::string out_, line_;
 };
 
-const GeometryTables& geometry_of(const Variant& v) {
-    static const std::array<GeometryTables, base_variant_count> all = [] {
-        std::array<GeometryTables, base_variant_count> t{};
-        for (int i = 0; i < base_variant_count; ++i)
-            t[i] = make_tables(info(static_cast<BaseVariant>(i)).board);
-        return t;
-    }();
-    return all[static_cast<int>(v.base)];
-}
-
 // Whether the squares a..b (bits) of a capture each take one of its pieces: every leg is a
 // straight line of the board with exactly one captured piece strictly inside it.
 bool path_fits(const GeometryTables& g, const Move& m, const std::vector<int>& squares) {
@@ -432,7 +422,7 @@ MoveMatch match_pdn_move(const Variant& v, const Position& p, std::string_view t
     }
     MoveList moves;
     dispatch(v.base, [&](auto rules) { MoveGenerator<decltype(rules)>::generate(p, moves); });
-    const GeometryTables& g = geometry_of(v);
+    const GeometryTables& g = geometry_tables(v.info());
     int found = 0;
     for (const Move& m : moves) {
         if (m.from != squares.front() || m.to != squares.back()) continue;
