@@ -20,6 +20,7 @@
 
 #include "gen/compact_solver.hpp"
 #include "gen/huge_pages.hpp"
+#include "gen/pair_runner.hpp"
 #include "gen/plan.hpp"
 #include "gen/run_record.hpp"
 #include "gen/solved_store.hpp"
@@ -702,20 +703,128 @@ std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, Sol
 
 }  // namespace
 
-GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
+struct PairRunner::State {
+    const GenerateOptions& o;
+    const GenerationPlan& plan;
+    Progress& progress;
+    TopUses top_uses;
+    SolvedStore store;
+    GenerateSummary summary;
+
+    State(const GenerateOptions& options, const GenerationPlan& p, Progress& pr)
+        : o(options),
+          plan(p),
+          progress(pr),
+          top_uses(p.pairs, p.classes.back().pieces()),
+          store(options.variant, options.dir) {
+        summary.peak_bytes_estimate = p.peak_bytes;
+        summary.budget_bytes = p.budget_bytes;
+    }
+};
+
+PairRunner::PairRunner(const GenerateOptions& o, const GenerationPlan& plan, Progress& progress)
+    : state_(std::make_unique<State>(o, plan, progress)) {}
+PairRunner::~PairRunner() = default;
+
+const GenerateSummary& PairRunner::summary() const {
+    return state_->summary;
+}
+
+bool PairRunner::complete(std::size_t i) const {
+    const GenerateOptions& o = state_->o;
+    const Material m = state_->plan.pairs.at(i).material;
+    return pair_complete(o, m, ClassIndex(o.variant.info().board, m).size());
+}
+
+void PairRunner::run(std::size_t i) {
+    const GenerateOptions& o = state_->o;
+    const GenerationPlan& plan = state_->plan;
+    Progress& progress = state_->progress;
+    SolvedStore& store = state_->store;
+    GenerateSummary& summary = state_->summary;
+    const int top = plan.classes.back().pieces();
+    const PairStep& step = plan.pairs.at(i);
+    const Material m = step.material;
+    const bool single = m == m.mirrored();
+    if (complete(i)) {
+        remove_candidates(o, m);  // left by a run killed after its last step
+        remove_units(o, m, step.slices);
+        summary.classes_skipped += single ? 1 : 2;
+        progress.message(pair_label(m) + " complete, skipped");
+        return;
+    }
+    const auto loading = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_seconds();
+    if (plan.bounded) {
+        store.read_through(step.read_through, step.cache_bytes);
+        store.retain(step.keep);
+    } else
+        store.evict(top, state_->top_uses.needed_from(i));
+    store.load_below(m);
+    store.load_below(m.mirrored());
+    const std::string label = pair_label(m);
+    const auto t0 = loading;  // the pair's time includes loading what it reads
+    const double loaded =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count();
+    summary.load_seconds += loaded;
+    progress.start(label + (step.in_units ? " (" + std::to_string(step.slices) + " units" +
+                                                (step.compact ? ", a byte a position)" : ")")
+                                          : ""),
+                   step.positions);
+    SolveTimes times;
+    auto solved = t0;
+    if (step.in_units) {
+        ++summary.pairs_in_units;
+        summary.bytes_written +=
+            solve_and_write_in_units(o, m, store, step, progress, times, summary, solved);
+        remove_leftovers(o, m);
+        remove_units(o, m, step.slices);
+        summary.positions += step.positions;
+        summary.classes_built += single ? 1 : 2;
+        // Not kept: later pairs read it from its files.
+    } else {
+        std::vector<PairResult> results = solve_pair(
+            o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
+            &times);
+        solved = std::chrono::steady_clock::now();
+        summary.bytes_written += write_pair(o, ResultsSource(results));
+        remove_leftovers(o, m);
+        for (PairResult& r : results) {
+            summary.positions += r.outcomes.size();
+            ++summary.classes_built;
+            store.add(r.material, std::move(r.outcomes), true);
+        }
+    }
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double solving = std::chrono::duration<double>(solved - t0).count() - loaded;
+    const std::uint64_t peak = take_peak_resident_bytes();
+    if (peak > summary.peak_resident_bytes) {
+        summary.peak_resident_bytes = peak;
+        summary.peak_pair = label;
+    }
+    char note[400];
+    std::snprintf(note, sizeof note,
+                  "%s: %llu positions in %.2f s (%.2f M pos/s; classes loaded in %.2f s; "
+                  "solved in %.2f s: initialised in %.2f s, resolved in %.2f s; written in "
+                  "%.2f s; CPU %.2f s; peak %.0f MiB, planned %.0f)",
+                  label.c_str(), static_cast<unsigned long long>(step.positions), secs,
+                  secs > 0 ? static_cast<double>(step.positions) / secs / 1e6 : 0.0, loaded,
+                  solving, times.initialise, times.resolve, secs - solving, cpu_seconds() - cpu0,
+                  static_cast<double>(peak) / (1024.0 * 1024.0),
+                  static_cast<double>(step.peak_bytes) / (1024.0 * 1024.0));
+    progress.finish(note);
+}
+
+void prepare_generation_process() {
     // Large buffers (slices, chunks, classes' values) are mapped and unmapped, never kept in
     // malloc's arenas: glibc raises its threshold after the first large free, after which blocks
     // up to 32 MiB came from the arenas and stayed there (english 2-6 --memory 512M peaked 160 MiB
     // above a pair's own peak, 680 against 518 MiB).
     ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
-    const auto start = std::chrono::steady_clock::now();
-    const BoardSpec board = o.variant.info().board;
-    const int threads = checked_threads(o.threads, "threads");  // before the plan counts them
-    const GenerationPlan plan = plan_generation(o);
-    GenerateSummary summary;
-    summary.peak_bytes_estimate = plan.peak_bytes;
-    summary.budget_bytes = plan.budget_bytes;
-    const int top = plan.classes.back().pieces();
+}
+
+void check_plan_fits(const GenerateOptions& o, const GenerationPlan& plan, Progress& progress) {
     std::string how = plan.bounded ? "bounded: " + std::to_string(plan.units) + " units" : "whole";
     progress.message("damas gen: " + o.variant.name() + ", " + std::to_string(plan.classes.size()) +
                      " classes, needs about " + gib(static_cast<double>(plan.peak_bytes)) +
@@ -726,89 +835,27 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
                     " of memory but the budget is " + gib(static_cast<double>(plan.budget_bytes)) +
                     (o.memory_bytes ? "" : " (three quarters of the available memory)") +
                     "; raise --memory, or use fewer pieces or --max-per-side");
+}
 
+void remove_empty_units_dir(const GenerateOptions& o) {
+    std::error_code ec;
+    std::filesystem::remove(units_dir(o.dir, o.variant), ec);  // only if empty
+}
+
+GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
+    prepare_generation_process();
+    const auto start = std::chrono::steady_clock::now();
+    const int threads = checked_threads(o.threads, "threads");  // before the plan counts them
+    const GenerationPlan plan = plan_generation(o);
+    check_plan_fits(o, plan, progress);
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(threads));
     WriterRun run(o, plan.classes, progress);  // one writer at a time; the plan in the manifest
-
-    const TopUses top_uses(plan.pairs, top);
-    SolvedStore store(o.variant, o.dir);
-    for (std::size_t i = 0; i < plan.pairs.size(); ++i) {
-        const PairStep& step = plan.pairs[i];
-        const Material m = step.material;
-        const bool single = m == m.mirrored();
-        if (pair_complete(o, m, ClassIndex(board, m).size())) {
-            remove_candidates(o, m);  // left by a run killed after its last step
-            remove_units(o, m, step.slices);
-            summary.classes_skipped += single ? 1 : 2;
-            progress.message(pair_label(m) + " complete, skipped");
-            continue;
-        }
-        const auto loading = std::chrono::steady_clock::now();
-        const double cpu0 = cpu_seconds();
-        if (plan.bounded) {
-            store.read_through(step.read_through, step.cache_bytes);
-            store.retain(step.keep);
-        } else
-            store.evict(top, top_uses.needed_from(i));
-        store.load_below(m);
-        store.load_below(m.mirrored());
-        const std::string label = pair_label(m);
-        const auto t0 = loading;  // the pair's time includes loading what it reads
-        const double loaded =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count();
-        summary.load_seconds += loaded;
-        progress.start(label + (step.in_units ? " (" + std::to_string(step.slices) + " units" +
-                                                    (step.compact ? ", a byte a position)" : ")")
-                                              : ""),
-                       step.positions);
-        SolveTimes times;
-        auto solved = t0;
-        if (step.in_units) {
-            ++summary.pairs_in_units;
-            summary.bytes_written +=
-                solve_and_write_in_units(o, m, store, step, progress, times, summary, solved);
-            remove_leftovers(o, m);
-            remove_units(o, m, step.slices);
-            summary.positions += step.positions;
-            summary.classes_built += single ? 1 : 2;
-            // Not kept: later pairs read it from its files.
-        } else {
-            std::vector<PairResult> results = solve_pair(
-                o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
-                &times);
-            solved = std::chrono::steady_clock::now();
-            summary.bytes_written += write_pair(o, ResultsSource(results));
-            remove_leftovers(o, m);
-            for (PairResult& r : results) {
-                summary.positions += r.outcomes.size();
-                ++summary.classes_built;
-                store.add(r.material, std::move(r.outcomes), true);
-            }
-        }
-        const double secs =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double solving = std::chrono::duration<double>(solved - t0).count() - loaded;
-        const std::uint64_t peak = take_peak_resident_bytes();
-        if (peak > summary.peak_resident_bytes) {
-            summary.peak_resident_bytes = peak;
-            summary.peak_pair = label;
-        }
-        char note[400];
-        std::snprintf(note, sizeof note,
-                      "%s: %llu positions in %.2f s (%.2f M pos/s; classes loaded in %.2f s; "
-                      "solved in %.2f s: initialised in %.2f s, resolved in %.2f s; written in "
-                      "%.2f s; CPU %.2f s; peak %.0f MiB, planned %.0f)",
-                      label.c_str(), static_cast<unsigned long long>(step.positions), secs,
-                      secs > 0 ? static_cast<double>(step.positions) / secs / 1e6 : 0.0, loaded,
-                      solving, times.initialise, times.resolve, secs - solving,
-                      cpu_seconds() - cpu0, static_cast<double>(peak) / (1024.0 * 1024.0),
-                      static_cast<double>(step.peak_bytes) / (1024.0 * 1024.0));
-        progress.finish(note);
-    }
-    std::error_code ec;
-    std::filesystem::remove(units_dir(o.dir, o.variant), ec);  // only if empty
+    PairRunner runner(o, plan, progress);
+    for (std::size_t i = 0; i < plan.pairs.size(); ++i) runner.run(i);
+    remove_empty_units_dir(o);
     run.finish();
+    GenerateSummary summary = runner.summary();
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;

@@ -92,6 +92,15 @@ std::vector<Material> planned_classes(const GenerateOptions& options);
 
 GenerateSummary generate(const GenerateOptions& options, Progress& progress);
 
+// What generate() does around its loop of pairs (gen/pair_runner.hpp), for a driver of its own
+// (damas-mpi: docs/distributed.md).
+struct GenerationPlan;
+void prepare_generation_process();  // malloc settings for the large buffers; before any pair
+// Announces the plan; throws Error if it needs more memory than its budget.
+void check_plan_fits(const GenerateOptions& options, const GenerationPlan& plan,
+                     Progress& progress);
+void remove_empty_units_dir(const GenerateOptions& options);  // once every pair is done
+
 // The generator's version string, written in every file header.
 const char* generator_version();
 

@@ -383,6 +383,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         peak = std::max(peak, step.peak_bytes);
         plan.positions += c.positions;
         plan.seconds += seconds;
+        step.seconds = seconds;
         plan.pairs.push_back(step);
     }
     plan.peak_bytes = peak;

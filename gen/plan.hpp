@@ -55,6 +55,7 @@ struct PairStep {
     std::set<Material> keep;
     std::uint64_t kept_ahead_bytes = 0;  // the second kind
     std::uint64_t peak_bytes = 0;        // modelled, overhead included
+    double seconds = 0;                  // modelled (GenerationPlan::time_model)
 };
 
 struct GenerationPlan {

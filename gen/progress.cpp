@@ -34,14 +34,14 @@ void Progress::finish(const std::string& note) {
     if (mode_ == Mode::quiet) return;
     std::lock_guard lock(mutex_);
     if (mode_ == Mode::bar) std::fprintf(stderr, "\r\033[K");
-    std::fprintf(stderr, "%s\n", note.c_str());
+    std::fprintf(stderr, "%s%s\n", prefix_.c_str(), note.c_str());
 }
 
 void Progress::message(const std::string& line) {
     if (mode_ == Mode::quiet) return;
     std::lock_guard lock(mutex_);
     if (mode_ == Mode::bar) std::fprintf(stderr, "\r\033[K");
-    std::fprintf(stderr, "%s\n", line.c_str());
+    std::fprintf(stderr, "%s%s\n", prefix_.c_str(), line.c_str());
 }
 
 void Progress::draw(std::uint64_t done, bool final) {
@@ -55,11 +55,11 @@ void Progress::draw(std::uint64_t done, bool final) {
         const int filled = static_cast<int>(pct / 100.0 * width);
         std::string bar(static_cast<std::size_t>(filled), '#');
         bar.resize(width, '.');
-        std::fprintf(stderr, "\r\033[K%s [%s] %5.1f%% %.2f M pos/s ETA %.0f s", label_.c_str(),
-                     bar.c_str(), pct, rate / 1e6, eta);
+        std::fprintf(stderr, "\r\033[K%s%s [%s] %5.1f%% %.2f M pos/s ETA %.0f s", prefix_.c_str(),
+                     label_.c_str(), bar.c_str(), pct, rate / 1e6, eta);
     } else {
-        std::fprintf(stderr, "%s %.1f%% %.2f M pos/s ETA %.0f s\n", label_.c_str(), pct, rate / 1e6,
-                     eta);
+        std::fprintf(stderr, "%s%s %.1f%% %.2f M pos/s ETA %.0f s\n", prefix_.c_str(),
+                     label_.c_str(), pct, rate / 1e6, eta);
     }
     if (final) std::fprintf(stderr, "\n");
     std::fflush(stderr);

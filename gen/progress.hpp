@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace damas {
 
@@ -14,7 +15,9 @@ class Progress {
     enum class Mode { bar, lines, quiet };
     static Mode detect(bool quiet);  // bar on a terminal, lines otherwise
 
-    explicit Progress(Mode mode) : mode_(mode) {}
+    // `prefix` starts every line (damas-mpi: "[rank 3] ").
+    explicit Progress(Mode mode, std::string prefix = "")
+        : mode_(mode), prefix_(std::move(prefix)) {}
     void start(const std::string& label, std::uint64_t total);
     void update(std::uint64_t done);  // thread-safe, rate-limited
     void finish(const std::string& note);
@@ -24,6 +27,7 @@ class Progress {
     void draw(std::uint64_t done, bool final);
 
     Mode mode_;
+    std::string prefix_;
     std::mutex mutex_;
     std::string label_;
     std::uint64_t total_ = 0;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "gen/generate.hpp"
+#include "gen/pair_graph.hpp"
 #include "gen/rule_solver.hpp"
 #include "gen/run_record.hpp"
 #include "gen/threads.hpp"
@@ -141,67 +142,125 @@ ClassReport write_class(const RuleGenerateOptions& o, const DrawRules& rules, co
 
 }  // namespace
 
-RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progress) {
-    const auto start = std::chrono::steady_clock::now();
-    const DrawRules rules = draw_rules(o.variant, o.edition);
-    if (!rules.any())
-        throw Error(o.variant.name() + " has no move-limit draw rules: its pure tables are exact");
+std::vector<Material> rule_run_classes(const RuleGenerateOptions& o) {
     GenerateOptions g;
     g.variant = o.variant;
     g.max_pieces = o.max_pieces;
     g.dir = o.dir;
     g.max_per_side = o.max_per_side;
     g.only = o.only;
-    const std::vector<Material> classes = planned_classes(g);
+    std::vector<Material> classes = planned_classes(g);
     if (classes.empty()) throw Error("no class to solve");
+    return classes;
+}
+
+DrawRules checked_draw_rules(const RuleGenerateOptions& o) {
+    DrawRules rules = draw_rules(o.variant, o.edition);
+    if (!rules.any())
+        throw Error(o.variant.name() + " has no move-limit draw rules: its pure tables are exact");
+    return rules;
+}
+
+namespace {
+
+PairGraph rule_pair_graph(const Variant& v, const std::vector<Material>& classes) {
+    std::vector<Material> pairs;
+    std::vector<std::uint64_t> positions;
+    std::set<Material> seen;
+    for (const Material m : classes) {
+        if (!seen.insert(m).second) continue;
+        seen.insert(m.mirrored());
+        pairs.push_back(m);
+        const std::uint64_t n = ClassIndex(v.info().board, m).size();
+        positions.push_back(m == m.mirrored() ? n : 2 * n);
+    }
+    return pair_graph(pairs, positions);
+}
+
+std::string rule_pair_label(Material m) {
+    std::string label = m.name();
+    if (m != m.mirrored()) {
+        label += '+';
+        label += m.mirrored().name();
+    }
+    return label;
+}
+
+}  // namespace
+
+RulePairRunner::RulePairRunner(const RuleGenerateOptions& o, Progress& progress)
+    : options_(o),
+      rules_(checked_draw_rules(o)),
+      graph_(rule_pair_graph(o.variant, rule_run_classes(o))),
+      store_(rules_),
+      progress_(progress) {
+    options_.threads = std::max(1, checked_threads(o.threads, "threads"));
+}
+
+bool RulePairRunner::complete(std::size_t i) const {
+    const Material m = graph_.pairs.at(i);
+    return class_complete(options_, rules_, m) &&
+           (m == m.mirrored() || class_complete(options_, rules_, m.mirrored()));
+}
+
+// The classes pair i reads, and what restoring them from their files reads, in the order they
+// were solved: read back from their files where the store lacks them.
+void RulePairRunner::load_inputs(std::size_t i) {
+    std::set<std::size_t> inputs;
+    std::vector<std::size_t> todo(graph_.needs.at(i));
+    while (!todo.empty()) {
+        const std::size_t n = todo.back();
+        todo.pop_back();
+        if (inputs.insert(n).second)
+            todo.insert(todo.end(), graph_.needs[n].begin(), graph_.needs[n].end());
+    }
+    for (const std::size_t n : inputs)  // ascending: a class's own inputs are read before it
+        for (const Material c : {graph_.pairs[n], graph_.pairs[n].mirrored()})
+            if (!store_.has(c)) store_.add(read_class(options_, rules_, c, store_));
+}
+
+void RulePairRunner::run(std::size_t i) {
+    const Material m = graph_.pairs.at(i);
+    const bool single = m == m.mirrored();
+    const std::string label = rule_pair_label(m);
+    if (complete(i)) {  // read back by the pairs that read it, when they need it
+        summary_.classes_skipped += single ? 1 : 2;
+        progress_.message(label + " complete, skipped");
+        return;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    load_inputs(i);
+    std::vector<RuleClass> results = solve_rule_pair(rules_, m, store_);
+    for (RuleClass& c : results) {
+        const ClassReport r = dispatch(options_.variant.base, [&](auto rule_set) {
+            return write_class<decltype(rule_set)>(options_, rules_, c);
+        });
+        summary_.bytes_written += r.bytes;
+        summary_.pure_wins += r.pure_wins;
+        summary_.wins_drawn_by_rules += r.wins_drawn;
+        summary_.positions += c.dtr[0].size();
+        ++summary_.classes;
+        store_.add(std::move(c));
+    }
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    char note[160];
+    std::snprintf(note, sizeof note, "%s: rule values in %.2f s", label.c_str(), secs);
+    progress_.message(note);
+}
+
+RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    checked_draw_rules(o);
+    const std::vector<Material> classes = rule_run_classes(o);
     const int threads = checked_threads(o.threads, "threads");
     WriterRun writer(o, classes, progress);  // one writer at a time; the plan in the manifest
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(std::max(1, threads)));
-    RuleGenerateOptions run = o;
-    run.threads = std::max(1, threads);
-
-    RuleGenerateSummary summary;
-    RuleStore store(rules);
-    std::set<Material> done;
-    for (const Material m : classes) {
-        if (done.count(m)) continue;
-        done.insert(m);
-        done.insert(m.mirrored());
-        const bool single = m == m.mirrored();
-        std::string label = m.name();
-        if (!single) {
-            label += '+';
-            label += m.mirrored().name();
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        if (class_complete(o, rules, m) && (single || class_complete(o, rules, m.mirrored()))) {
-            // Kept: read back (the larger classes look it up), not written again.
-            store.add(read_class(o, rules, m, store));
-            if (!single) store.add(read_class(o, rules, m.mirrored(), store));
-            summary.classes_skipped += single ? 1 : 2;
-            progress.message(label + " complete, skipped");
-            continue;
-        }
-        std::vector<RuleClass> results = solve_rule_pair(rules, m, store);
-        for (RuleClass& c : results) {
-            const ClassReport r = dispatch(o.variant.base, [&](auto rule_set) {
-                return write_class<decltype(rule_set)>(run, rules, c);
-            });
-            summary.bytes_written += r.bytes;
-            summary.pure_wins += r.pure_wins;
-            summary.wins_drawn_by_rules += r.wins_drawn;
-            summary.positions += c.dtr[0].size();
-            ++summary.classes;
-            store.add(std::move(c));
-        }
-        const double secs =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        char note[160];
-        std::snprintf(note, sizeof note, "%s: rule values in %.2f s", label.c_str(), secs);
-        progress.message(note);
-    }
+    RulePairRunner runner(o, progress);
+    for (std::size_t i = 0; i < runner.graph().pairs.size(); ++i) runner.run(i);
     writer.finish();
+    RuleGenerateSummary summary = runner.summary();
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;

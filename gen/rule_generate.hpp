@@ -21,7 +21,9 @@
 #include <filesystem>
 #include <optional>
 
+#include "gen/pair_graph.hpp"
 #include "gen/progress.hpp"
+#include "gen/rule_solver.hpp"
 #include "index/material.hpp"
 #include "table/draw_rules.hpp"
 
@@ -50,5 +52,34 @@ struct RuleGenerateSummary {
 };
 
 RuleGenerateSummary generate_rules(const RuleGenerateOptions& options, Progress& progress);
+
+// The classes of a gen-rules run, in the order they are solved; throws Error if none.
+std::vector<Material> rule_run_classes(const RuleGenerateOptions& options);
+// The variant's rules; throws Error if it has none (its pure tables are exact).
+DrawRules checked_draw_rules(const RuleGenerateOptions& options);
+
+// The pairs of a gen-rules run, one at a time, each from the files of the pairs it reads: the
+// loop of generate_rules(), and the work of each rank of `damas-mpi gen-rules`. Its store keeps
+// every class it solved or read back (the rule solver holds every class it reads). Not
+// thread-safe; the caller holds the folder's writer lock and the thread limit.
+class RulePairRunner {
+  public:
+    RulePairRunner(const RuleGenerateOptions& options, Progress& progress);
+    const PairGraph& graph() const { return graph_; }
+    bool complete(std::size_t i) const;  // pair i's rule files are complete (checked)
+    // Solves pair i and writes its files, unless they are complete; the rule files of the pairs
+    // it reads must be complete.
+    void run(std::size_t i);
+    const RuleGenerateSummary& summary() const { return summary_; }
+
+  private:
+    void load_inputs(std::size_t i);
+    RuleGenerateOptions options_;
+    DrawRules rules_;
+    PairGraph graph_;
+    RuleStore store_;
+    Progress& progress_;
+    RuleGenerateSummary summary_;
+};
 
 }  // namespace damas

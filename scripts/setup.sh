@@ -8,6 +8,7 @@ packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
           libzstd-dev libtbb-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
           libxxhash-dev libfmt-dev
           libcpp-httplib-dev nlohmann-json3-dev python3 python3-dev pybind11-dev
+          libopenmpi-dev openmpi-bin
           chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do

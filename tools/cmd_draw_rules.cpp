@@ -9,15 +9,10 @@
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
 #include "tools/commands.hpp"
+#include "tools/gen_flags.hpp"
 #include "tools/rule_options.hpp"
 
 namespace damas::cli {
-
-Edition edition_or_throw(const std::string& name) {
-    const auto e = parse_edition(name);
-    if (!e) throw Error("unknown edition '" + name + "' (known: seed, fmjd)");
-    return *e;
-}
 
 bool RuleOptions::given() const {
     for (const CLI::Option* o :
@@ -98,81 +93,23 @@ void add_rule_json(Json& out, const RuleQuery& q, const RuleReport& r) {
 
 namespace {
 
-std::filesystem::path dir_or_default(const std::string& dir) {
-    return dir.empty() ? default_database_dir() : std::filesystem::path(dir);
-}
-
-struct GenRulesOptions {
-    std::string variant;
-    std::string edition = "seed";
-    int pieces = 4;
-    std::string dir;
-    int max_per_side = 0;
-    int threads = 0;
-    std::string only;
-    bool quiet = false;
-    bool json = false;
-    bool no_sync = false;
-};
-
-void run_gen_rules(const GenRulesOptions& o) {
-    RuleGenerateOptions g;
-    g.variant = variant_or_throw(o.variant);
-    g.edition = edition_or_throw(o.edition);
-    if (o.pieces < 2 || o.pieces > 8) throw Error("--pieces must be between 2 and 8");
-    g.max_pieces = o.pieces;
-    g.dir = dir_or_default(o.dir);
-    g.max_per_side = o.max_per_side;
-    g.threads = checked_threads(o.threads);
-    g.durable = !o.no_sync;
-    if (!o.only.empty()) {
-        const auto m = Material::parse(o.only);
-        if (!m || m->white() == 0 || m->black() == 0) throw Error("bad class '" + o.only + "'");
-        g.only = *m;
-    }
+void run_gen_rules(const GenRulesFlags& o) {
+    const RuleGenerateOptions g = rule_generate_options(o);
     Progress progress(Progress::detect(o.quiet));
     const RuleGenerateSummary s = generate_rules(g, progress);
-    if (o.json) {
-        print_json({{"variant", g.variant.name()},
-                    {"dir", g.dir.string()},
-                    {"edition", edition_name(g.edition)},
-                    {"classes_built", s.classes},
-                    {"classes_skipped", s.classes_skipped},
-                    {"positions", s.positions},
-                    {"pure_wins", s.pure_wins},
-                    {"wins_drawn", s.wins_drawn_by_rules},
-                    {"bytes_written", s.bytes_written},
-                    {"seconds", s.seconds}});
-        return;
-    }
-    std::printf(
-        "rule tables: %d classes written, %d complete and skipped; %llu positions in %.2f s; %llu "
-        "bytes; %llu of %llu quiet pure wins are draws when the count starts at them\n",
-        s.classes, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
-        static_cast<unsigned long long>(s.bytes_written),
-        static_cast<unsigned long long>(s.wins_drawn_by_rules),
-        static_cast<unsigned long long>(s.pure_wins));
+    if (o.json)
+        print_json(gen_rules_summary_json(g, s));
+    else
+        print_gen_rules_summary(s);
 }
 
 }  // namespace
 
 void add_draw_rules_commands(CLI::App& app) {
-    static GenRulesOptions g;
+    static GenRulesFlags g;
     auto* gen = app.add_subcommand(
         "gen-rules", "Compute the move-limit rule tables (dtr) of a generated database");
-    gen->add_option("--variant,-v", g.variant, "Variant (" + variant_names() + ")")->required();
-    gen->add_option("--edition", g.edition, "international: seed (10 moves) or fmjd (16 moves)");
-    gen->add_option("--pieces,-p", g.pieces, "Most pieces on the board (2..8)");
-    gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
-    gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
-    gen->add_option("--class,-c", g.only, "Only this class (and its mirror) and what it needs");
-    gen->add_option("--threads,-t", g.threads, "Worker threads (default: all cores)");
-    gen->add_flag("--no-sync", g.no_sync,
-                  "Do not fsync each file and its folder (scratch runs: a power cut may leave "
-                  "partial files)");
-    gen->add_flag("--quiet,-q", g.quiet, "No progress output");
-    gen->add_flag("--json", g.json, "Machine-readable summary");
+    add_gen_rules_flags(*gen, g);
     gen->callback([] { run_gen_rules(g); });
 }
 

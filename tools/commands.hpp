@@ -7,6 +7,7 @@
 #include <string>
 
 #include "rules/variant.hpp"
+#include "table/draw_rules.hpp"
 #include "tools/analysis_json.hpp"
 
 namespace damas::cli {
@@ -16,6 +17,8 @@ void print_json(const Json& j);
 
 // The variant named on the command line; throws Error listing the known names.
 Variant variant_or_throw(const std::string& name);
+// "seed" or "fmjd"; throws Error naming the known editions.
+Edition edition_or_throw(const std::string& name);
 
 void add_rules_commands(CLI::App& app);       // perft, moves
 void add_index_commands(CLI::App& app);       // count, index, unindex

@@ -9,31 +9,6 @@
 #include "rules/variant.hpp"
 #include "tools/commands.hpp"
 
-namespace damas::cli {
-Variant variant_or_throw(const std::string& name) {
-    const auto v = parse_variant(name);
-    if (!v) throw Error("unknown variant '" + name + "' (known: " + variant_names() + ")");
-    return *v;
-}
-
-void print_json(const Json& j) {
-    std::printf("%s\n", j.dump(-1, ' ', false, Json::error_handler_t::replace).c_str());
-}
-
-std::string variant_folder_hint(const std::filesystem::path& dir) {
-    std::filesystem::path d = dir;
-    if (!d.has_filename()) d = d.parent_path();  // "db/brazilian/"
-    const auto v = parse_variant(d.filename().string());
-    if (!v || !std::filesystem::is_directory(d)) return "";
-    for (const Variant other : all_variants())  // a database folder that happens to be named so
-        if (std::filesystem::is_directory(d / other.name())) return "";
-    std::filesystem::path parent = d.parent_path();
-    if (parent.empty()) parent = ".";
-    return " (" + dir.string() + " is the " + v->name() +
-           " tables' folder: give the database folder, -d " + parent.string() + ")";
-}
-}  // namespace damas::cli
-
 namespace {
 // An error message as printed: one line, control characters escaped and long input cut
 // (rules/printable.hpp), since messages quote what the user typed.

@@ -16,9 +16,6 @@
 
 namespace damas::cli {
 
-// "seed" or "fmjd"; throws Error naming the known editions.
-Edition edition_or_throw(const std::string& name);
-
 struct RuleOptions {
     std::string edition = "seed";
     int plies_since_capture = 0;

@@ -1,0 +1,44 @@
+// Solving the pairs of a planned run one at a time, each from the files on disk and what the
+// runner's store holds: the loop of `damas gen` (gen/generate.hpp), and the work each rank of
+// `damas-mpi` does with the pairs it is handed (docs/distributed.md).
+//
+// Owns: the store of solved classes a worker keeps between its pairs (gen/solved_store.hpp),
+// sized as the plan says (gen/plan.hpp: a pair's `keep` and `read_through` when the run is
+// bounded; else every class below the top size, and top classes until the last pair that reads
+// them), and the summary of what the worker did. A pair's inputs are the files of the pairs it
+// reads (gen/pair_graph.hpp); whatever of them the store lacks is loaded from the files, so a
+// pair can run on any worker once those files are complete, and writes the same bytes.
+//
+// Not thread-safe: one runner per worker. The caller holds the folder's writer lock (one run
+// per folder: gen/run_record.hpp) and the thread limit.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "gen/generate.hpp"
+#include "gen/plan.hpp"
+#include "gen/progress.hpp"
+
+namespace damas {
+
+class PairRunner {
+  public:
+    PairRunner(const GenerateOptions& options, const GenerationPlan& plan, Progress& progress);
+    ~PairRunner();
+    PairRunner(const PairRunner&) = delete;
+    PairRunner& operator=(const PairRunner&) = delete;
+
+    // Whether pair i's files are complete (checked: header, size, checksums).
+    bool complete(std::size_t i) const;
+    // Solves pair i (the plan's index) and writes its files, unless they are complete; its
+    // inputs' files must be complete. Counted in summary().
+    void run(std::size_t i);
+    const GenerateSummary& summary() const;
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace damas

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# damas-mpi against damas (docs/distributed.md): the files of an MPI run are byte-identical to
+# those of one process, for any number of ranks (oversubscribed too), for gen and gen-rules; a
+# rank killed in the middle ends the job, and the rerun completes the same files (slow); a
+# second job on a folder being written refuses.
+# Usage: mpi_gen_checks.sh DAMAS DAMAS_MPI SCRATCH CHECK   (CHECK: identical, ranks, rules,
+#        kill, lock, errors)
+set -euo pipefail
+damas=$1 damas_mpi=$2 scratch=$3 check=$4
+rm -rf "$scratch"
+mkdir -p "$scratch"
+mpi=(mpirun --oversubscribe -q)
+[ "$(id -u)" -eq 0 ] && mpi+=(--allow-run-as-root)
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# The table files and the manifest's record of them (size, checksum), the same in both folders;
+# the manifest's other fields (options, generator) may differ.
+same_database() {
+    local a=$1/$3 b=$2/$3
+    diff -r -q -x manifest.json -x .lock "$a" "$b" || fail "$a and $b differ"
+    python3 - "$a/manifest.json" "$b/manifest.json" <<'PY' || fail "manifests of $a and $b differ"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["files"] == b["files"], "files differ"
+assert all(r["complete"] for r in a["runs"].values()), "a run is not complete"
+assert all(r["complete"] for r in b["runs"].values()), "b run is not complete"
+assert sorted(a["runs"]) == sorted(b["runs"])
+PY
+    [ "$(find "$b" -name '*.tmp' | wc -l)" -eq 0 ] || fail "$b has .tmp files"
+    [ ! -e "$b/units" ] || fail "$b has unit files left"
+}
+
+case $check in
+identical)  # CI's check: 2 ranks of 1 thread, english 2-5
+    "$damas" gen -v english -p 5 -d "$scratch/one" -q --no-sync
+    "${mpi[@]}" -np 2 "$damas_mpi" gen -v english -p 5 -t 1 -d "$scratch/mpi" -q --no-sync
+    same_database "$scratch/one" "$scratch/mpi" english
+    ;;
+ranks)  # 1, 3 and 4 ranks on 2 cores; one of them with every pair in units
+    "$damas" gen -v russian -p 4 -d "$scratch/one" -q --no-sync
+    for n in 1 3 4; do
+        "${mpi[@]}" -np $n "$damas_mpi" gen -v russian -p 4 -t 1 -d "$scratch/mpi$n" -q --no-sync
+        same_database "$scratch/one" "$scratch/mpi$n" russian
+    done
+    "${mpi[@]}" -np 3 "$damas_mpi" gen -v russian -p 4 -t 1 --in-units -d "$scratch/units" -q \
+        --no-sync
+    same_database "$scratch/one" "$scratch/units" russian
+    ;;
+rules)  # gen-rules over 3 ranks
+    "$damas" gen -v portuguese -p 4 -d "$scratch/one" -q --no-sync
+    cp -r "$scratch/one" "$scratch/mpi"
+    "$damas" gen-rules -v portuguese -p 4 -d "$scratch/one" -q --no-sync
+    "${mpi[@]}" -np 3 "$damas_mpi" gen-rules -v portuguese -p 4 -t 1 -d "$scratch/mpi" -q --no-sync
+    same_database "$scratch/one" "$scratch/mpi" portuguese
+    ;;
+kill)  # kill -9 one rank in the middle; the job ends; the rerun completes identical files
+    "$damas" gen -v english -p 5 -d "$scratch/one" -q --no-sync
+    "${mpi[@]}" -np 3 "$damas_mpi" gen -v english -p 5 -t 1 -d "$scratch/mpi" -q --no-sync \
+        > "$scratch/killed.log" 2>&1 &
+    job=$!
+    # Once some pairs are written, kill the newest worker rank.
+    for _ in $(seq 1 600); do
+        [ "$(ls "$scratch/mpi/english" 2>/dev/null | grep -c '\.dtw$' || true)" -ge 20 ] && break
+        sleep 0.1
+    done
+    victim=$(pgrep -n -f "damas-mpi gen -v english -p 5 -t 1 -d $scratch/mpi") ||
+        fail "no rank to kill"
+    kill -9 "$victim"
+    if wait "$job"; then fail "the job did not fail when a rank was killed"; fi
+    if [ "$(ls "$scratch/mpi/english" | grep -c '\.dtw$')" -ge \
+         "$(ls "$scratch/one/english" | grep -c '\.dtw$')" ]; then
+        fail "the run was complete before the kill: nothing was checked"
+    fi
+    "${mpi[@]}" -np 2 "$damas_mpi" gen -v english -p 5 -t 1 -d "$scratch/mpi" -q --no-sync
+    same_database "$scratch/one" "$scratch/mpi" english
+    ;;
+lock)  # a second job (damas-mpi or damas) on a folder being written refuses
+    "${mpi[@]}" -np 2 "$damas_mpi" gen -v english -p 5 -t 1 -d "$scratch/mpi" -q --no-sync &
+    job=$!
+    for _ in $(seq 1 600); do
+        [ -e "$scratch/mpi/english/manifest.json" ] && break
+        sleep 0.05
+    done
+    set +e
+    "${mpi[@]}" -np 2 "$damas_mpi" gen -v english -p 5 -t 1 -d "$scratch/mpi" -q --no-sync \
+        2> "$scratch/second.err"
+    second=$?
+    "$damas" gen -v english -p 5 -d "$scratch/mpi" -q --no-sync 2> "$scratch/third.err"
+    third=$?
+    running=0
+    kill -0 "$job" 2> /dev/null && running=1
+    kill "$job" 2> /dev/null
+    wait "$job"
+    set -e
+    [ $running -eq 1 ] || fail "the first job ended before the checks: nothing was checked"
+    [ $second -ne 0 ] || fail "a second damas-mpi job on the folder did not refuse"
+    grep -q "is being written by another damas" "$scratch/second.err" ||
+        fail "second job: $(cat "$scratch/second.err")"
+    [ $third -ne 0 ] || fail "damas gen on the folder did not refuse"
+    grep -q "is being written by another damas" "$scratch/third.err" ||
+        fail "damas gen: $(cat "$scratch/third.err")"
+    ;;
+errors)  # bad input: one clear line, exit code 2, from every kind of mistake
+    for args in "gen -v nosuch -p 4" "gen -v english -p 11" "gen -v english -p 4 --memory 1K" \
+                "gen-rules -v english -p 3" "gen --bogus"; do
+        set +e
+        # shellcheck disable=SC2086
+        "${mpi[@]}" -np 2 "$damas_mpi" $args -d "$scratch/bad" -q > "$scratch/out" 2> "$scratch/err"
+        code=$?
+        set -e
+        [ $code -ne 0 ] || fail "'$args' succeeded"
+        grep -q "error:" "$scratch/err" || fail "'$args': no error line: $(cat "$scratch/err")"
+        [ "$(grep -c 'error:' "$scratch/err")" -le 2 ] || fail "'$args': $(cat "$scratch/err")"
+    done
+    ;;
+*) fail "unknown check $check" ;;
+esac
+rm -rf "$scratch"
+echo "ok: $check"

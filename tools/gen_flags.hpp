@@ -1,0 +1,66 @@
+// The flags of `gen` and `gen-rules`, shared by `damas` (tools/cmd_gen.cpp,
+// tools/cmd_draw_rules.cpp) and `damas-mpi` (tools/mpi/), so that both take the same flags with
+// the same checks and print the same plans and summaries.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "gen/generate.hpp"
+#include "gen/plan.hpp"
+#include "gen/rule_generate.hpp"
+#include "tools/analysis_json.hpp"
+
+namespace damas::cli {
+
+struct GenFlags {
+    std::string variant = "english";
+    int pieces = 4;
+    std::string dir;
+    int threads = 0;
+    int max_per_side = 0;
+    std::string only;
+    bool full_wdl = false;
+    bool no_sync = false;
+    std::string wdl_codec = "auto";
+    std::string memory;
+    bool plan = false;
+    bool in_units = false;
+    bool read_through = false;
+    bool compact = false;
+    bool quiet = false;
+    bool json = false;
+};
+
+// `per_rank`: the help of --threads and --memory speaks of each rank (damas-mpi).
+void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank = false);
+// The options the flags ask for; throws Error on a bad value.
+GenerateOptions generate_options(const GenFlags& flags);
+// "40 s", "12.5 min", "3.2 h".
+std::string duration_text(double seconds);
+// damas gen --plan: what the run would do and take, without generating anything.
+Json plan_json(const GenerateOptions& g, const GenerationPlan& p);
+void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json);
+Json gen_summary_json(const GenerateOptions& g, const GenerateSummary& s);
+void print_gen_summary(const GenerateOptions& g, const GenerateSummary& s);
+
+struct GenRulesFlags {
+    std::string variant;
+    std::string edition = "seed";
+    int pieces = 4;
+    std::string dir;
+    int max_per_side = 0;
+    int threads = 0;
+    std::string only;
+    bool quiet = false;
+    bool json = false;
+    bool no_sync = false;
+};
+
+void add_gen_rules_flags(CLI::App& cmd, GenRulesFlags& flags, bool per_rank = false);
+RuleGenerateOptions rule_generate_options(const GenRulesFlags& flags);
+Json gen_rules_summary_json(const RuleGenerateOptions& g, const RuleGenerateSummary& s);
+void print_gen_rules_summary(const RuleGenerateSummary& s);
+
+}  // namespace damas::cli

@@ -1,0 +1,360 @@
+// damas-mpi: `gen` and `gen-rules` over the ranks of an MPI job, on a folder every rank shares
+// (docs/distributed.md):
+//   mpirun -np N damas-mpi gen -v international -p 6 -d /shared/db -t 8 --memory 48G
+// The flags are damas's (tools/gen_flags.hpp); -t and --memory are per rank. Rank 0 takes the
+// folder's writer lock and keeps the manifest (gen/run_record.hpp); every rank plans the run
+// within its own budget and solves the pairs it is handed (tools/mpi/distributed.hpp); the
+// files are byte-identical to damas's. Errors print one line and end every rank with code 2.
+#include <mpi.h>
+
+#include <tbb/global_control.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <string>
+
+#include "gen/pair_runner.hpp"
+#include "gen/run_record.hpp"
+#include "gen/threads.hpp"
+#include "index/class_index.hpp"
+#include "rules/error.hpp"
+#include "rules/printable.hpp"
+#include "tools/commands.hpp"
+#include "tools/gen_flags.hpp"
+#include "tools/mpi/distributed.hpp"
+
+namespace damas::mpi {
+namespace {
+
+using cli::Json;
+
+struct Job {
+    MPI_Comm comm = MPI_COMM_WORLD;
+    int rank = 0;
+    int ranks = 1;
+};
+
+// Every rank learns whether every rank succeeded at a step; if one failed, rank 0 prints its
+// reason, and any other rank a reason of its own that differs (its budget, say); then every
+// rank ends with code 2.
+void agree_or_end(const Job& job, const std::string& failure) {
+    int ok = failure.empty() ? 1 : 0, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, job.comm);
+    if (all_ok) return;
+    std::string first = job.rank == 0 ? failure : std::string();
+    int size = static_cast<int>(first.size());
+    MPI_Bcast(&size, 1, MPI_INT, 0, job.comm);
+    first.resize(static_cast<std::size_t>(size));
+    MPI_Bcast(first.data(), size, MPI_CHAR, 0, job.comm);
+    if (!failure.empty() && (job.rank == 0 || failure != first))
+        std::fprintf(stderr, "damas-mpi: %serror: %s\n",
+                     job.ranks > 1 ? ("rank " + std::to_string(job.rank) + ": ").c_str() : "",
+                     printable(failure, 1000).c_str());
+    throw cli::ExitCode{2};
+}
+
+template <class F>
+void on_every_rank(const Job& job, const F& step) {
+    std::string failure;
+    try {
+        step();
+    } catch (const std::exception& e) {
+        failure = e.what();
+        if (failure.empty()) failure = "failed";
+    }
+    agree_or_end(job, failure);
+}
+
+// The ranks must agree on the pairs (the same flags and the same program): a checksum of
+// their names.
+void check_same_pairs(const Job& job, const PairGraph& graph) {
+    unsigned long long sum = 1469598103934665603ull;
+    for (const Material m : graph.pairs)
+        for (const char c : m.name())
+            sum = (sum ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    unsigned long long low = 0, high = 0;
+    MPI_Allreduce(&sum, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, job.comm);
+    MPI_Allreduce(&sum, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, job.comm);
+    agree_or_end(job, low == high ? "" : "the ranks do not plan the same pairs (same flags?)");
+}
+
+Progress rank_progress(const Job& job, bool quiet) {
+    if (quiet) return Progress(Progress::Mode::quiet);
+    if (job.ranks == 1) return Progress(Progress::detect(false));
+    return Progress(Progress::Mode::lines, "[rank " + std::to_string(job.rank) + "] ");
+}
+
+// Per rank: pairs, busy and waiting seconds, peak resident bytes, then the summary's counts.
+constexpr int report_size = 12;
+using RankReport = std::array<double, report_size>;
+
+std::vector<RankReport> gather(const Job& job, const RankReport& mine) {
+    std::vector<RankReport> all(static_cast<std::size_t>(job.ranks));
+    MPI_Gather(mine.data(), report_size, MPI_DOUBLE, all.data(), report_size, MPI_DOUBLE, 0,
+               job.comm);
+    return all;
+}
+
+Json ranks_json(const std::vector<RankReport>& reports, double seconds) {
+    Json ranks = Json::array();
+    for (std::size_t r = 0; r < reports.size(); ++r)
+        ranks.push_back({{"rank", r},
+                         {"pairs", reports[r][0]},
+                         {"busy_seconds", reports[r][1]},
+                         {"wait_seconds", reports[r][2]},
+                         {"wait_share", seconds > 0 ? reports[r][2] / seconds : 0.0},
+                         {"peak_resident_bytes", reports[r][3]}});
+    return ranks;
+}
+
+void print_ranks(const std::vector<RankReport>& reports, double seconds) {
+    for (std::size_t r = 0; r < reports.size(); ++r)
+        std::printf("rank %zu: %.0f pairs, busy %.2f s, waiting %.2f s (%.1f%%), peak %.1f MiB\n",
+                    r, reports[r][0], reports[r][1], reports[r][2],
+                    seconds > 0 ? 100.0 * reports[r][2] / seconds : 0.0,
+                    reports[r][3] / (1024.0 * 1024.0));
+}
+
+PairGraph plan_graph(const GenerationPlan& plan) {
+    std::vector<Material> pairs;
+    std::vector<std::uint64_t> positions;
+    for (const PairStep& s : plan.pairs) {
+        pairs.push_back(s.material);
+        positions.push_back(s.positions);
+    }
+    return pair_graph(pairs, positions);
+}
+
+// damas-mpi gen --plan: the plan of one rank (each plans within its own budget), and the time
+// the pairs' modelled times take handed out over `ranks` ranks as run_pairs does.
+void print_distributed_plan(const GenerateOptions& o, const GenerationPlan& plan, int ranks,
+                            bool json) {
+    std::vector<double> seconds;
+    for (const PairStep& s : plan.pairs) seconds.push_back(s.seconds);
+    const ScheduleEstimate e = estimate_schedule(plan_graph(plan), seconds, ranks);
+    const int threads = checked_threads(o.threads, "threads");
+    if (json) {
+        Json out = cli::plan_json(o, plan);
+        out["ranks"] = ranks;
+        out["threads_per_rank"] = threads;
+        out["distributed_seconds"] = e.seconds;
+        out["chain_seconds"] = e.chain_seconds;
+        cli::print_json(out);
+        return;
+    }
+    cli::print_plan(o, plan, false);
+    std::printf(
+        "on %d ranks of %d threads: about %s (the pairs' modelled times handed out as "
+        "damas-mpi does; the heaviest chain of pairs %s; every pair on one rank %s)\n",
+        ranks, threads, cli::duration_text(e.seconds).c_str(),
+        cli::duration_text(e.chain_seconds).c_str(), cli::duration_text(e.total_seconds).c_str());
+}
+
+void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
+    const auto start = std::chrono::steady_clock::now();
+    GenerateOptions o;
+    GenerationPlan plan;
+    on_every_rank(job, [&] {
+        o = cli::generate_options(flags);
+        checked_threads(o.threads, "threads");
+        plan = plan_generation(o);
+    });
+    if (flags.plan) {
+        if (job.rank == 0)
+            print_distributed_plan(o, plan, plan_ranks > 0 ? plan_ranks : job.ranks, flags.json);
+        return;
+    }
+    Progress progress = rank_progress(job, flags.quiet || job.rank != 0);
+    Progress work_progress = rank_progress(job, flags.quiet);
+    on_every_rank(job, [&] { check_plan_fits(o, plan, progress); });
+    const PairGraph graph = plan_graph(plan);
+    check_same_pairs(job, graph);
+    prepare_generation_process();
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                              static_cast<std::size_t>(checked_threads(o.threads, "threads")));
+    std::optional<WriterRun> writer;  // rank 0: the lock and the manifest
+    on_every_rank(job, [&] {
+        if (job.rank == 0) writer.emplace(o, plan.classes, progress);
+    });
+    PairRunner runner(o, plan, work_progress);
+    std::vector<bool> done(graph.pairs.size(), false);
+    if (job.rank == 0)
+        for (std::size_t i = 0; i < done.size(); ++i)
+            if (runner.complete(i)) {
+                runner.run(i);  // skipped: cleans what a killed run left, counts it
+                done[i] = true;
+            }
+    const RankTimes times = run_pairs(job.comm, graph, done, [&](std::size_t i) { runner.run(i); });
+    const GenerateSummary& s = runner.summary();
+    const RankReport mine{times.pairs,
+                          times.busy_seconds,
+                          times.wait_seconds,
+                          static_cast<double>(s.peak_resident_bytes),
+                          static_cast<double>(s.classes_built),
+                          static_cast<double>(s.classes_skipped),
+                          static_cast<double>(s.positions),
+                          static_cast<double>(s.bytes_written),
+                          s.load_seconds,
+                          static_cast<double>(s.pairs_in_units),
+                          static_cast<double>(s.units_written),
+                          static_cast<double>(s.units_resumed)};
+    const std::vector<RankReport> reports = gather(job, mine);
+    if (job.rank != 0) return;
+    remove_empty_units_dir(o);
+    writer->finish();
+    GenerateSummary total = s;
+    total.classes_built = total.classes_skipped = 0;
+    total.positions = total.bytes_written = total.units_written = total.units_resumed = 0;
+    total.load_seconds = 0;
+    total.pairs_in_units = 0;
+    for (const RankReport& r : reports) {
+        total.classes_built += static_cast<int>(r[4]);
+        total.classes_skipped += static_cast<int>(r[5]);
+        total.positions += static_cast<std::uint64_t>(r[6]);
+        total.bytes_written += static_cast<std::uint64_t>(r[7]);
+        total.load_seconds += r[8];
+        total.pairs_in_units += static_cast<int>(r[9]);
+        total.units_written += static_cast<std::uint64_t>(r[10]);
+        total.units_resumed += static_cast<std::uint64_t>(r[11]);
+        total.peak_resident_bytes =
+            std::max(total.peak_resident_bytes, static_cast<std::uint64_t>(r[3]));
+    }
+    total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (flags.json) {
+        Json out = cli::gen_summary_json(o, total);
+        out.erase("peak_pair");  // of rank 0 only; each rank's peak is in ranks
+        out["ranks"] = ranks_json(reports, total.seconds);
+        cli::print_json(out);
+        return;
+    }
+    total.peak_resident_bytes = 0;  // per rank below
+    cli::print_gen_summary(o, total);
+    print_ranks(reports, total.seconds);
+}
+
+void run_gen_rules(const Job& job, const cli::GenRulesFlags& flags) {
+    const auto start = std::chrono::steady_clock::now();
+    RuleGenerateOptions o;
+    std::vector<Material> classes;
+    on_every_rank(job, [&] {
+        o = cli::rule_generate_options(flags);
+        checked_draw_rules(o);
+        classes = rule_run_classes(o);
+    });
+    Progress progress = rank_progress(job, flags.quiet || job.rank != 0);
+    Progress work_progress = rank_progress(job, flags.quiet);
+    const int threads = checked_threads(o.threads, "threads");
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                              static_cast<std::size_t>(std::max(1, threads)));
+    std::optional<WriterRun> writer;
+    on_every_rank(job, [&] {
+        if (job.rank == 0) writer.emplace(o, classes, progress);
+    });
+    std::optional<RulePairRunner> runner;
+    on_every_rank(job, [&] { runner.emplace(o, work_progress); });
+    check_same_pairs(job, runner->graph());
+    std::vector<bool> done(runner->graph().pairs.size(), false);
+    if (job.rank == 0)
+        for (std::size_t i = 0; i < done.size(); ++i)
+            if (runner->complete(i)) {
+                runner->run(i);
+                done[i] = true;
+            }
+    const RankTimes times =
+        run_pairs(job.comm, runner->graph(), done, [&](std::size_t i) { runner->run(i); });
+    const RuleGenerateSummary& s = runner->summary();
+    const RankReport mine{times.pairs,
+                          times.busy_seconds,
+                          times.wait_seconds,
+                          0.0,
+                          static_cast<double>(s.classes),
+                          static_cast<double>(s.classes_skipped),
+                          static_cast<double>(s.positions),
+                          static_cast<double>(s.bytes_written),
+                          static_cast<double>(s.pure_wins),
+                          static_cast<double>(s.wins_drawn_by_rules),
+                          0.0,
+                          0.0};
+    const std::vector<RankReport> reports = gather(job, mine);
+    if (job.rank != 0) return;
+    writer->finish();
+    RuleGenerateSummary total;
+    for (const RankReport& r : reports) {
+        total.classes += static_cast<int>(r[4]);
+        total.classes_skipped += static_cast<int>(r[5]);
+        total.positions += static_cast<std::uint64_t>(r[6]);
+        total.bytes_written += static_cast<std::uint64_t>(r[7]);
+        total.pure_wins += static_cast<std::uint64_t>(r[8]);
+        total.wins_drawn_by_rules += static_cast<std::uint64_t>(r[9]);
+    }
+    total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (flags.json) {
+        Json out = cli::gen_rules_summary_json(o, total);
+        out["ranks"] = ranks_json(reports, total.seconds);
+        cli::print_json(out);
+        return;
+    }
+    cli::print_gen_rules_summary(total);
+    print_ranks(reports, total.seconds);
+}
+
+int main_of_rank(int argc, char** argv, const Job& job) {
+    CLI::App app{"damas-mpi: generate damas tablebases over the ranks of an MPI job"};
+    app.require_subcommand(1);
+    cli::GenFlags gen_flags;
+    auto* gen = app.add_subcommand(
+        "gen",
+        "Generate the databases of every class with 2..N pieces, the pairs spread over "
+        "the ranks");
+    cli::add_gen_flags(*gen, gen_flags, true);
+    int plan_ranks = 0;
+    gen->add_option("--ranks", plan_ranks,
+                    "With --plan: plan for this many ranks (default: this job's)")
+        ->check(CLI::PositiveNumber);
+    cli::GenRulesFlags rules_flags;
+    auto* rules =
+        app.add_subcommand("gen-rules",
+                           "Compute the move-limit rule tables (dtr) of a generated database, the "
+                           "pairs spread over the ranks");
+    cli::add_gen_rules_flags(*rules, rules_flags, true);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (job.rank != 0) return e.get_exit_code() == 0 ? 0 : 2;
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help
+        std::fprintf(stderr, "damas-mpi: error: %s (see --help)\n",
+                     printable(e.what(), 1000).c_str());
+        return 2;
+    }
+    try {
+        if (gen->parsed()) run_gen(job, gen_flags, plan_ranks);
+        if (rules->parsed()) run_gen_rules(job, rules_flags);
+    } catch (const cli::ExitCode& e) {
+        return e.code;
+    }
+    return 0;
+}
+
+}  // namespace
+}  // namespace damas::mpi
+
+int main(int argc, char** argv) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    damas::mpi::Job job;
+    MPI_Comm_rank(job.comm, &job.rank);
+    MPI_Comm_size(job.comm, &job.ranks);
+    int code = 0;
+    try {
+        if (provided < MPI_THREAD_FUNNELED)
+            throw damas::Error("this MPI library does not support threads (MPI_THREAD_FUNNELED)");
+        code = damas::mpi::main_of_rank(argc, argv, job);
+    } catch (const std::exception& e) {
+        damas::mpi::abort_job(job.comm, e.what());  // after the start: the ranks cannot agree
+    }
+    MPI_Finalize();
+    return code;
+}
