@@ -1,7 +1,8 @@
 // The generation driver: which classes to build, in what order, skipping finished ones, and
 // writing their files.
 //
-// Owns: the batch over classes, as planned by gen/plan.hpp within a memory budget. Classes are
+// Owns: the batch over classes, as planned by gen/plan.hpp within a memory budget, one pair at a
+// time by a PairRunner (gen/pair_runner.hpp), the unit of work damas-mpi hands out. Classes are
 // solved in dependency order (index/material.hpp), a class together with its mirror
 // (gen/solver.hpp). Each class gives two files, WDL and DTW (table/format.hpp), written atomically;
 // of a pair, one wdl file may get the mirror layout (mirror_wdl below), written last. A rerun

@@ -10,7 +10,8 @@
 // pair can run on any worker once those files are complete, and writes the same bytes.
 //
 // Not thread-safe: one runner per worker. The caller holds the folder's writer lock (one run
-// per folder: gen/run_record.hpp) and the thread limit.
+// per folder: gen/run_record.hpp) and the thread limit. Implemented in gen/generate.cpp, beside
+// the solving and writing of a pair it drives.
 #pragma once
 
 #include <cstddef>

@@ -265,6 +265,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
     const int threads = o.threads > 0
                             ? o.threads
                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    plan.threads = threads;
     plan.available_bytes = available_memory_bytes();
     plan.budget_bytes = o.memory_bytes ? o.memory_bytes : plan.available_bytes / 4 * 3;
     if (plan.budget_bytes == 0) plan.budget_bytes = std::uint64_t{8} << 30;  // unknown: 8 GiB

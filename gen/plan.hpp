@@ -63,6 +63,7 @@ struct GenerationPlan {
     std::vector<PairStep> pairs;
     std::uint64_t budget_bytes = 0;
     std::uint64_t available_bytes = 0;  // 0: unknown
+    int threads = 0;                    // planned for (GenerateOptions::threads, 0: every core)
     bool bounded = false;               // some pair in units or a store that is not kept whole
     std::uint64_t positions = 0;
     std::uint64_t units = 0;       // unit files written (slices of the pairs in units)

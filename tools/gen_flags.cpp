@@ -19,6 +19,41 @@ const char* threads_help(bool per_rank) {
     return per_rank ? "Threads of each rank (default: all cores)" : "Threads (default: all cores)";
 }
 
+// The flags of RunFlags, in the order --help lists them.
+void add_run_flags(CLI::App& cmd, RunFlags& f, bool per_rank) {
+    cmd.add_option("--variant,-v", f.variant, "Variant (" + variant_names() + ")")->required();
+    cmd.add_option("--pieces,-p", f.pieces, "Most pieces on the board (2..8)");
+    cmd.add_option("--dir,-d", f.dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
+    cmd.add_option("--threads,-t", f.threads, threads_help(per_rank));
+    cmd.add_option("--max-per-side", f.max_per_side, "At most this many pieces per side");
+    cmd.add_option("--class,-c", f.only,
+                   "Only this class (and its mirror) and what it needs, e.g. 0201");
+    cmd.add_flag("--no-sync", f.no_sync,
+                 "Do not fsync each file and its folder (scratch runs: a power cut may leave "
+                 "partial files)");
+    cmd.add_flag("--quiet,-q", f.quiet, "No progress output");
+}
+
+int checked_pieces(int pieces) {
+    if (pieces < 2 || pieces > 8) throw Error("--pieces must be between 2 and 8");
+    return pieces;
+}
+
+std::filesystem::path folder_or_default(const std::string& dir) {
+    return dir.empty() ? default_database_dir() : std::filesystem::path(dir);
+}
+
+std::optional<Material> class_option(const std::string& only) {
+    if (only.empty()) return std::nullopt;
+    const auto m = Material::parse(only);
+    if (!m || m->white() == 0 || m->black() == 0)
+        throw Error("bad class '" + only +
+                    "' (four digits wm wk bm bk, a piece on each side, e.g. 0201)");
+    if (m->pieces() > 8) throw Error("class " + only + " has more than 8 pieces");
+    return m;
+}
+
 }  // namespace
 
 std::string duration_text(double seconds) {
@@ -87,14 +122,7 @@ void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json) {
 void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
     auto* gen = &cmd;
     GenFlags& g = flags;
-    gen->add_option("--variant,-v", g.variant, "Variant (" + variant_names() + ")")->required();
-    gen->add_option("--pieces,-p", g.pieces, "Most pieces on the board (2..8)");
-    gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
-    gen->add_option("--threads,-t", g.threads, threads_help(per_rank));
-    gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
-    gen->add_option("--class,-c", g.only,
-                    "Only this class (and its mirror) and what it needs, e.g. 0201");
+    add_run_flags(cmd, flags, per_rank);
     gen->add_flag("--full-wdl", g.full_wdl,
                   "Write the wdl values of both classes of each pair: probes never search, "
                   "about twice the wdl bytes (default: one class per pair, the other's file in "
@@ -120,20 +148,17 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
     gen->add_flag("--plan", g.plan,
                   "Generate nothing: print the classes, units, peak memory, disk and time the "
                   "run would take");
-    gen->add_flag("--no-sync", g.no_sync,
-                  "Do not fsync each file and its folder (scratch runs: a power cut may leave "
-                  "partial files)");
-    gen->add_flag("--quiet,-q", g.quiet, "No progress output");
     gen->add_flag("--json", g.json, "Machine-readable summary (and plan)");
 }
 
 GenerateOptions generate_options(const GenFlags& o) {
     GenerateOptions g;
     g.variant = variant_or_throw(o.variant);
-    if (o.pieces < 2 || o.pieces > 8) throw Error("--pieces must be between 2 and 8");
-    g.max_pieces = o.pieces;
-    g.dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
-    g.threads = checked_threads(o.threads);
+    g.max_pieces = checked_pieces(o.pieces);
+    g.dir = folder_or_default(o.dir);
+    // A plan may be for another machine (a cluster's nodes): its threads are not this one's.
+    if (o.plan && o.threads < 0) throw Error("--threads must not be negative");
+    g.threads = o.plan ? o.threads : checked_threads(o.threads);
     g.max_per_side = o.max_per_side;
     g.mirror_wdl = !o.full_wdl;
     g.durable = !o.no_sync;
@@ -145,14 +170,7 @@ GenerateOptions generate_options(const GenFlags& o) {
         g.wdl_codec = WdlCodec::context;
     else
         throw Error("bad --wdl-codec '" + o.wdl_codec + "' (auto, zstd or context)");
-    if (!o.only.empty()) {
-        const auto m = Material::parse(o.only);
-        if (!m || m->white() == 0 || m->black() == 0)
-            throw Error("bad class '" + o.only +
-                        "' (four digits wm wk bm bk, a piece on each side, e.g. 0201)");
-        if (m->pieces() > 8) throw Error("class " + o.only + " has more than 8 pieces");
-        g.only = *m;
-    }
+    g.only = class_option(o.only);
     if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
     if (o.in_units) g.pair_solving = PairSolving::units;
     if (o.read_through) g.pair_solving = PairSolving::units_read_through;
@@ -206,38 +224,21 @@ void print_gen_summary(const GenerateOptions& g, const GenerateSummary& s) {
 }
 
 void add_gen_rules_flags(CLI::App& cmd, GenRulesFlags& flags, bool per_rank) {
-    auto* gen = &cmd;
-    GenRulesFlags& g = flags;
-    gen->add_option("--variant,-v", g.variant, "Variant (" + variant_names() + ")")->required();
-    gen->add_option("--edition", g.edition, "international: seed (10 moves) or fmjd (16 moves)");
-    gen->add_option("--pieces,-p", g.pieces, "Most pieces on the board (2..8)");
-    gen->add_option("--dir,-d", g.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
-    gen->add_option("--max-per-side", g.max_per_side, "At most this many pieces per side");
-    gen->add_option("--class,-c", g.only, "Only this class (and its mirror) and what it needs");
-    gen->add_option("--threads,-t", g.threads, threads_help(per_rank));
-    gen->add_flag("--no-sync", g.no_sync,
-                  "Do not fsync each file and its folder (scratch runs: a power cut may leave "
-                  "partial files)");
-    gen->add_flag("--quiet,-q", g.quiet, "No progress output");
-    gen->add_flag("--json", g.json, "Machine-readable summary");
+    add_run_flags(cmd, flags, per_rank);
+    cmd.add_option("--edition", flags.edition, "international: seed (10 moves) or fmjd (16 moves)");
+    cmd.add_flag("--json", flags.json, "Machine-readable summary");
 }
 
 RuleGenerateOptions rule_generate_options(const GenRulesFlags& o) {
     RuleGenerateOptions g;
     g.variant = variant_or_throw(o.variant);
     g.edition = edition_or_throw(o.edition);
-    if (o.pieces < 2 || o.pieces > 8) throw Error("--pieces must be between 2 and 8");
-    g.max_pieces = o.pieces;
-    g.dir = o.dir.empty() ? default_database_dir() : std::filesystem::path(o.dir);
+    g.max_pieces = checked_pieces(o.pieces);
+    g.dir = folder_or_default(o.dir);
     g.max_per_side = o.max_per_side;
     g.threads = checked_threads(o.threads);
     g.durable = !o.no_sync;
-    if (!o.only.empty()) {
-        const auto m = Material::parse(o.only);
-        if (!m || m->white() == 0 || m->black() == 0) throw Error("bad class '" + o.only + "'");
-        g.only = *m;
-    }
+    g.only = class_option(o.only);
     return g;
 }
 

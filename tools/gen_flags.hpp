@@ -14,23 +14,27 @@
 
 namespace damas::cli {
 
-struct GenFlags {
-    std::string variant = "english";
+// The flags gen and gen-rules share.
+struct RunFlags {
+    std::string variant;
     int pieces = 4;
     std::string dir;
     int threads = 0;
     int max_per_side = 0;
     std::string only;
-    bool full_wdl = false;
     bool no_sync = false;
+    bool quiet = false;
+    bool json = false;
+};
+
+struct GenFlags : RunFlags {
+    bool full_wdl = false;
     std::string wdl_codec = "auto";
     std::string memory;
     bool plan = false;
     bool in_units = false;
     bool read_through = false;
     bool compact = false;
-    bool quiet = false;
-    bool json = false;
 };
 
 // `per_rank`: the help of --threads and --memory speaks of each rank (damas-mpi).
@@ -45,17 +49,8 @@ void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json);
 Json gen_summary_json(const GenerateOptions& g, const GenerateSummary& s);
 void print_gen_summary(const GenerateOptions& g, const GenerateSummary& s);
 
-struct GenRulesFlags {
-    std::string variant;
+struct GenRulesFlags : RunFlags {
     std::string edition = "seed";
-    int pieces = 4;
-    std::string dir;
-    int max_per_side = 0;
-    int threads = 0;
-    std::string only;
-    bool quiet = false;
-    bool json = false;
-    bool no_sync = false;
 };
 
 void add_gen_rules_flags(CLI::App& cmd, GenRulesFlags& flags, bool per_rank = false);

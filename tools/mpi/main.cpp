@@ -135,7 +135,7 @@ void print_distributed_plan(const GenerateOptions& o, const GenerationPlan& plan
     std::vector<double> seconds;
     for (const PairStep& s : plan.pairs) seconds.push_back(s.seconds);
     const ScheduleEstimate e = estimate_schedule(plan_graph(plan), seconds, ranks);
-    const int threads = checked_threads(o.threads, "threads");
+    const int threads = plan.threads;
     if (json) {
         Json out = cli::plan_json(o, plan);
         out["ranks"] = ranks;
@@ -159,7 +159,6 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
     GenerationPlan plan;
     on_every_rank(job, [&] {
         o = cli::generate_options(flags);
-        checked_threads(o.threads, "threads");
         plan = plan_generation(o);
     });
     if (flags.plan) {
