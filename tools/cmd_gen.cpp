@@ -7,6 +7,7 @@
 #include "gen/threads.hpp"
 #include "gen/verify.hpp"
 #include "rules/error.hpp"
+#include "table/codec.hpp"
 #include "tools/commands.hpp"
 
 namespace damas::cli {
@@ -106,14 +107,17 @@ void run_gen(const GenOptions& o) {
     g.max_per_side = o.max_per_side;
     g.mirror_wdl = !o.full_wdl;
     g.durable = !o.no_sync;
-    if (o.wdl_codec == "auto")
-        g.wdl_codec = WdlCodec::automatic;
-    else if (o.wdl_codec == "zstd")
-        g.wdl_codec = WdlCodec::zstd;
-    else if (o.wdl_codec == "context")
-        g.wdl_codec = WdlCodec::context;
-    else
-        throw Error("bad --wdl-codec '" + o.wdl_codec + "' (auto, zstd or context)");
+    if (o.wdl_codec == "auto") {
+        g.wdl_codec = automatic_wdl_codec;
+    } else if (const BlockCodec* codec = find_block_codec(o.wdl_codec)) {
+        g.wdl_codec = codec->id();
+    } else {
+        std::string names = "auto";
+        const auto codecs = block_codecs();
+        for (std::size_t i = 0; i < codecs.size(); ++i)
+            names += (i + 1 == codecs.size() ? " or " : ", ") + std::string(codecs[i]->name());
+        throw Error("bad --wdl-codec '" + o.wdl_codec + "' (" + names + ")");
+    }
     if (!o.only.empty()) {
         const auto m = Material::parse(o.only);
         if (!m || m->white() == 0 || m->black() == 0)
