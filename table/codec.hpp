@@ -110,6 +110,8 @@ class BlockCodec {
     virtual ~BlockCodec() = default;
     virtual Codec id() const = 0;
     virtual const char* name() const = 0;  // "zstd", "context": the CLI's names
+    // Whether it codes tables of metric m (stored layout).
+    virtual bool codes(Metric m) const = 0;
     // Why a header with this codec is not valid (metric, layout, half, model size), or empty.
     virtual std::string header_problem(const TableHeader& h) const = 0;
     // Whether it can store a class in the half layout (format.hpp).

@@ -90,6 +90,7 @@ class ContextTable : public TableCodec {
 class ContextModelBuilder : public ModelBuilder {
   public:
     ContextModelBuilder(const TableHeader& h, const ModelSampling& sampling) : h_(h) {
+        if (h.metric != Metric::wdl) throw Error("context codec: it codes wdl tables only");
         const Material m = material_of(h);
         if (h.half && !odd_half_allowed(h.variant, m))
             throw Error("context codec: the half layout is not valid for " + m.name());
@@ -139,8 +140,9 @@ class Context : public BlockCodec {
   public:
     Codec id() const override { return Codec::context; }
     const char* name() const override { return "context"; }
+    bool codes(Metric m) const override { return m == Metric::wdl; }
     std::string header_problem(const TableHeader& h) const override {
-        if (h.metric != Metric::wdl || h.layout != Layout::stored || h.model_size == 0)
+        if (!codes(h.metric) || h.layout != Layout::stored || h.model_size == 0)
             return "the context codec is for stored wdl tables with a model";
         return {};
     }
@@ -150,8 +152,7 @@ class Context : public BlockCodec {
     }
     std::unique_ptr<const TableCodec> open(const TableHeader& h, std::span<const std::byte> model,
                                            const std::string& what) const override {
-        if (h.metric != Metric::wdl)
-            throw Error(what + ": the context codec codes wdl tables only");
+        if (!codes(h.metric)) throw Error(what + ": the context codec codes wdl tables only");
         if (h.positions_per_block > max_positions_per_block)
             throw Error(what + ": too many positions per block for the context codec");
         const Material m = material_of(h);

@@ -240,6 +240,7 @@ class Zstd : public BlockCodec {
   public:
     Codec id() const override { return Codec::zstd; }
     const char* name() const override { return "zstd"; }
+    bool codes(Metric) const override { return true; }
     std::string header_problem(const TableHeader& h) const override {
         if (h.half || h.model_size != 0) return "half layout or model without the context codec";
         return {};
