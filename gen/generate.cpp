@@ -31,7 +31,6 @@
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "table/table_file.hpp"
-#include "table/wdl_context.hpp"
 
 namespace damas {
 namespace {
@@ -60,22 +59,6 @@ bool files_complete(const GenerateOptions& o, Material m, std::uint64_t position
 // Whether the wdl file of a complete class holds its values (format.hpp's layouts).
 bool wdl_holds_values(const GenerateOptions& o, Material m) {
     return TableFile(table_path(o.dir, o.variant, m.name(), Metric::wdl)).holds_values();
-}
-
-// Whether one wdl file of the pair of m may have the mirror layout. Not where a rule ends the
-// game on the spot (turkish's king against a lone man): readers take the values of such a class
-// from the parity of its dtw, which those positions do not follow.
-// The same for the half layout: readers take the values of the odd positions from the dtw.
-bool mirror_layout_allowed_for_rules(const GenerateOptions& o, Material m) {
-    const bool lone_man_rule =
-        dispatch(o.variant.base, [](auto rules) { return decltype(rules)::king_beats_lone_man; });
-    const auto lone_man = [](int men, int kings) { return men == 1 && kings == 0; };
-    return o.variant.giveaway || !lone_man_rule ||
-           !(lone_man(m.white_men, m.white_kings) || lone_man(m.black_men, m.black_kings));
-}
-
-bool mirror_layout_allowed(const GenerateOptions& o, Material m) {
-    return o.mirror_wdl && m != m.mirrored() && mirror_layout_allowed_for_rules(o, m);
 }
 
 // The pair's files are complete and in the layout a run with these options writes.
@@ -137,15 +120,6 @@ void remove_leftovers(const GenerateOptions& o, Material m) {
             std::filesystem::remove(tmp, ec);
         }
 }
-
-// Whether the codec of a class's wdl file (and, in a pair with the mirror layout, the class that
-// keeps the values) is chosen from estimates instead of from files written whole: for the large
-// classes, where writing every candidate took a third of a pair's time.
-bool choose_by_estimate(const GenerateOptions& o, std::uint64_t positions) {
-    return o.wdl_codec == WdlCodec::automatic && positions >= o.large_class_positions;
-}
-// Estimates encode every 16th block: within 1-2% of the true sizes (english 6-piece classes).
-constexpr std::uint32_t estimate_stride = 16;
 
 WriteOptions write_options(const GenerateOptions& o) {
     WriteOptions wo;
@@ -316,57 +290,28 @@ class UnitsSource : public PairSource {
     bool wdl_packed_;
 };
 
-// The context codec's half layout where the class allows it.
-bool half_layout(const GenerateOptions& o, Material m) {
-    return o.mirror_wdl && mirror_layout_allowed_for_rules(o, m) &&
-           wdl_context::odd_half_allowed(o.variant, m);
-}
-
-struct WdlChoice {
-    Codec codec = Codec::zstd;
-    std::uint64_t bytes = 0;  // estimated
-};
-
-// The codec whose file is estimated smaller: zstd, or the context codec when zstd would take
-// context_min_zstd_bytes or more and the context codec is smaller.
-WdlChoice choose_wdl_codec(const GenerateOptions& o, Material m, const ClassWdl& wdl,
-                           const WriteOptions& wo) {
-    const TableInfo info = table_info(o.variant, m);
-    WdlChoice best{Codec::zstd, *estimate_wdl_bytes(info, wdl.positions(), wdl.passes(),
-                                                    Codec::zstd, false, estimate_stride, wo)};
-    if (best.bytes < context_min_zstd_bytes) return best;
-    const std::optional<std::uint64_t> context =
-        estimate_wdl_bytes(info, wdl.positions(), wdl.passes(), Codec::context, half_layout(o, m),
-                           estimate_stride, wo);
-    if (context && *context < best.bytes) best = {Codec::context, *context};
-    return best;
-}
-
-// Writes the wdl file with the chosen codec (zstd if the context codec cannot code it), the
+// Writes the wdl file with the chosen coding (zstd if that codec cannot code the values), the
 // header's counts from `counts`.
 TableHeader write_wdl_with(const GenerateOptions& o, Material m, const ClassWdl& wdl,
-                           const TableHeader& counts, Codec codec,
+                           const TableHeader& counts, const WdlCoding& coding,
                            const std::filesystem::path& path, WriteOptions wo) {
     const TableInfo info = table_info(o.variant, m);
     wo.counts_from = &counts;
-    if (codec == Codec::context)
-        if (const auto h = write_wdl_context_table(path, info, wdl.positions(), wdl.passes(),
-                                                   half_layout(o, m), wo))
-            return *h;
-    return write_wdl_table(path, info, wdl.positions(), wdl.passes(), wo);
+    if (const auto h = write_wdl_table(path, info, wdl.positions(), wdl.passes(), coding.codec,
+                                       coding.half, wo))
+        return *h;
+    return *write_wdl_table(path, info, wdl.positions(), wdl.passes(), Codec::zstd, false, wo);
 }
 
-// The class's wdl file at wdl_path: zstd, or with the context codec (in the half layout where
-// the class allows it) when asked for or, for a large class, estimated smaller.
+// The class's wdl file at wdl_path, coded as gen/wdl_policy.hpp says.
 TableHeader write_class_wdl(const GenerateOptions& o, Material m, const ClassWdl& wdl,
                             const std::filesystem::path& wdl_path, const WriteOptions& wo) {
-    Codec codec = Codec::zstd;
-    if (o.wdl_codec == WdlCodec::context)
-        codec = Codec::context;
-    else if (choose_by_estimate(o, wdl.positions()))
-        codec = choose_wdl_codec(o, m, wdl, wo).codec;
+    const WdlCoding coding =
+        choose_by_estimate(o, wdl.positions())
+            ? estimated_wdl_coding(o, m, wdl.positions(), wdl.passes(), wo).coding
+            : asked_wdl_coding(o, m);
     const TableHeader counts = wdl.counts(table_info(o.variant, m), wo.threads);
-    return write_wdl_with(o, m, wdl, counts, codec, wdl_path, wo);
+    return write_wdl_with(o, m, wdl, counts, coding, wdl_path, wo);
 }
 
 // Class c's DTW file, its header's counts taken from its wdl header.
@@ -394,7 +339,7 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource&
     TableHeader counts[2];
     for (int c = 0; c < 2; ++c) {
         const ClassWdl wdl = pair.wdl(c);
-        choice[c] = choose_wdl_codec(o, pair.material(c), wdl, wo);
+        choice[c] = estimated_wdl_coding(o, pair.material(c), wdl.positions(), wdl.passes(), wo);
         counts[c] = wdl.counts(table_info(o.variant, pair.material(c)), wo.threads);
     }
     // The second class on a tie, as apply_mirror_layout.
@@ -405,7 +350,7 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource&
         const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
         headers[c] =
             c == kept
-                ? write_wdl_with(o, m, pair.wdl(c), counts[c], choice[c].codec, path, wo)
+                ? write_wdl_with(o, m, pair.wdl(c), counts[c], choice[c].coding, path, wo)
                 : write_wdl_mirror_table(path, table_info(o.variant, m), counts[c], o.durable);
     }
     std::uint64_t bytes = 0;

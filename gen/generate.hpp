@@ -5,9 +5,10 @@
 // time by a PairRunner (gen/pair_runner.hpp), the unit of work damas-mpi hands out. Classes are
 // solved in dependency order (index/material.hpp), a class together with its mirror
 // (gen/solver.hpp). Each class gives two files, WDL and DTW (table/format.hpp), written atomically;
-// of a pair, one wdl file may get the mirror layout (mirror_wdl below), written last. A rerun
-// verifies the files of a pair and skips it, so a killed run loses at most the pair in progress,
-// or, for a pair solved in units (gen/unit_file.hpp), the slice in progress. Before starting, the
+// of a pair, one wdl file may get the mirror layout (mirror_wdl below), written last; which
+// layout and codec each wdl file gets is gen/wdl_policy.hpp's. A rerun verifies the files of a
+// pair and skips it, so a killed run loses at most the pair in progress, or, for a pair solved in
+// units (gen/unit_file.hpp), the slice in progress. Before starting, the
 // memory the run needs is planned and the run refused if the budget cannot hold it. Memory: when
 // the whole run fits, every solved class below the largest size stays in memory (2 bytes per
 // position) for the lookups of later classes, and a class of the largest size until the last pair
@@ -20,19 +21,11 @@
 #include <optional>
 
 #include "gen/progress.hpp"
+#include "gen/wdl_policy.hpp"
 #include "index/material.hpp"
 #include "rules/variant.hpp"
 
 namespace damas {
-
-enum class WdlCodec { automatic, zstd, context };
-// Smaller classes keep zstd, whose blocks decode in tens of microseconds (a context block takes
-// about a millisecond): english 5-piece classes have at most 9.3 M positions.
-inline constexpr std::uint64_t context_min_positions = std::uint64_t{1} << 24;
-// Nor is it tried when zstd already takes less than this: its model alone takes 15-30 KB. Of the
-// 13 such files of english 2-6 (20-110 M positions each, so skipping them saves much of the
-// codec's writing time) it was smaller for one, by 3 KB.
-inline constexpr std::uint64_t context_min_zstd_bytes = 64 * 1024;
 
 // How pairs are solved (gen/plan.hpp): as the memory budget allows, or every one in units (for
 // tests: the bounded path on small classes), or in units reading every smaller class through
@@ -55,15 +48,13 @@ struct GenerateOptions {
     // one that compresses smaller; the other's wdl file gets the mirror layout
     // (table/format.hpp): a probe there searches one ply. About halves the wdl bytes.
     bool mirror_wdl = true;
-    // The wdl files' codec (table/format.hpp): automatic tries the context codec for classes of
-    // at least large_class_positions positions whose zstd file would take
-    // context_min_zstd_bytes or more, and uses the smaller, as estimated from every 16th block;
-    // context uses it wherever it can (for tests: small classes too); zstd never.
-    WdlCodec wdl_codec = WdlCodec::automatic;
-    // Classes of this many positions or more are "large": with automatic, the context codec is
+    // The wdl files' codec (table/codec.hpp): automatic, or one codec wherever it can code the
+    // class; gen/wdl_policy.hpp says which layout and codec each class gets, and why.
+    WdlCodec wdl_codec = automatic_wdl_codec;
+    // Classes of this many positions or more are "large": with automatic, the other codecs are
     // tried, and their codec (and, in a pair, the class that keeps the wdl values) is chosen
-    // from estimates on a sample of blocks, so that one wdl file per pair is written whole.
-    // Tests lower it to take that path on small classes.
+    // from estimates on a sample of blocks, so that one wdl file per pair is written whole
+    // (gen/wdl_policy.hpp). Tests lower it to take that path on small classes.
     std::uint64_t large_class_positions = context_min_positions;
     // The most memory the run may take (gen/plan.hpp); 0: three quarters of the available memory.
     std::uint64_t memory_bytes = 0;

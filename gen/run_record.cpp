@@ -22,9 +22,7 @@ nlohmann::json common(Variant v, int max_pieces, int max_per_side,
 std::string gen_options(const GenerateOptions& o) {
     nlohmann::json j = common(o.variant, o.max_pieces, o.max_per_side, o.only);
     j["mirror_wdl"] = o.mirror_wdl;
-    j["wdl_codec"] = o.wdl_codec == WdlCodec::zstd      ? "zstd"
-                     : o.wdl_codec == WdlCodec::context ? "context"
-                                                        : "auto";
+    j["wdl_codec"] = o.wdl_codec ? block_codec(*o.wdl_codec).name() : "auto";
     return j.dump();
 }
 

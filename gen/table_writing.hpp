@@ -1,11 +1,13 @@
-// The writer's internals shared by its two files: writer.cpp (the zstd tables, wdl and dtw) and
-// wdl_writer.cpp (the wdl context codec, estimates and counts, values read in passes).
+// The writer's internals shared by its two files: writer.cpp (tables of held values, dtw by
+// block, the mirror layout's header) and wdl_writer.cpp (wdl values read in passes, estimates
+// and counts).
 //
-// Owns: the pieces every table file is written with: filling unknowns and packing a block
-// (encode_plain), zstd contexts, the temporary file committed by rename, the pipeline that
-// encodes blocks in parallel and writes them in order (write_blocks), the one that reads a pass
-// of values block by block (for_each_block_of_pass), and the header's start (identity, size,
-// counts). Internal to gen/: include gen/writer.hpp instead.
+// Owns: the pieces every table file is written with: the temporary file committed by rename, the
+// pipeline that encodes blocks in parallel and writes them in order (write_blocks), the one that
+// reads a pass of values block by block (for_each_block_of_pass), the header's start (identity,
+// size, counts), and the writing of a table through its codec (write_coded_table: the codec's
+// model from a pass, then every block through the codec's encoders; table/codec.hpp). Internal
+// to gen/: include gen/writer.hpp instead.
 #pragma once
 
 #include <fcntl.h>
@@ -15,166 +17,24 @@
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cerrno>
 #include <cstring>
-#include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "gen/writer.hpp"
 #include "rules/error.hpp"
 #include "table/bytes.hpp"
+#include "table/codec.hpp"
 #include "table/hash.hpp"
 
 namespace damas::writing {
 
 inline constexpr unsigned blocks_per_thread_in_flight = 8;
-
-template <class T>
-constexpr T unknown_of() {
-    if constexpr (sizeof(T) == 1)
-        return wdl_unknown;
-    else
-        return dtw_unknown;
-}
-
-// The fill value for unknowns at the start of a block and, for block_majority, everywhere.
-template <class T>
-T block_fill(std::span<const T> v, FillRule rule) {
-    const T unknown = unknown_of<T>();
-    if (rule == FillRule::previous) {
-        const auto it = std::find_if(v.begin(), v.end(), [&](T x) { return x != unknown; });
-        return it == v.end() ? T{0} : *it;
-    }
-    // The most frequent known value, the smallest on a tie: counted in tables over every value
-    // T can take (a sort of each block was 3% of a 6-piece run), two in turn so that runs of
-    // equal values do not wait on one counter.
-    const std::size_t values = std::size_t{1} << (8 * sizeof(T));
-    thread_local std::vector<std::uint32_t> count(2 * values);
-    std::uint32_t* const even = count.data();
-    std::uint32_t* const odd = count.data() + values;
-    std::size_t i = 0;
-    for (; i + 2 <= v.size(); i += 2) {
-        ++even[v[i]];
-        ++odd[v[i + 1]];
-    }
-    if (i < v.size()) ++even[v[i]];
-    // The known values' range: a DTW block's distances are few and close together, so the
-    // counts are searched over the range (ascending: the smallest wins a tie) instead of over v.
-    constexpr unsigned none = std::numeric_limits<T>::max();
-    unsigned lo = none, hi = 0;
-    if constexpr (unknown_of<T>() == none) {
-        // Two plain min/max loops, which the compiler vectorises: the unknown value is the
-        // largest, so the minimum skips it, and it wraps to 0 when 1 is added.
-        for (const T x : v) lo = std::min<unsigned>(lo, x);
-        for (const T x : v) hi = std::max<unsigned>(hi, static_cast<T>(x + 1));
-        hi = hi == 0 ? 0 : hi - 1;
-    } else {
-        for (const T x : v) {
-            if (x == unknown) continue;
-            lo = std::min<unsigned>(lo, x);
-            hi = std::max<unsigned>(hi, x);
-        }
-    }
-    T best = 0;
-    std::uint32_t best_count = 0;
-    if (lo > hi) {  // no known value
-    } else if (hi - lo <= v.size()) {
-        for (std::size_t x = lo; x <= hi; ++x) {
-            const std::uint32_t c = even[x] + odd[x];
-            if (c > best_count) best = static_cast<T>(x), best_count = c;
-        }
-    } else {
-        for (T x : v) {
-            const std::uint32_t c = even[x] + odd[x];
-            if (x != unknown && (c > best_count || (c == best_count && x < best)))
-                best = x, best_count = c;
-        }
-    }
-    if (lo <= hi && hi - lo <= v.size()) {
-        std::fill(even + lo, even + hi + 1, 0);
-        std::fill(odd + lo, odd + hi + 1, 0);
-        even[unknown] = odd[unknown] = 0;
-    } else {
-        for (T x : v) even[x] = odd[x] = 0;
-    }
-    return best;
-}
-
-// The decompressed block (format.hpp) of values v, unknowns filled.
-template <class T>
-void encode_plain(std::span<const T> v, FillRule rule, std::vector<std::byte>& out) {
-    const T unknown = unknown_of<T>();
-    T fill = block_fill(v, rule);
-    if constexpr (sizeof(T) == 1) {
-        out.assign((v.size() + 3) / 4, std::byte{0});
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            T x = v[i];
-            if (x == unknown)
-                x = fill;
-            else if (rule == FillRule::previous)
-                fill = x;
-            out[i / 4] |= static_cast<std::byte>(x << (2 * (i % 4)));
-        }
-    } else if (rule == FillRule::block_majority) {
-        // One fill value: a select the compiler vectorises.
-        out.resize(2 * v.size());
-        if constexpr (std::endian::native == std::endian::little) {
-            const T* __restrict in = v.data();
-            std::byte* __restrict to = out.data();
-            for (std::size_t i = 0; i < v.size(); ++i) {
-                const T x = in[i] == unknown ? fill : in[i];
-                std::memcpy(to + 2 * i, &x, 2);
-            }
-        } else {
-            for (std::size_t i = 0; i < v.size(); ++i)
-                le::store<std::uint16_t>(&out[2 * i], v[i] == unknown ? fill : v[i]);
-        }
-    } else {
-        out.resize(2 * v.size());
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            T x = v[i];
-            if (x == unknown)
-                x = fill;
-            else if (rule == FillRule::previous)
-                fill = x;
-            le::store<std::uint16_t>(&out[2 * i], x);
-        }
-    }
-}
-
-struct Compressor {
-    ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    explicit Compressor(int level, const format::ZstdSearch* search = nullptr) {
-        if (cctx == nullptr) throw Error("zstd: cannot create a compression context");
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
-        if (search) {
-            ZSTD_CCtx_setParameter(cctx, ZSTD_c_strategy, search->strategy);
-            ZSTD_CCtx_setParameter(cctx, ZSTD_c_hashLog, search->hash_log);
-            ZSTD_CCtx_setParameter(cctx, ZSTD_c_chainLog, search->chain_log);
-            ZSTD_CCtx_setParameter(cctx, ZSTD_c_searchLog, search->search_log);
-            ZSTD_CCtx_setParameter(cctx, ZSTD_c_minMatch, search->min_match);
-        }
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0);
-    }
-    Compressor(const Compressor&) = delete;
-    Compressor& operator=(const Compressor&) = delete;
-    ~Compressor() { ZSTD_freeCCtx(cctx); }
-
-    void compress(std::span<const std::byte> in, std::vector<std::byte>& out) {
-        out.resize(ZSTD_compressBound(in.size()));
-        const std::size_t r = ZSTD_compress2(cctx, out.data(), out.size(), in.data(), in.size());
-        if (ZSTD_isError(r)) throw Error(std::string("zstd: ") + ZSTD_getErrorName(r));
-        out.resize(r);
-    }
-};
 
 struct EncodedBlock {
     std::vector<std::uint16_t> values;  // given in order (write_dtw_table by block)
@@ -458,48 +318,79 @@ TableHeader start_header(const TableInfo& info, Metric metric, std::uint32_t ppb
     return h;
 }
 
+// The file's codec for header h (counts aside, complete but for the offsets, the checksums and
+// the model's size): its model built from one pass of `model_pass` over blocks 0, stride,
+// 2 stride... when the codec has one. Nothing if the codec cannot code the values.
+inline std::unique_ptr<const TableCodec> table_codec(const BlockCodec& codec, const TableHeader& h,
+                                                     const WdlPasses* model_pass,
+                                                     std::uint32_t stride, unsigned threads,
+                                                     bool hold) {
+    const auto builder = codec.model_builder(h, {threads, stride, hold});
+    if (builder->needs_values()) {
+        if (model_pass == nullptr)
+            throw Error(std::string(codec.name()) + " codec: its model needs the values");
+        for_each_block_of_pass(
+            (*model_pass)(), h.positions, h.positions_per_block, threads,
+            [&](std::size_t w, std::uint64_t b, std::span<const std::uint8_t> v) {
+                if (b % stride == 0) builder->add(w, b, v);
+            });
+    }
+    return builder->finish();
+}
+
+// How a table's blocks are coded: the codec (table/codec.hpp), the half layout (format.hpp),
+// and the pass the codec's model is built from, if it has one (wdl values).
+struct Coding {
+    const BlockCodec& codec;
+    bool half = false;
+    const WdlPasses* model_pass = nullptr;
+};
+
 // A table of `positions` values: values(worker, first, n, block) gives [first, first + n)
 // (worker < opt.threads; block: what produce left for it, see write_blocks); `all`, when not
-// empty, holds them all (for counting when opt.counts_from is null).
+// empty, holds them all (for counting when opt.counts_from is null). Nothing (and no file) if
+// the codec cannot code the values.
 struct NoValues {
     void operator()(std::uint64_t, std::size_t, EncodedBlock&) const {}
 };
 template <class T, class Values, class Produce = NoValues>
-TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
-                        std::uint64_t positions, std::span<const T> all, const Values& values,
-                        const WriteOptions& opt, Metric metric, const Produce& produce = {}) {
-    const FillRule fill = opt.fill != FillRule::automatic ? opt.fill
-                          : metric == Metric::wdl         ? FillRule::previous
-                                                          : FillRule::block_majority;
-    const std::uint32_t ppb = opt.positions_per_block != 0
-                                  ? opt.positions_per_block
-                                  : format::default_positions_per_block(metric);
+std::optional<TableHeader> write_coded_table(const std::filesystem::path& path,
+                                             const TableInfo& info, std::uint64_t positions,
+                                             std::span<const T> all, const Values& values,
+                                             const WriteOptions& opt, Metric metric,
+                                             const Coding& coding, const Produce& produce = {}) {
+    const BlockCodec& codec = coding.codec;
+    if (coding.half && !codec.codes_half())
+        throw Error(std::string(codec.name()) + " codec: it has no half layout");
+    const std::uint32_t ppb = codec.positions_per_block(metric, opt.positions_per_block);
     if (ppb % 4 != 0 || format::block_bytes(metric, ppb) > format::max_block_bytes)
         throw Error("invalid positions per block " + std::to_string(ppb));
     TableHeader h = start_header(info, metric, ppb, positions, all, opt);
+    h.codec = codec.id();
+    h.half = coding.half;
+    const unsigned threads = std::max(1u, opt.threads);
+    const std::unique_ptr<const TableCodec> table =
+        table_codec(codec, h, coding.model_pass, 1, threads, opt.hold_flags);
+    if (!table) return std::nullopt;
+    const std::span<const std::byte> model = table->model();
+    h.model_size = static_cast<std::uint32_t>(model.size());
+    h.model_checksum = model.empty() ? 0 : xxh64(model);
     h.table_offset = format::header_size;
-    h.blocks_offset = h.table_offset + format::table_bytes(h.blocks);
+    h.blocks_offset = h.table_offset + format::table_bytes(h.blocks) + h.model_size;
     encode_header(h);  // checks the text fields before any file is created
 
-    const int level = opt.zstd_level != 0     ? opt.zstd_level
-                      : metric == Metric::wdl ? format::wdl_zstd_level
-                                              : format::dtw_zstd_level;
-    const unsigned threads = std::max(1u, opt.threads);
-    std::vector<std::unique_ptr<Compressor>> comps;
-    // The default dtw level gets its cheaper search (format.hpp); a level asked for, zstd's own.
-    const format::ZstdSearch* search =
-        opt.zstd_level == 0 && metric != Metric::wdl ? &format::dtw_zstd_search : nullptr;
+    std::vector<std::unique_ptr<BlockEncoder>> encoders;
     for (unsigned t = 0; t < threads; ++t)
-        comps.push_back(std::make_unique<Compressor>(level, search));
-
+        encoders.push_back(table->encoder({.fill = opt.fill, .zstd_level = opt.zstd_level}));
     TmpFile file(path);
+    if (!model.empty()) file.write_at(h.table_offset + format::table_bytes(h.blocks), model);
     write_blocks(
         file, h, threads,
         [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
             const BlockSpan at = block_span(b, ppb, h.positions);
-            encode_plain(std::span<const T>(values(w, at.first, at.n, out)), fill, out.plain);
+            encoders[w]->encode(at.first, std::span<const T>(values(w, at.first, at.n, out)),
+                                out.plain, out.compressed);
             out.hash = xxh64(out.plain);
-            comps[w]->compress(out.plain, out.compressed);
         },
         [&](std::uint64_t b, EncodedBlock& out) {
             const BlockSpan at = block_span(b, ppb, h.positions);
@@ -510,15 +401,32 @@ TableHeader write_table(const std::filesystem::path& path, const TableInfo& info
     return h;
 }
 
-template <class T>
+// A zstd table (the codec that codes any values, without a model).
+template <class T, class Values, class Produce = NoValues>
 TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
-                        std::span<const T> values, const WriteOptions& opt, Metric metric) {
-    return write_table(
+                        std::uint64_t positions, std::span<const T> all, const Values& values,
+                        const WriteOptions& opt, Metric metric, const Produce& produce = {}) {
+    return *write_coded_table(path, info, positions, all, values, opt, metric,
+                              Coding{zstd_block_codec()}, produce);
+}
+
+// A table of values held in memory.
+template <class T>
+std::optional<TableHeader> write_coded_table(const std::filesystem::path& path,
+                                             const TableInfo& info, std::span<const T> values,
+                                             const WriteOptions& opt, Metric metric,
+                                             const Coding& coding) {
+    return write_coded_table(
         path, info, values.size(), values,
         [&](std::size_t, std::uint64_t first, std::size_t n, const EncodedBlock&) {
             return values.subspan(first, n);
         },
-        opt, metric);
+        opt, metric, coding);
+}
+template <class T>
+TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
+                        std::span<const T> values, const WriteOptions& opt, Metric metric) {
+    return *write_coded_table(path, info, values, opt, metric, Coding{zstd_block_codec()});
 }
 
 // Blocks 0, stride, 2 stride, ... of a table of `blocks` blocks: the ones an estimate encodes.
@@ -536,11 +444,5 @@ struct Sample {
                                                         0.5);
     }
 };
-
-inline std::uint64_t sum(const std::vector<std::uint64_t>& v) {
-    std::uint64_t n = 0;
-    for (const std::uint64_t x : v) n += x;
-    return n;
-}
 
 }  // namespace damas::writing

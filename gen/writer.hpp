@@ -1,10 +1,12 @@
 // Writing table files (table/format.hpp) from the generator's value arrays.
 //
-// Owns: the encoding side of the format: counting values, filling unknown positions with what
-// compresses best, packing, zstd compression of independent blocks, and the atomic write
-// (<path>.tmp, fsync, rename, fsync of the folder), so a killed run never leaves a
-// complete-looking file. The output depends only on the input: blocks are compressed with fixed
-// parameters, each from its own values only, so any thread count gives the same bytes.
+// Owns: the writing side of the format: counting values, the header, encoding independent blocks
+// in parallel through the table's codec (table/codec.hpp: zstd, or for wdl tables any codec by
+// its Codec value), size estimates from a sample of blocks, and the atomic write (<path>.tmp,
+// fsync, rename, fsync of the folder), so a killed run never leaves a complete-looking file. The
+// output depends only on the input: a codec's model is built from counts and blocks are coded
+// with fixed parameters, each from its own values only, so any thread count gives the same
+// bytes.
 #pragma once
 
 #include <array>
@@ -15,6 +17,7 @@
 #include <span>
 #include <string>
 
+#include "table/codec.hpp"
 #include "table/format.hpp"
 
 namespace damas {
@@ -26,21 +29,11 @@ struct TableInfo {
     std::string generator;                   // version string, < 64 characters
 };
 
-// How unknown positions are replaced before compression. Measured on synthetic 2+2 data with
-// 46% unknowns (bench_probe_file): wdl 0.235 bits per position with `previous` against 0.359
-// with `block_majority`; dtw 1.12 against 0.99 bits. `automatic` takes the better one per metric.
-enum class FillRule : std::uint8_t {
-    automatic,       // previous for wdl, block_majority for dtw
-    previous,        // the previous known value in index order (the block's first known for
-                     // leading unknowns)
-    block_majority,  // the most frequent known value of the block
-};
-
 struct WriteOptions {
     unsigned threads = 1;                   // compression threads; the bytes do not depend on it
-    std::uint32_t positions_per_block = 0;  // 0: the format's default for the metric
-    FillRule fill = FillRule::automatic;
-    int zstd_level = 0;  // 0: the format's default for the metric
+    std::uint32_t positions_per_block = 0;  // 0: the format's default for the metric (zstd)
+    FillRule fill = FillRule::automatic;    // zstd (table/codec.hpp)
+    int zstd_level = 0;                     // 0: the format's default for the metric
     // fsync the file before the rename and its folder after it (each checked). The rename alone
     // already makes a killed process leave either the old state or the complete file; fsync
     // also covers a power cut. Off only for scratch runs (gen --no-sync).
@@ -49,8 +42,9 @@ struct WriteOptions {
     // values: a DTW alone cannot tell every result (turkish's king against a lone man wins at 0
     // plies), so the generator passes the counts of the class's WDL table.
     const TableHeader* counts_from = nullptr;
-    // The context codec keeps every position's flags (a byte each) between its two passes;
-    // false computes them twice instead, for writers bounded by memory.
+    // A codec with a model keeps what its model's pass computed per position (the context
+    // codec's flags, a byte each) for the blocks' pass (ModelSampling::hold); false computes
+    // them twice instead, for writers bounded by memory.
     bool hold_flags = true;
 };
 
@@ -69,19 +63,19 @@ bool table_complete(const std::filesystem::path& path, const TableInfo& info, Me
 // Throws Error on an invalid value or an I/O failure (the temporary file is removed).
 TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
                             std::span<const std::uint8_t> values, const WriteOptions& options = {});
-// A wdl table with the context codec (format.hpp, table/wdl_context.hpp), in the half layout if
-// `half` (the class must allow it: wdl_context::odd_half_allowed). Values as for
-// write_wdl_table; the positions the probe never reads are found from the positions themselves,
-// so their values are ignored. Returns nothing (and writes nothing) if a position the probe
-// reads has no value (3). positions_per_block and zstd_level are ignored.
-std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& path,
-                                                   const TableInfo& info,
-                                                   std::span<const std::uint8_t> values, bool half,
-                                                   const WriteOptions& options = {});
-// The size of the wdl file write_wdl_table (codec zstd) or write_wdl_context_table (codec
-// context, `half` as there) would write, estimated from every `stride`-th block alone (stride 1:
-// the exact size). Nothing is written. Nothing for the context codec where that writes nothing.
-// The same values give the same estimate whatever options.threads is.
+// A wdl table with the codec `codec` (table/codec.hpp), in the half layout if `half` (the codec
+// must have one, and the class allow it: the context codec, wdl_context::odd_half_allowed).
+// Values as above; the context codec finds the positions the probe never reads from the
+// positions themselves and ignores their values. Returns nothing (and writes nothing) if the
+// codec cannot code the values (the context codec: a position the probe reads has no value,
+// 3). A codec may ignore positions_per_block and zstd_level (the context codec does).
+std::optional<TableHeader> write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
+                                           std::span<const std::uint8_t> values, Codec codec,
+                                           bool half, const WriteOptions& options = {});
+// The size of the wdl file write_wdl_table with codec and `half` (and the default
+// positions_per_block and zstd_level) would write, estimated from every `stride`-th block alone
+// (stride 1: the exact size). Nothing is written. Nothing where that writes nothing. The same
+// values give the same estimate whatever options.threads is.
 std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info,
                                                 std::span<const std::uint8_t> values, Codec codec,
                                                 bool half, std::uint32_t stride,
@@ -93,29 +87,24 @@ TableHeader wdl_table_counts(const TableInfo& info, std::span<const std::uint8_t
 // win/draw/loss/unknown counts of `counts` (the class's full table, as written or computed).
 TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
                                    const TableHeader& counts, bool durable = true);
-// The same four, for values read in passes instead of held (a pair solved in units streams its
-// classes from the unit files): passes() opens a pass, whose values(first, out) fills out with
-// positions [first, first + out.size()), called for consecutive ranges from 0, one call at a
-// time, while other threads encode the blocks before. Each function makes the passes it says;
-// the bytes and estimates are those of the functions above on the same values. The writers need
-// options.counts_from (from wdl_table_counts). With the context codec, options.hold_flags keeps
-// the flags of the positions a pass codes (a byte each) for the next pass instead of computing
-// them again.
+// The counts, the codec's writer and the estimate, for values read in passes instead of held (a
+// pair solved in units streams its classes from the unit files): passes() opens a pass, whose
+// values(first, out) fills out with positions [first, first + out.size()), called for
+// consecutive ranges from 0, one call at a time, while other threads encode the blocks before.
+// Each function makes the passes it says; the bytes and estimates are those of the functions
+// above on the same values. The writer needs options.counts_from (from wdl_table_counts).
+// options.hold_flags keeps what a codec's model pass computes per position (the context codec's
+// flags, a byte each) for the next pass instead of computing it again.
 using WdlValues = std::function<void(std::uint64_t first, std::span<std::uint8_t> out)>;
 using WdlPasses = std::function<WdlValues()>;
 // One pass; throws Error on an invalid value.
 TableHeader wdl_table_counts(const TableInfo& info, std::uint64_t positions,
                              const WdlPasses& passes, unsigned threads);
-// One pass.
-TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
-                            std::uint64_t positions, const WdlPasses& passes,
-                            const WriteOptions& options);
-// Two passes (the model, then the blocks).
-std::optional<TableHeader> write_wdl_context_table(const std::filesystem::path& path,
-                                                   const TableInfo& info, std::uint64_t positions,
-                                                   const WdlPasses& passes, bool half,
-                                                   const WriteOptions& options);
-// One pass for zstd, two for the context codec.
+// One pass, two for a codec with a model (the model, then the blocks).
+std::optional<TableHeader> write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
+                                           std::uint64_t positions, const WdlPasses& passes,
+                                           Codec codec, bool half, const WriteOptions& options);
+// The same passes.
 std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info, std::uint64_t positions,
                                                 const WdlPasses& passes, Codec codec, bool half,
                                                 std::uint32_t stride,

@@ -5,6 +5,7 @@
 
 #include "rules/error.hpp"
 #include "table/bytes.hpp"
+#include "table/codec.hpp"
 #include "table/hash.hpp"
 
 namespace damas {
@@ -179,15 +180,15 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
                        " reading of the draw rules (rules version " +
                        std::to_string(std::max<int>(1, h.rules_version)) + ", this damas reads " +
                        std::to_string(format::rules_version) + "): " + format::rules_version_hint);
-    if (codec > static_cast<unsigned>(Codec::context) || half > 1)
-        fail(what, "unknown codec in header");
-    h.codec = static_cast<Codec>(codec);
+    // The codec byte must name a registered codec (table/codec.hpp), which checks the fields
+    // it depends on: a corrupt byte is an error here, never a codec guessed at.
+    const BlockCodec* block_codec = find_block_codec(static_cast<std::uint8_t>(codec));
+    if (block_codec == nullptr) fail(what, "unknown codec " + std::to_string(codec) + " in header");
+    if (half > 1) fail(what, "unknown half layout flag " + std::to_string(half) + " in header");
+    h.codec = block_codec->id();
     h.half = half == 1;
-    if (h.codec == Codec::context &&
-        (h.metric != Metric::wdl || h.layout != Layout::stored || h.model_size == 0))
-        fail(what, "the context codec is for stored wdl tables with a model");
-    if (h.codec == Codec::zstd && (h.half || h.model_size != 0))
-        fail(what, "half layout or model without the context codec");
+    if (const std::string problem = block_codec->header_problem(h); !problem.empty())
+        fail(what, problem);
 
     const std::uint32_t ppb = h.positions_per_block;
     if (h.positions >= format::max_positions) fail(what, "index size too large");

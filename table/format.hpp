@@ -34,10 +34,11 @@
 //   112    8 u64 xxh64 of the block bytes (first block offset .. file size)
 //   120   32 variant name, ASCII, NUL padded (for humans; the numbers above are authoritative)
 //   152   64 generator version, ASCII, NUL padded
-//   216    1 u8  codec (version 3; 0 before): 0 = zstd, 1 = context (wdl only;
-//   table/wdl_context.hpp) 217    1 u8  half (version 3; 0 before): 1 = the positions whose rows
-//   add up to an odd number
-//              are not stored (context codec only; see "Half layout" below)
+//   216    1 u8  codec (version 3; 0 before): the blocks' codec, a byte of table/codec.hpp's
+//              registry (readers reject others): 0 = zstd, 1 = context (wdl only;
+//              table/wdl_context.hpp)
+//   217    1 u8  half (version 3; 0 before): 1 = the positions whose rows add up to an odd
+//              number are not stored (context codec only; see "Half layout" below)
 //   218    2 u16 rules version (version 4, dtr metrics only; 0 otherwise): the reading of the
 //              draw rules the values follow (format::rules_version)
 //   220    4 u32 model size M (context codec; else 0)
@@ -215,6 +216,7 @@ enum class Layout : std::uint32_t {
     mirror = 1,  // wdl only: no values; they are one ply away in the mirror class (see above)
 };
 
+// The header's codec byte: which codec (table/codec.hpp) codes the blocks.
 enum class Codec : std::uint8_t { zstd = 0, context = 1 };
 
 // Every field of the header. Counts of the four piece kinds in the order white men, white

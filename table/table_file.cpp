@@ -3,8 +3,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
-
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -19,16 +17,10 @@ namespace {
 
 std::atomic<std::uint32_t> next_table_id{1};
 
-// Per-thread reusable state for decompression.
+// Per-thread reusable buffers for decompression.
 struct Scratch {
-    ZSTD_DCtx* dctx = ZSTD_createDCtx();
     std::vector<std::byte> compressed;
     std::vector<std::byte> plain;
-    std::vector<std::uint8_t> flags;  // context codec
-    Scratch() = default;
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    ~Scratch() { ZSTD_freeDCtx(dctx); }
 };
 
 Scratch& scratch() {
@@ -172,30 +164,25 @@ void TableFile::load_table() {
         block_hashes_[i] = le::load<std::uint64_t>(&raw[8 * (b + 1 + i)]);
     if (offsets_[0] != header_.blocks_offset || offsets_[b] != header_.file_size)
         throw Error(path_.string() + ": corrupt offset table (bounds)");
-    const bool context = header_.codec == Codec::context;
-    if (context) load_model();
+    load_codec();
     for (std::uint64_t i = 0; i < b; ++i) {
-        const std::uint64_t bound = context ? wdl_context::max_encoded_bytes(positions_in(i))
-                                            : ZSTD_compressBound(block_size(i));
+        const std::uint64_t bound = codec_->max_encoded_bytes(positions_in(i));
         if (offsets_[i + 1] <= offsets_[i] || offsets_[i + 1] - offsets_[i] > bound)
             throw Error(path_.string() + ": corrupt offset table (block " + std::to_string(i) +
                         ")");
     }
 }
 
-void TableFile::load_model() {
-    if (header_.positions_per_block > wdl_context::max_positions_per_block)
-        throw Error(path_.string() + ": too many positions per block for the context codec");
+void TableFile::load_codec() {
+    const BlockCodec& codec = block_codec(header_.codec);  // decode_header checked the byte
     std::vector<std::byte> raw(header_.model_size);
-    read_exact(header_.table_offset + format::table_bytes(header_.blocks), raw, "model");
-    if (xxh64(raw) != header_.model_checksum)
-        throw Error(path_.string() + ": corrupt context model (checksum mismatch)");
-    model_ = std::make_unique<const wdl_context::Model>(wdl_context::parse(raw, path_.string()));
-    const auto& m = header_.material;
-    const Material material{m[0], m[1], m[2], m[3]};
-    if (header_.half && !wdl_context::odd_half_allowed(header_.variant, material))
-        throw Error(path_.string() + ": the half layout is not valid for this class");
-    flags_ = wdl_context::make_position_flags(header_.variant, material, header_.half);
+    if (!raw.empty()) {
+        read_exact(header_.table_offset + format::table_bytes(header_.blocks), raw, "model");
+        if (xxh64(raw) != header_.model_checksum)
+            throw Error(path_.string() + ": corrupt " + codec.name() +
+                        " model (checksum mismatch)");
+    }
+    codec_ = codec.open(header_, raw, path_.string());
 }
 
 std::uint64_t TableFile::positions_in(std::uint64_t block) const {
@@ -215,18 +202,8 @@ ReadStatus TableFile::read_block(std::uint64_t block, std::span<std::byte> out) 
         if (s.compressed.size() < csize) s.compressed.resize(csize);
         const std::span<std::byte> comp(s.compressed.data(), csize);
         if (!pread_all(fd_, offsets_[block], comp)) return ReadStatus::io_error;
-        if (model_) {
-            const std::size_t n = positions_in(block);
-            if (s.flags.size() < n) s.flags.resize(n);
-            const std::span<std::uint8_t> flags(s.flags.data(), n);
-            flags_->compute(block * header_.positions_per_block, flags);
-            if (!wdl_context::decode_block(*model_, comp, flags, out))
-                return ReadStatus::corrupt_block;
-        } else {
-            const std::size_t r =
-                ZSTD_decompressDCtx(s.dctx, out.data(), out.size(), comp.data(), comp.size());
-            if (ZSTD_isError(r) || r != out.size()) return ReadStatus::corrupt_block;
-        }
+        if (!codec_->decode(block * header_.positions_per_block, positions_in(block), comp, out))
+            return ReadStatus::corrupt_block;
         if (xxh64(out) != block_hashes_[block]) return ReadStatus::corrupt_block;
         return ReadStatus::ok;
     } catch (...) {

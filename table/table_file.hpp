@@ -2,11 +2,12 @@
 // BlockCache, decompress everything, verify checksums.
 //
 // Owns: the file descriptor (read with pread, so a file that shrinks under us gives an error,
-// never a signal), the parsed header and the offset table (block offsets and the xxh64 of each
-// decompressed block) in memory. Each decompression checks the block's size and hash, so a
-// corrupt block yields an error result, never a wrong value. Per-thread scratch (zstd context,
-// compressed and decompressed buffers) is thread_local and reused, so steady-state probes do
-// not allocate.
+// never a signal), the parsed header, the offset table (block offsets and the xxh64 of each
+// decompressed block) and the file's codec with its model (table/codec.hpp, chosen by the
+// header's codec byte) in memory. Each decompression checks the block's size and hash, so a
+// corrupt block yields an error result, never a wrong value. Per-thread scratch (compressed and
+// decompressed buffers; the codecs keep their own) is thread_local and reused, so steady-state
+// probes do not allocate.
 //
 // Thread safety: after construction every const member function may be called from any number
 // of threads at once.
@@ -21,8 +22,8 @@
 #include "index/material.hpp"
 #include "rules/error.hpp"
 #include "table/block_cache.hpp"
+#include "table/codec.hpp"
 #include "table/format.hpp"
-#include "table/wdl_context.hpp"
 
 namespace damas {
 
@@ -60,7 +61,7 @@ enum class ReadStatus : std::uint8_t {
     not_in_cache,   // try_value: the block is not cached (nothing was read)
     out_of_range,   // index >= index size
     io_error,       // the file could not be read (e.g. it shrank since it was opened)
-    corrupt_block,  // zstd error, wrong size or hash mismatch
+    corrupt_block,  // the codec rejects the bytes, wrong size or hash mismatch
 };
 const char* read_status_name(ReadStatus s);
 
@@ -123,7 +124,7 @@ class TableFile {
     ReadResult probe(std::uint64_t index, BlockCache& cache, bool cache_only) const noexcept;
     void read_exact(std::uint64_t offset, std::span<std::byte> out, const char* what) const;
     void load_table();
-    void load_model();
+    void load_codec();
     std::uint64_t positions_in(std::uint64_t block) const;
     void read_all_blocks(void* out, std::size_t value_size) const;
 
@@ -134,9 +135,7 @@ class TableFile {
     TableHeader header_;
     std::vector<std::uint64_t> offsets_;       // blocks + 1
     std::vector<std::uint64_t> block_hashes_;  // blocks
-    // Context codec only: the model, and the flags of the positions its blocks skip.
-    std::unique_ptr<const wdl_context::Model> model_;
-    std::unique_ptr<const wdl_context::PositionFlags> flags_;
+    std::unique_ptr<const TableCodec> codec_;  // decodes the blocks, with the file's model
 };
 
 // The wdl values (0..2) of a class, by index: read from its wdl file or, when that has the mirror

@@ -19,6 +19,7 @@
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
 #include "rules/printable.hpp"
+#include "table/codec.hpp"
 #include "table/table_file.hpp"
 #include "tools/class_stats.hpp"
 #include "tools/commands.hpp"
@@ -274,6 +275,13 @@ std::string hex64(std::uint64_t x) {
     return buf;
 }
 
+// What `info` says of a file's codec: nothing for zstd, the default.
+std::string codec_note(const TableHeader& h) {
+    if (h.codec == Codec::zstd) return "";
+    return std::string(block_codec(h.codec).name()) + " codec, " +
+           (h.half ? "half layout (odd positions searched), " : "");
+}
+
 // Per variant folder under dir (or dir itself), the runs its manifest says did not finish.
 std::vector<std::pair<std::string, std::vector<std::string>>> unfinished_runs(
     const std::filesystem::path& dir) {
@@ -319,7 +327,7 @@ void run_info(const InfoOptions& o) {
                 row["bits_per_position"] = bits;
                 row["blocks"] = h.blocks;
                 row["layout"] = h.layout == Layout::mirror ? "mirror" : h.half ? "half" : "stored";
-                row["codec"] = h.codec == Codec::context ? "context" : "zstd";
+                row["codec"] = block_codec(h.codec).name();
                 row["wins"] = h.wins;
                 row["draws"] = h.draws;
                 row["losses"] = h.losses;
@@ -337,10 +345,8 @@ void run_info(const InfoOptions& o) {
                 "checksums %s %s\n",
                 name.c_str(), t.file_bytes, h.positions, bits,
                 h.layout == Layout::mirror ? "mirror layout (values in the mirror class), " : "",
-                h.codec != Codec::context ? ""
-                : h.half                  ? "context codec, half layout (odd positions searched), "
-                                          : "context codec, ",
-                hex64(h.table_checksum).c_str(), hex64(h.blocks_checksum).c_str());
+                codec_note(h).c_str(), hex64(h.table_checksum).c_str(),
+                hex64(h.blocks_checksum).c_str());
         } else {
             std::printf("%s %" PRIu64 " bytes, DAMAGED: %s\n", name.c_str(), t.file_bytes,
                         t.error.c_str());

@@ -4,6 +4,7 @@
 
 #include "gen/threads.hpp"
 #include "rules/error.hpp"
+#include "table/codec.hpp"
 #include "tools/commands.hpp"
 
 namespace damas::cli {
@@ -162,14 +163,17 @@ GenerateOptions generate_options(const GenFlags& o) {
     g.max_per_side = o.max_per_side;
     g.mirror_wdl = !o.full_wdl;
     g.durable = !o.no_sync;
-    if (o.wdl_codec == "auto")
-        g.wdl_codec = WdlCodec::automatic;
-    else if (o.wdl_codec == "zstd")
-        g.wdl_codec = WdlCodec::zstd;
-    else if (o.wdl_codec == "context")
-        g.wdl_codec = WdlCodec::context;
-    else
-        throw Error("bad --wdl-codec '" + o.wdl_codec + "' (auto, zstd or context)");
+    if (o.wdl_codec == "auto") {
+        g.wdl_codec = automatic_wdl_codec;
+    } else if (const BlockCodec* codec = find_block_codec(o.wdl_codec)) {
+        g.wdl_codec = codec->id();
+    } else {
+        std::string names = "auto";
+        const auto codecs = block_codecs();
+        for (std::size_t i = 0; i < codecs.size(); ++i)
+            names += (i + 1 == codecs.size() ? " or " : ", ") + std::string(codecs[i]->name());
+        throw Error("bad --wdl-codec '" + o.wdl_codec + "' (" + names + ")");
+    }
     g.only = class_option(o.only);
     if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
     if (o.in_units) g.pair_solving = PairSolving::units;

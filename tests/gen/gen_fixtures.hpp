@@ -56,7 +56,7 @@ inline std::string variant_test_name(const ::testing::TestParamInfo<Variant>& in
 
 inline GenerateSummary generate_quietly(const Variant& v, int pieces,
                                         const std::filesystem::path& dir, int threads = 2,
-                                        WdlCodec codec = WdlCodec::automatic) {
+                                        WdlCodec codec = automatic_wdl_codec) {
     GenerateOptions o;
     o.variant = v;
     o.max_pieces = pieces;

@@ -55,8 +55,8 @@ TEST(UnitsCodecs, ContextCodecAndEstimatesFromUnits) {
         for (const char* name : {"english", "international", "russian"}) {
             const Variant v = parse_variant(name).value();
             const int pieces = test::small_set(v) ? 3 : 4;
-            test::expect_same_files_in_units(v, pieces, PairSolving::units, WdlCodec::context);
-            test::expect_same_files_in_units(v, pieces, PairSolving::units, WdlCodec::automatic,
+            test::expect_same_files_in_units(v, pieces, PairSolving::units, Codec::context);
+            test::expect_same_files_in_units(v, pieces, PairSolving::units, automatic_wdl_codec,
                                              1000);
         }
     }

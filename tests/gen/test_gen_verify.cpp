@@ -25,7 +25,7 @@ namespace {
 using test::ScratchDir;
 
 void expect_deep_verify_passes(const std::string& variant, int pieces,
-                               WdlCodec codec = WdlCodec::automatic) {
+                               WdlCodec codec = automatic_wdl_codec) {
     const Variant v = *parse_variant(variant);
     ScratchDir dir(variant + "-verify-" + std::to_string(pieces));
     const GenerateSummary s = test::generate_quietly(v, pieces, dir.path, 2, codec);
@@ -45,7 +45,7 @@ TEST(DeepVerify, English4) {
 }
 // The context codec everywhere, so the half layout for 1111, 2020 and 0202.
 TEST(DeepVerify, English4ContextCodec) {
-    expect_deep_verify_passes("english", 4, WdlCodec::context);
+    expect_deep_verify_passes("english", 4, Codec::context);
 }
 TEST(DeepVerify, Brazilian4) {
     expect_deep_verify_passes("brazilian", 4);
@@ -177,7 +177,7 @@ TEST(DeepVerify, DetectsAWrongDistance) {
 TEST(DeepVerify, DetectsAWrongValueInAHalfLayoutFile) {
     const Variant v = *parse_variant("english");
     ScratchDir dir("verify-half");
-    test::generate_quietly(v, 4, dir.path, 2, WdlCodec::context);
+    test::generate_quietly(v, 4, dir.path, 2, Codec::context);
     const Material m = *Material::parse("1111");
     const std::filesystem::path path = table_path(dir.path, v, m.name(), Metric::wdl);
     ASSERT_TRUE(TableFile(path).half());
@@ -187,8 +187,8 @@ TEST(DeepVerify, DetectsAWrongValueInAHalfLayoutFile) {
     ASSERT_NE(changed, wdl.end());
     *changed = wdl_loss;
     const TableHeader h = TableFile(path).header();
-    ASSERT_TRUE(write_wdl_context_table(path, {v, h.material, generator_version()}, wdl, true,
-                                        {.counts_from = &h}));
+    ASSERT_TRUE(write_wdl_table(path, {v, h.material, generator_version()}, wdl, Codec::context,
+                                true, {.counts_from = &h}));
     const VerifyReport r = verify_database(dir.path, true);
     EXPECT_EQ(r.files_bad, 0);
     const std::string needle = "english 1111 index " + std::to_string(changed - wdl.begin()) + " ";

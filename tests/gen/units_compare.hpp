@@ -12,7 +12,7 @@ namespace damas::test {
 inline GenerateSummary generate_in_units(const Variant& v, int pieces,
                                          const std::filesystem::path& dir,
                                          PairSolving how = PairSolving::units,
-                                         WdlCodec codec = WdlCodec::automatic,
+                                         WdlCodec codec = automatic_wdl_codec,
                                          std::uint64_t large_class_positions = 0) {
     GenerateOptions o;
     o.wdl_codec = codec;
@@ -29,7 +29,7 @@ inline GenerateSummary generate_in_units(const Variant& v, int pieces,
 // codec, large_class_positions: as GenerateOptions (0: its default), for both runs.
 inline void expect_same_files_in_units(const Variant& v, int pieces,
                                        PairSolving how = PairSolving::units,
-                                       WdlCodec codec = WdlCodec::automatic,
+                                       WdlCodec codec = automatic_wdl_codec,
                                        std::uint64_t large_class_positions = 0) {
     ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
     generate_in_units(v, pieces, whole.path, PairSolving::automatic, codec, large_class_positions);

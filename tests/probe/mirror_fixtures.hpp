@@ -35,23 +35,23 @@ inline WdlFiles wdl_files(const std::filesystem::path& folder) {
 }
 
 // Generates both layouts and compares every probe. codec: the wdl codec of the database in the
-// mirror layout (the other is zstd); with WdlCodec::context, self_mirror_only probes the classes
+// mirror layout (the other is zstd); with Codec::context, self_mirror_only probes the classes
 // that are their own mirror alone (the half layout's), to keep the test short.
 // large_class_positions: GenerateOptions' (0: every class chosen from estimates).
-inline void check_mirror_layout(const Case& c, WdlCodec codec = WdlCodec::automatic,
+inline void check_mirror_layout(const Case& c, WdlCodec codec = automatic_wdl_codec,
                                 bool self_mirror_only = false,
                                 std::uint64_t large_class_positions = context_min_positions) {
     const Variant v = *parse_variant(c.variant);
     const int pieces = c.pieces;
     ScratchDir mirror_dir("mirror"), full_dir("full");
     make_database(mirror_dir.path, v, pieces, 2, true, codec, large_class_positions);
-    make_database(full_dir.path, v, pieces, 2, false, WdlCodec::zstd);
+    make_database(full_dir.path, v, pieces, 2, false, Codec::zstd);
 
     const WdlFiles layout = wdl_files(mirror_dir.path / v.name());
     const WdlFiles full = wdl_files(full_dir.path / v.name());
     EXPECT_EQ(full.mirror + full.context + full.half, 0);
     EXPECT_GT(layout.mirror, 0);
-    if (codec == WdlCodec::context) {
+    if (codec == Codec::context) {
         EXPECT_GT(layout.context, 0);  // forced on tiny classes too, where its model costs more
     } else {
         EXPECT_LT(layout.bytes, full.bytes);

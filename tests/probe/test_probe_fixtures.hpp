@@ -33,7 +33,7 @@ namespace damas::test {
 // Generates every class of the variant with 2..pieces pieces into dir.
 // mirror_wdl and codec: as GenerateOptions (mirror_wdl false: --full-wdl).
 inline void make_database(const std::filesystem::path& dir, Variant v, int pieces, int threads = 0,
-                          bool mirror_wdl = true, WdlCodec codec = WdlCodec::automatic,
+                          bool mirror_wdl = true, WdlCodec codec = automatic_wdl_codec,
                           std::uint64_t large_class_positions = context_min_positions) {
     GenerateOptions o;
     o.variant = v;

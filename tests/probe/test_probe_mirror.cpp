@@ -28,7 +28,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, MirrorLayout,
 class ChosenByEstimate : public testing::TestWithParam<Case> {};
 
 TEST_P(ChosenByEstimate, AnswersLikeTheFullLayout) {
-    test::check_mirror_layout(GetParam(), WdlCodec::automatic, false, 0);
+    test::check_mirror_layout(GetParam(), automatic_wdl_codec, false, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, ChosenByEstimate,
@@ -38,7 +38,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, ChosenByEstimate,
 class ContextCodec : public testing::TestWithParam<Case> {};
 
 TEST_P(ContextCodec, AnswersLikeZstd) {
-    test::check_mirror_layout(GetParam(), WdlCodec::context);
+    test::check_mirror_layout(GetParam(), Codec::context);
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, ContextCodec,
@@ -48,7 +48,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, ContextCodec,
 
 // The half layout (format.hpp) of the 4-piece classes that are their own mirror.
 TEST(HalfLayout, AnswersLikeZstd) {
-    test::check_mirror_layout(Case{"english", 4}, WdlCodec::context, true);
+    test::check_mirror_layout(Case{"english", 4}, Codec::context, true);
 }
 
 // A pair whose two wdl files both have the mirror layout cannot be answered (the search would

@@ -14,7 +14,7 @@ using test::Case;
 class MirrorLayoutSlow : public testing::TestWithParam<Case> {};
 
 TEST_P(MirrorLayoutSlow, AnswersLikeTheFullLayout) {
-    test::check_mirror_layout(GetParam(), WdlCodec::context);
+    test::check_mirror_layout(GetParam(), Codec::context);
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, MirrorLayoutSlow,

@@ -107,10 +107,10 @@ TEST_P(ProbeThreads, EightThreadsAgreeWithOne) {
 
 // Fewer probes with the context codec: decoding a block takes much longer (more under TSan).
 INSTANTIATE_TEST_SUITE_P(Codecs, ProbeThreads,
-                         testing::Values(ThreadCase{WdlCodec::zstd, 300, 3},
-                                         ThreadCase{WdlCodec::context, 60, 1}),
+                         testing::Values(ThreadCase{Codec::zstd, 300, 3},
+                                         ThreadCase{Codec::context, 60, 1}),
                          [](const testing::TestParamInfo<ThreadCase>& i) {
-                             return i.param.codec == WdlCodec::zstd ? "zstd" : "context";
+                             return i.param.codec == Codec::zstd ? "zstd" : "context";
                          });
 
 }  // namespace

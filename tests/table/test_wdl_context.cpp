@@ -79,7 +79,7 @@ TEST(ContextCodec, RoundTripsEveryPositionOfAClass) {
     const ClassIndex index(English::Board::spec, m);
     const auto values = class_values(index, 7);
     const auto path = dir.path / "1201.wdl";
-    const auto h = write_wdl_context_table(path, info_of(m), values, false);
+    const auto h = write_wdl_table(path, info_of(m), values, Codec::context, false);
     ASSERT_TRUE(h.has_value());
     EXPECT_GT(h->blocks, 1u);  // several blocks, the last one partial
     expect_round_trip(path, index, values, false);
@@ -92,7 +92,7 @@ TEST(ContextCodec, HalfLayoutSkipsTheOddPositions) {
     const ClassIndex index(English::Board::spec, m);
     const auto values = class_values(index, 8);
     const auto path = dir.path / "1111.wdl";
-    ASSERT_TRUE(write_wdl_context_table(path, info_of(m), values, true).has_value());
+    ASSERT_TRUE(write_wdl_table(path, info_of(m), values, Codec::context, true).has_value());
     expect_round_trip(path, index, values, true);
 }
 
@@ -100,8 +100,8 @@ TEST(ContextCodec, SameBytesWhateverTheThreads) {
     ScratchDir dir("context-threads");
     const Material m = *Material::parse("1201");
     const auto values = class_values(ClassIndex(English::Board::spec, m), 9);
-    write_wdl_context_table(dir.path / "a.wdl", info_of(m), values, false, {.threads = 1});
-    write_wdl_context_table(dir.path / "b.wdl", info_of(m), values, false, {.threads = 3});
+    write_wdl_table(dir.path / "a.wdl", info_of(m), values, Codec::context, false, {.threads = 1});
+    write_wdl_table(dir.path / "b.wdl", info_of(m), values, Codec::context, false, {.threads = 3});
     EXPECT_EQ(test::file_bytes(dir.path / "a.wdl"), test::file_bytes(dir.path / "b.wdl"));
 }
 
@@ -115,7 +115,8 @@ TEST(WdlEstimate, StrideOneIsTheExactSizeOfEitherCodec) {
         const auto values = class_values(ClassIndex(English::Board::spec, m), 11);
         const bool half = wdl_context::odd_half_allowed(english, m);
         const auto zstd = write_wdl_table(dir.path / "z.wdl", info_of(m), values);
-        const auto context = write_wdl_context_table(dir.path / "c.wdl", info_of(m), values, half);
+        const auto context =
+            write_wdl_table(dir.path / "c.wdl", info_of(m), values, Codec::context, half);
         ASSERT_TRUE(context.has_value());
         EXPECT_EQ(estimate_wdl_bytes(info_of(m), values, Codec::zstd, false, 1),
                   std::filesystem::file_size(dir.path / "z.wdl"))
@@ -190,16 +191,18 @@ TEST(WdlPasses, SameFilesEstimatesAndCountsAsValuesHeld) {
                 const WriteOptions wo{
                     .threads = threads, .counts_from = &counts, .hold_flags = hold_flags};
                 in.opened = 0;
-                write_wdl_table(dir.path / "z.wdl", info_of(m), values.size(), in.passes(), wo);
+                write_wdl_table(dir.path / "z.wdl", info_of(m), values.size(), in.passes(),
+                                Codec::zstd, false, wo);
                 EXPECT_EQ(in.opened, 1);
                 write_wdl_table(dir.path / "z0.wdl", info_of(m), values);
                 EXPECT_EQ(test::file_bytes(dir.path / "z.wdl"),
                           test::file_bytes(dir.path / "z0.wdl"));
                 in.opened = 0;
-                ASSERT_TRUE(write_wdl_context_table(dir.path / "c.wdl", info_of(m), values.size(),
-                                                    in.passes(), half, wo));
+                ASSERT_TRUE(write_wdl_table(dir.path / "c.wdl", info_of(m), values.size(),
+                                            in.passes(), Codec::context, half, wo));
                 EXPECT_EQ(in.opened, 2);
-                ASSERT_TRUE(write_wdl_context_table(dir.path / "c0.wdl", info_of(m), values, half));
+                ASSERT_TRUE(
+                    write_wdl_table(dir.path / "c0.wdl", info_of(m), values, Codec::context, half));
                 EXPECT_EQ(test::file_bytes(dir.path / "c.wdl"),
                           test::file_bytes(dir.path / "c0.wdl"));
                 expect_round_trip(dir.path / "c.wdl", ClassIndex(English::Board::spec, m), values,
@@ -239,10 +242,11 @@ TEST(ContextCodec, RefusesWhatItCannotCode) {
         std::find_if(values.begin(), values.end(), [](std::uint8_t x) { return x != wdl_unknown; });
     *quiet = wdl_unknown;
     const auto path = dir.path / "1201.wdl";
-    EXPECT_FALSE(write_wdl_context_table(path, info_of(m), values, false).has_value());
+    EXPECT_FALSE(write_wdl_table(path, info_of(m), values, Codec::context, false).has_value());
     EXPECT_FALSE(std::filesystem::exists(path));
     // The half layout of a class that is not its own mirror would lose values.
-    EXPECT_THROW(write_wdl_context_table(path, info_of(m), class_values(index, 11), true), Error);
+    EXPECT_THROW(write_wdl_table(path, info_of(m), class_values(index, 11), Codec::context, true),
+                 Error);
     // Nor where kings fly: a long king move keeps the parity of the row sum.
     EXPECT_FALSE(wdl_context::odd_half_allowed(Variant{BaseVariant::brazilian, false},
                                                *Material::parse("1111")));
@@ -258,7 +262,7 @@ struct DamagedContextFile : testing::Test {
     TableHeader h;
     std::vector<char> bytes;
     void SetUp() override {
-        h = *write_wdl_context_table(good, info_of(m), values, false);
+        h = *write_wdl_table(good, info_of(m), values, Codec::context, false);
         bytes = test::file_bytes(good);
     }
     void write_flipped(std::uint64_t offset) {

@@ -1,0 +1,181 @@
+// The context codec (table/wdl_context.hpp) behind the seam of table/codec.hpp: its model built
+// from counts over the sampled blocks, the flags of a block's positions (which it skips, where
+// the opponent threatens a capture) computed from the positions themselves, or held from the
+// model's pass for the encoders of the same blocks.
+#include <algorithm>
+#include <atomic>
+
+#include "rules/error.hpp"
+#include "table/codec.hpp"
+#include "table/wdl_context.hpp"
+
+namespace damas {
+namespace {
+
+using namespace wdl_context;
+
+Material material_of(const TableHeader& h) {
+    return Material{h.material[0], h.material[1], h.material[2], h.material[3]};
+}
+
+// What a file's decoder and encoders share: the model, the flags of its positions, and those
+// the model's pass held (block b's at (b / stride) * positions per block, for sampled blocks).
+struct Shared {
+    Model model;
+    std::vector<std::byte> model_bytes;
+    std::unique_ptr<PositionFlags> flags;
+    std::uint32_t positions_per_block = 0;
+    std::uint32_t stride = 1;
+    std::vector<std::uint8_t> held;
+
+    // The flags of the block of positions [first, first + n): held, or computed into scratch.
+    std::span<const std::uint8_t> of_block(std::uint64_t first, std::size_t n,
+                                           std::vector<std::uint8_t>& scratch) const {
+        const std::uint64_t block = first / positions_per_block;
+        const std::uint64_t at = block / stride * positions_per_block;
+        if (block % stride == 0 && at + n <= held.size())
+            return std::span<const std::uint8_t>(held).subspan(at, n);
+        scratch.resize(n);
+        flags->compute(first, scratch);
+        return scratch;
+    }
+};
+
+class ContextEncoder : public BlockEncoder {
+  public:
+    explicit ContextEncoder(const Shared& s) : s_(s) {}
+    void encode(std::uint64_t first, std::span<const std::uint8_t> v, std::vector<std::byte>& plain,
+                std::vector<std::byte>& coded) override {
+        const auto f = s_.of_block(first, v.size(), scratch_);
+        plain.assign((v.size() + 3) / 4, std::byte{0});
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const unsigned x = (f[i] & skipped) ? unsigned{wdl_unknown} : v[i];
+            plain[i / 4] |= static_cast<std::byte>(x << (2 * (i % 4)));
+        }
+        encode_block(s_.model, v, f, coded);
+    }
+    void encode(std::uint64_t, std::span<const std::uint16_t>, std::vector<std::byte>&,
+                std::vector<std::byte>&) override {
+        throw Error("context codec: it codes wdl tables only");
+    }
+
+  private:
+    const Shared& s_;
+    std::vector<std::uint8_t> scratch_;
+};
+
+class ContextTable : public TableCodec {
+  public:
+    explicit ContextTable(Shared s) : s_(std::move(s)) {}
+    std::span<const std::byte> model() const override { return s_.model_bytes; }
+    std::size_t max_encoded_bytes(std::uint64_t n) const override {
+        return wdl_context::max_encoded_bytes(static_cast<std::size_t>(n));
+    }
+    bool decode(std::uint64_t first, std::uint64_t n, std::span<const std::byte> in,
+                std::span<std::byte> out) const override {
+        thread_local std::vector<std::uint8_t> scratch;
+        if (n > s_.positions_per_block) return false;
+        return decode_block(s_.model, in, s_.of_block(first, static_cast<std::size_t>(n), scratch),
+                            out);
+    }
+    std::unique_ptr<BlockEncoder> encoder(const EncodeSettings&) const override {
+        return std::make_unique<ContextEncoder>(s_);
+    }
+
+  private:
+    Shared s_;
+};
+
+// Counts by context over the sampled blocks, per worker; the flags kept where asked.
+class ContextModelBuilder : public ModelBuilder {
+  public:
+    ContextModelBuilder(const TableHeader& h, const ModelSampling& sampling) : h_(h) {
+        if (h.metric != Metric::wdl) throw Error("context codec: it codes wdl tables only");
+        const Material m = material_of(h);
+        if (h.half && !odd_half_allowed(h.variant, m))
+            throw Error("context codec: the half layout is not valid for " + m.name());
+        shared_.model = model_shape(h.variant.info().board, m);
+        shared_.flags = make_position_flags(h.variant, m, h.half);
+        shared_.positions_per_block = h.positions_per_block;
+        shared_.stride = std::max(1u, sampling.stride);
+        const std::uint64_t blocks =
+            (h.positions + h.positions_per_block - 1) / h.positions_per_block;
+        const std::uint64_t sampled = (blocks + shared_.stride - 1) / shared_.stride;
+        if (sampling.hold) shared_.held.resize(sampled * h.positions_per_block);
+        counts_.assign(std::max(1u, sampling.workers), Counts(shared_.model.contexts()));
+    }
+    bool needs_values() const override { return true; }
+    void add(std::size_t worker, std::uint64_t block, std::span<const std::uint8_t> v) override {
+        if (uncodable_) return;
+        thread_local std::vector<std::uint8_t> scratch;
+        std::span<std::uint8_t> f;
+        const std::uint64_t at = block / shared_.stride * h_.positions_per_block;
+        if (block % shared_.stride == 0 && at + v.size() <= shared_.held.size()) {
+            f = std::span(shared_.held).subspan(at, v.size());
+        } else {
+            scratch.resize(v.size());
+            f = scratch;
+        }
+        shared_.flags->compute(block * h_.positions_per_block, f);
+        for (std::size_t i = 0; i < v.size(); ++i)
+            if (!(f[i] & skipped) && v[i] > wdl_win) uncodable_ = true;
+        if (!uncodable_) count_block(shared_.model, v, f, counts_.at(worker));
+    }
+    std::unique_ptr<const TableCodec> finish() override {
+        if (uncodable_) return nullptr;
+        for (std::size_t t = 1; t < counts_.size(); ++t) counts_[0].add(counts_[t]);
+        set_probabilities(shared_.model, counts_[0]);
+        shared_.model_bytes = serialize(shared_.model);
+        return std::make_unique<ContextTable>(std::move(shared_));
+    }
+
+  private:
+    TableHeader h_;
+    Shared shared_;
+    std::vector<Counts> counts_;
+    std::atomic<bool> uncodable_{false};
+};
+
+class Context : public BlockCodec {
+  public:
+    Codec id() const override { return Codec::context; }
+    const char* name() const override { return "context"; }
+    bool codes(Metric m) const override { return m == Metric::wdl; }
+    std::string header_problem(const TableHeader& h) const override {
+        if (!codes(h.metric) || h.layout != Layout::stored || h.model_size == 0)
+            return "the context codec is for stored wdl tables with a model";
+        return {};
+    }
+    bool codes_half() const override { return true; }
+    std::uint32_t positions_per_block(Metric, std::uint32_t) const override {
+        return wdl_context::positions_per_block;
+    }
+    std::unique_ptr<const TableCodec> open(const TableHeader& h, std::span<const std::byte> model,
+                                           const std::string& what) const override {
+        if (!codes(h.metric)) throw Error(what + ": the context codec codes wdl tables only");
+        if (h.positions_per_block > max_positions_per_block)
+            throw Error(what + ": too many positions per block for the context codec");
+        const Material m = material_of(h);
+        if (h.half && !odd_half_allowed(h.variant, m))
+            throw Error(what + ": the half layout is not valid for this class");
+        Shared s;
+        s.model = parse(model, what);
+        s.model_bytes.assign(model.begin(), model.end());
+        s.flags = make_position_flags(h.variant, m, h.half);
+        s.positions_per_block = h.positions_per_block;
+        return std::make_unique<ContextTable>(std::move(s));
+    }
+    std::unique_ptr<ModelBuilder> model_builder(const TableHeader& h,
+                                                const ModelSampling& sampling) const override {
+        return std::make_unique<ContextModelBuilder>(h, sampling);
+    }
+};
+
+}  // namespace
+
+const BlockCodec& context_block_codec() {
+    static const Context codec;
+    return codec;
+}
+
+}  // namespace damas
