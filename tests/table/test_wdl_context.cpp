@@ -227,9 +227,9 @@ TEST(WdlPasses, AnInvalidValueIsRefused) {
     CountedPasses in{values};
     EXPECT_THROW(wdl_table_counts(info_of(m), values.size(), in.passes(), 2), Error);
     WriteOptions no_counts;
-    EXPECT_THROW(
-        write_wdl_table("/nonexistent/x.wdl", info_of(m), values.size(), in.passes(), no_counts),
-        Error);
+    EXPECT_THROW(write_wdl_table("/nonexistent/x.wdl", info_of(m), values.size(), in.passes(),
+                                 Codec::zstd, false, no_counts),
+                 Error);
 }
 
 TEST(ContextCodec, RefusesWhatItCannotCode) {
