@@ -20,6 +20,7 @@
 
 #include "gen/compact_solver.hpp"
 #include "gen/huge_pages.hpp"
+#include "gen/pair_graph.hpp"
 #include "gen/pair_runner.hpp"
 #include "gen/plan.hpp"
 #include "gen/run_record.hpp"
@@ -426,16 +427,6 @@ std::uint64_t take_peak_resident_bytes() {
     }
     std::ofstream("/proc/self/clear_refs") << "5";
     return kib * 1024;
-}
-
-// "0201+0102": a class and its mirror, solved together.
-std::string pair_label(Material m) {
-    std::string s = m.name();
-    if (m != m.mirrored()) {
-        s += '+';
-        s += m.mirrored().name();
-    }
-    return s;
 }
 
 }  // namespace

@@ -10,6 +10,15 @@
 
 namespace damas {
 
+std::string pair_label(Material m) {
+    std::string s = m.name();
+    if (m != m.mirrored()) {
+        s += '+';
+        s += m.mirrored().name();
+    }
+    return s;
+}
+
 PairGraph pair_graph(const std::vector<Material>& pairs,
                      const std::vector<std::uint64_t>& positions) {
     if (positions.size() != pairs.size()) throw Error("pair_graph: one count of positions a pair");

@@ -17,11 +17,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "index/material.hpp"
 
 namespace damas {
+
+// "0201+0102": a class and its mirror, solved together ("0202" when it is its own mirror).
+std::string pair_label(Material m);
 
 struct PairGraph {
     std::vector<Material> pairs;                  // each pair's first class, in the plan's order

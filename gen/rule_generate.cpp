@@ -177,15 +177,6 @@ PairGraph rule_pair_graph(const Variant& v, const std::vector<Material>& classes
     return pair_graph(pairs, positions);
 }
 
-std::string rule_pair_label(Material m) {
-    std::string label = m.name();
-    if (m != m.mirrored()) {
-        label += '+';
-        label += m.mirrored().name();
-    }
-    return label;
-}
-
 }  // namespace
 
 RulePairRunner::RulePairRunner(const RuleGenerateOptions& o, Progress& progress)
@@ -222,7 +213,7 @@ void RulePairRunner::load_inputs(std::size_t i) {
 void RulePairRunner::run(std::size_t i) {
     const Material m = graph_.pairs.at(i);
     const bool single = m == m.mirrored();
-    const std::string label = rule_pair_label(m);
+    const std::string label = pair_label(m);
     if (complete(i)) {  // read back by the pairs that read it, when they need it
         summary_.classes_skipped += single ? 1 : 2;
         progress_.message(label + " complete, skipped");
