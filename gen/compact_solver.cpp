@@ -127,7 +127,7 @@ class CompactSolver {
     Position position_at(std::uint64_t local, int& c) const {
         c = local < layout_.slice_positions(0, slice_) ? 0 : 1;
         const std::uint64_t within = local - layout_.slice_base(c, slice_);
-        const std::uint64_t men = layout_.men(c, slice_)[within / k_];
+        const std::uint64_t men = (*slice_men_[c])[within / k_];
         return layout_.index(c).unindex(men * k_ + within % k_);
     }
     // Where a White-to-move position of class c is: its slice, and its slice-local position.
@@ -142,6 +142,7 @@ class CompactSolver {
     void solve_slice(int s) {
         const auto t0 = std::chrono::steady_clock::now();
         slice_ = s;
+        for (int c = 0; c < layout_.classes(); ++c) slice_men_[c] = layout_.men(c, s);
         size_ = layout_.slice_positions(s);
         bytes_ = make_huge_array<std::atomic<std::uint8_t>>(size_);
         capture_ = make_huge_array<std::atomic<std::uint64_t>>((size_ + 63) / 64);
@@ -438,6 +439,7 @@ class CompactSolver {
     const ProgressFn& progress_;
     const std::uint64_t k_;  // kings placements per men configuration
     int slice_ = -1;
+    PairLayout::MenList slice_men_[2];  // of the slice being solved
     std::uint64_t size_ = 0;
     HugeArray<std::atomic<std::uint8_t>> bytes_;
     HugeArray<std::atomic<std::uint64_t>> capture_;  // a bit per position: it must capture

@@ -95,10 +95,16 @@ std::vector<Material> pairs_of(const std::vector<Material>& classes) {
     return pairs;
 }
 
-// The memory of PairLayout: 14 bytes per men configuration of each class.
+std::uint64_t largest_slice_positions(const BoardSpec& board, Material m);
+
+// The memory of PairLayout (gen/pair_layout.hpp): 6 bytes per men configuration of each class,
+// and the 4 lists of slices it keeps, 8 bytes per configuration of those (at most the largest
+// slice's, both classes).
 std::uint64_t layout_bytes(const BoardSpec& board, Material m) {
     const ClassIndex index(board, m);
-    return 14 * index.men_count() * (m == m.mirrored() ? 1 : 2);
+    const std::uint64_t largest_slice_men =
+        largest_slice_positions(board, m) / index.kings_per_men();
+    return 6 * index.men_count() * (m == m.mirrored() ? 1 : 2) + 4 * 8 * largest_slice_men;
 }
 
 std::uint64_t largest_slice_positions(const BoardSpec& board, Material m) {

@@ -939,7 +939,8 @@ class PairSolver {
     template <class F>
     void for_each_men_block(F&& f) const {
         for (int c = 0; c < classes_; ++c) {
-            const std::vector<std::uint64_t>& men = layout_.men(c, slice_);
+            const PairLayout::MenList list = layout_.men(c, slice_);
+            const std::vector<std::uint64_t>& men = *list;
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men.size(), 1),
                               [&](const auto& r) {
                                   for (std::size_t j = r.begin(); j != r.end(); ++j)
@@ -958,17 +959,17 @@ class PairSolver {
     void for_each_men_part(F&& f) const {
         const std::uint64_t k = kings_per_men();
         const std::uint64_t parts = (k + part_positions - 1) / part_positions;  // per configuration
-        const std::size_t first_class_men = layout_.men(0, slice_).size();
-        const std::size_t men =
-            first_class_men + (classes_ == 2 ? layout_.men(1, slice_).size() : 0);
+        const PairLayout::MenList lists[2] = {layout_.men(0, slice_),
+                                              classes_ == 2 ? layout_.men(1, slice_) : nullptr};
+        const std::size_t first_class_men = lists[0]->size();
+        const std::size_t men = first_class_men + (classes_ == 2 ? lists[1]->size() : 0);
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men * parts, 1), [&](const auto& r) {
             for (std::size_t i = r.begin(); i != r.end(); ++i) {
                 const std::size_t j = i / parts;
                 const int c = j < first_class_men ? 0 : 1;
                 const std::size_t m = c == 0 ? j : j - first_class_men;
                 const std::uint64_t begin = (i % parts) * part_positions;
-                f(c, layout_.men(c, slice_)[m], base_[c] + m * k, begin,
-                  std::min(k, begin + part_positions));
+                f(c, (*lists[c])[m], base_[c] + m * k, begin, std::min(k, begin + part_positions));
             }
         });
     }
@@ -1032,7 +1033,7 @@ class PairSolver {
     std::vector<ComponentMen> components_of_slice(int s) const {
         std::vector<ComponentMen> out;
         const int c = mirror(0);
-        for (const std::uint64_t men : layout_.men(0, s)) {
+        for (const std::uint64_t men : *layout_.men(0, s)) {
             const MenPlacement p = indices_[0].men(men);
             const std::uint64_t flipped =
                 indices_[c].men_index(flip_.rotate(p.black), flip_.rotate(p.white));

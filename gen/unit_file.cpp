@@ -184,7 +184,7 @@ std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice,
     const std::uint64_t k = layout.kings_per_men();
     const std::uint64_t per = std::max<std::uint64_t>(1, chunk_positions() / k);
     for (int c = 0; c < layout.classes(); ++c) {
-        const std::uint64_t configs = layout.men(c, slice).size();
+        const std::uint64_t configs = layout.men_in_slice(c, slice);
         const std::uint64_t base = layout.slice_base(c, slice);
         if (split && k > chunk_positions()) {
             for (std::uint64_t at = 0; at < configs * k; at += chunk_positions())
