@@ -666,10 +666,16 @@ const GenerateSummary& PairRunner::summary() const {
     return state_->summary;
 }
 
-bool PairRunner::complete(std::size_t i) const {
+bool PairRunner::skip_if_complete(std::size_t i) {
     const GenerateOptions& o = state_->o;
-    const Material m = state_->plan.pairs.at(i).material;
-    return pair_complete(o, m, ClassIndex(o.variant.info().board, m).size());
+    const PairStep& step = state_->plan.pairs.at(i);
+    const Material m = step.material;
+    if (!pair_complete(o, m, ClassIndex(o.variant.info().board, m).size())) return false;
+    remove_candidates(o, m);  // left by a run killed after its last step
+    remove_units(o, m, step.slices);
+    state_->summary.classes_skipped += m == m.mirrored() ? 1 : 2;
+    state_->progress.message(pair_label(m) + " complete, skipped");
+    return true;
 }
 
 void PairRunner::run(std::size_t i) {
@@ -682,13 +688,7 @@ void PairRunner::run(std::size_t i) {
     const PairStep& step = plan.pairs.at(i);
     const Material m = step.material;
     const bool single = m == m.mirrored();
-    if (complete(i)) {
-        remove_candidates(o, m);  // left by a run killed after its last step
-        remove_units(o, m, step.slices);
-        summary.classes_skipped += single ? 1 : 2;
-        progress.message(pair_label(m) + " complete, skipped");
-        return;
-    }
+    if (skip_if_complete(i)) return;
     const auto loading = std::chrono::steady_clock::now();
     const double cpu0 = cpu_seconds();
     if (plan.bounded) {

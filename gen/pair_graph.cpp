@@ -10,6 +10,23 @@
 
 namespace damas {
 
+namespace {
+
+// Each pair's heaviest chain: its weight and the heaviest chain of a pair that reads it
+// (backwards, since a pair reads only earlier ones).
+template <class T>
+std::vector<T> heaviest_chains(const std::vector<std::vector<std::size_t>>& needs,
+                               const std::vector<T>& weights) {
+    std::vector<T> chain(weights.size(), T{}), after(weights.size(), T{});
+    for (std::size_t i = weights.size(); i-- > 0;) {
+        chain[i] = weights[i] + after[i];
+        for (const std::size_t n : needs[i]) after[n] = std::max(after[n], chain[i]);
+    }
+    return chain;
+}
+
+}  // namespace
+
 std::string pair_label(Material m) {
     std::string s = m.name();
     if (m != m.mirrored()) {
@@ -40,13 +57,7 @@ PairGraph pair_graph(const std::vector<Material>& pairs,
         std::sort(g.needs[i].begin(), g.needs[i].end());
         g.needs[i].erase(std::unique(g.needs[i].begin(), g.needs[i].end()), g.needs[i].end());
     }
-    // Backwards: a pair's chain is itself and the heaviest chain of a pair that reads it.
-    std::vector<std::uint64_t> best_after(pairs.size(), 0);
-    for (std::size_t i = pairs.size(); i-- > 0;) {
-        g.chain_positions[i] = positions[i] + best_after[i];
-        for (const std::size_t n : g.needs[i])
-            best_after[n] = std::max(best_after[n], g.chain_positions[i]);
-    }
+    g.chain_positions = heaviest_chains(g.needs, positions);
     return g;
 }
 
@@ -100,13 +111,9 @@ ScheduleEstimate estimate_schedule(const PairGraph& graph, const std::vector<dou
     if (seconds.size() != graph.pairs.size() || workers < 1)
         throw Error("estimate_schedule: one time a pair, at least one worker");
     ScheduleEstimate e;
-    std::vector<double> chain(seconds.size(), 0), after(seconds.size(), 0);
-    for (std::size_t i = seconds.size(); i-- > 0;) {
-        chain[i] = seconds[i] + after[i];
-        for (const std::size_t n : graph.needs[i]) after[n] = std::max(after[n], chain[i]);
-        e.chain_seconds = std::max(e.chain_seconds, chain[i]);
-        e.total_seconds += seconds[i];
-    }
+    for (const double c : heaviest_chains(graph.needs, seconds))
+        e.chain_seconds = std::max(e.chain_seconds, c);
+    for (const double s : seconds) e.total_seconds += s;
     // Events: the time each running pair ends. Free workers take ready pairs at once.
     PairQueue queue(graph, std::vector<bool>(seconds.size(), false));
     std::priority_queue<std::pair<double, std::size_t>, std::vector<std::pair<double, std::size_t>>,

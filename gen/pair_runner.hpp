@@ -30,9 +30,10 @@ class PairRunner {
     PairRunner(const PairRunner&) = delete;
     PairRunner& operator=(const PairRunner&) = delete;
 
-    // Whether pair i's files are complete (checked: header, size, checksums).
-    bool complete(std::size_t i) const;
-    // Solves pair i (the plan's index) and writes its files, unless they are complete; its
+    // Whether pair i's files are complete (checked: header, size, checksums); if so, removes
+    // what a killed run left of it and counts it as skipped.
+    bool skip_if_complete(std::size_t i);
+    // Solves pair i (the plan's index) and writes its files, unless skip_if_complete(i); its
     // inputs' files must be complete. Counted in summary().
     void run(std::size_t i);
     const GenerateSummary& summary() const;

@@ -188,10 +188,15 @@ RulePairRunner::RulePairRunner(const RuleGenerateOptions& o, Progress& progress)
     options_.threads = std::max(1, checked_threads(o.threads, "threads"));
 }
 
-bool RulePairRunner::complete(std::size_t i) const {
+bool RulePairRunner::skip_if_complete(std::size_t i) {
     const Material m = graph_.pairs.at(i);
-    return class_complete(options_, rules_, m) &&
-           (m == m.mirrored() || class_complete(options_, rules_, m.mirrored()));
+    const bool single = m == m.mirrored();
+    if (!class_complete(options_, rules_, m) ||
+        (!single && !class_complete(options_, rules_, m.mirrored())))
+        return false;
+    summary_.classes_skipped += single ? 1 : 2;
+    progress_.message(pair_label(m) + " complete, skipped");
+    return true;
 }
 
 // The classes pair i reads, and what restoring them from their files reads, in the order they
@@ -211,14 +216,9 @@ void RulePairRunner::load_inputs(std::size_t i) {
 }
 
 void RulePairRunner::run(std::size_t i) {
+    if (skip_if_complete(i)) return;
     const Material m = graph_.pairs.at(i);
-    const bool single = m == m.mirrored();
     const std::string label = pair_label(m);
-    if (complete(i)) {  // read back by the pairs that read it, when they need it
-        summary_.classes_skipped += single ? 1 : 2;
-        progress_.message(label + " complete, skipped");
-        return;
-    }
     const auto t0 = std::chrono::steady_clock::now();
     load_inputs(i);
     std::vector<RuleClass> results = solve_rule_pair(rules_, m, store_);

@@ -66,9 +66,11 @@ class RulePairRunner {
   public:
     RulePairRunner(const RuleGenerateOptions& options, Progress& progress);
     const PairGraph& graph() const { return graph_; }
-    bool complete(std::size_t i) const;  // pair i's rule files are complete (checked)
-    // Solves pair i and writes its files, unless they are complete; the rule files of the pairs
-    // it reads must be complete.
+    // Whether pair i's rule files are complete (checked); if so, counts it as skipped (the pairs
+    // that read it read it back from its files when they need it).
+    bool skip_if_complete(std::size_t i);
+    // Solves pair i and writes its files, unless skip_if_complete(i); the rule files of the
+    // pairs it reads must be complete.
     void run(std::size_t i);
     const RuleGenerateSummary& summary() const { return summary_; }
 

@@ -160,7 +160,7 @@ void coordinate(MPI_Comm comm, const PairGraph& graph, const std::vector<bool>& 
             acted = true;
         }
         if (static_cast<int>(idle.size()) == ranks - stopped && queue.running() == 0 &&
-            !queue.all_done() && stopped == 0)
+            !queue.all_done())
             abort_job(comm, "no pair is ready and none is running: the graph of pairs is broken");
         if (!acted) std::this_thread::sleep_for(poll_interval);
     }

@@ -181,11 +181,7 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
     PairRunner runner(o, plan, work_progress);
     std::vector<bool> done(graph.pairs.size(), false);
     if (job.rank == 0)
-        for (std::size_t i = 0; i < done.size(); ++i)
-            if (runner.complete(i)) {
-                runner.run(i);  // skipped: cleans what a killed run left, counts it
-                done[i] = true;
-            }
+        for (std::size_t i = 0; i < done.size(); ++i) done[i] = runner.skip_if_complete(i);
     const RankTimes times = run_pairs(job.comm, graph, done, [&](std::size_t i) { runner.run(i); });
     const GenerateSummary& s = runner.summary();
     const RankReport mine{times.pairs,
@@ -257,11 +253,7 @@ void run_gen_rules(const Job& job, const cli::GenRulesFlags& flags) {
     check_same_pairs(job, runner->graph());
     std::vector<bool> done(runner->graph().pairs.size(), false);
     if (job.rank == 0)
-        for (std::size_t i = 0; i < done.size(); ++i)
-            if (runner->complete(i)) {
-                runner->run(i);
-                done[i] = true;
-            }
+        for (std::size_t i = 0; i < done.size(); ++i) done[i] = runner->skip_if_complete(i);
     const RankTimes times =
         run_pairs(job.comm, runner->graph(), done, [&](std::size_t i) { runner->run(i); });
     const RuleGenerateSummary& s = runner->summary();
