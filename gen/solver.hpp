@@ -131,7 +131,8 @@ bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, i
 // at a time (`previous` unused), and slices with larger components are solved as components, so
 // that its memory is the values of the slice being solved and buffers per thread. A damaged unit
 // file read meanwhile throws DamagedUnit. With stream_unit too, the slices solved as components
-// of large men configurations are written to their unit files a configuration at a time
+// of men configurations of 4 Ki positions or more (UnitStream::streams) are written to their
+// unit files a configuration at a time
 // (`solved` is not called for them), so that not even the slice being solved is held.
 void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
                   SliceValues previous, const SliceFn& solved, const ProgressFn& progress = {},

@@ -177,12 +177,19 @@ class UnitWriter {
     std::uint64_t end_ = header_size;
 };
 
-// The chunks of a slice: runs of whole men configurations of one class, or, split, parts of
-// at most chunk_positions of one configuration where a configuration is larger.
-std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice, bool split) {
+// How a slice is cut into chunks: runs of whole men configurations of one class (about
+// chunk_positions each), parts of at most chunk_positions of one configuration where a
+// configuration is larger (split), or one configuration each (a streamed unit).
+enum class Chunking { runs, split, configurations };
+
+std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice,
+                                            Chunking chunking) {
     std::vector<UnitReader::Chunk> chunks;
     const std::uint64_t k = layout.kings_per_men();
-    const std::uint64_t per = std::max<std::uint64_t>(1, chunk_positions() / k);
+    const bool split = chunking == Chunking::split;
+    const std::uint64_t per = chunking == Chunking::configurations
+                                  ? 1
+                                  : std::max<std::uint64_t>(1, chunk_positions() / k);
     for (int c = 0; c < layout.classes(); ++c) {
         const std::uint64_t configs = layout.men_in_slice(c, slice);
         const std::uint64_t base = layout.slice_base(c, slice);
@@ -218,7 +225,7 @@ struct UnitStream::Impl {
           variant(v),
           layout(l),
           slice(s),
-          chunks(slice_chunks(l, s, false)),
+          chunks(slice_chunks(l, s, Chunking::configurations)),
           out(p, chunks.size()) {}
     std::filesystem::path path;
     Variant variant;
@@ -230,8 +237,13 @@ struct UnitStream::Impl {
     std::uint64_t put = 0;
 };
 
+// A configuration of a sixteenth of a chunk's positions (4 Ki: 12 KB of values) still makes
+// a chunk that zstd compresses well; below that, the per-chunk costs (a table entry, a frame,
+// a call) would grow, and such slices are small enough to hold. Streaming these mid-sized
+// configurations is what keeps international 2122 + 2221 (45,540 king placements per
+// configuration, slices of 6 G positions) from holding 18 GB of a slice's values.
 bool UnitStream::streams(std::uint64_t kings_per_men) {
-    return kings_per_men >= chunk_positions();
+    return kings_per_men * 16 >= chunk_positions();
 }
 
 UnitStream::UnitStream(const std::filesystem::path& path, const Variant& v,
@@ -264,7 +276,8 @@ void UnitStream::close() {
 
 void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                 int slice, const SliceChunkFn& values, bool split) {
-    const std::vector<UnitReader::Chunk> chunks = slice_chunks(layout, slice, split);
+    const std::vector<UnitReader::Chunk> chunks =
+        slice_chunks(layout, slice, split ? Chunking::split : Chunking::runs);
     UnitWriter out(path, chunks.size());
     std::mutex writing;
     tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t k) {

@@ -19,12 +19,13 @@
 //   then the chunk table, by first position: first position, positions, offset, compressed
 //   bytes, xxh64 of the values (u64 each)
 // A chunk holds whole men configurations of one class (kings_per_men() positions each), about
-// 64 K positions, or (written by gen/compact_solver.hpp) at most 64 K positions of one larger
-// configuration, so that the writer can read a class's values in class order from every
-// slice's unit at once, a chunk at a time, and never the whole pair (ClassStream).
-// Written to <path>.tmp and renamed, so a unit file that a killed run left is whole. It is not
-// flushed to the disk (an fsync per unit doubled the time of small pairs): after a power loss its
-// checksums tell a unit that did not reach the disk, and that slice is solved again.
+// 64 K positions, or one configuration (a streamed unit: UnitStream), or (written by
+// gen/compact_solver.hpp) at most 64 K positions of one larger configuration, so that the writer
+// can read a class's values in class order from every slice's unit at once, a chunk at a time, and
+// never the whole pair (ClassStream). Written to <path>.tmp and renamed, so a unit file that a
+// killed run left is whole. It is not flushed to the disk (an fsync per unit doubled the time of
+// small pairs): after a power loss its checksums tell a unit that did not reach the disk, and that
+// slice is solved again.
 #pragma once
 
 #include <filesystem>
@@ -73,8 +74,9 @@ class UnitStream {
     ~UnitStream();
     UnitStream(const UnitStream&) = delete;
     UnitStream& operator=(const UnitStream&) = delete;
-    // Whether the chunks of the slice are single men configurations (the only way put() takes
-    // them: kings_per_men() at least a chunk's positions).
+    // Whether a slice of configurations of kings_per_men positions is streamed: its chunks are
+    // single men configurations (the only way put() takes them), which takes configurations of
+    // at least a sixteenth of a chunk (4 Ki positions).
     static bool streams(std::uint64_t kings_per_men);
     void put(std::uint64_t first, std::span<const std::uint16_t> outcomes,
              std::span<const std::uint8_t> capture);
