@@ -1,11 +1,13 @@
 // PairLayout (gen/pair_layout.hpp): the computed mode gives the tabled mode's slices, lists and
 // ranks, for every class of small sets of each board (both classes of a pair, classes that are
-// their own mirror, without men, without kings), and the plan models the mode a pair takes.
+// their own mirror, without men, without kings), and pairs solved on it in units (both solvers)
+// write the same files as pairs held whole on the tabled one.
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "gen/pair_layout.hpp"
+#include "units_compare.hpp"
 
 namespace damas {
 namespace {
@@ -108,6 +110,29 @@ TEST(PairLayout, ModeBySize) {
     {
         const ForcedLayoutMode forced(LayoutMode::tabled);
         EXPECT_EQ(PairLayout::mode_for(board_10x10, large), LayoutMode::tabled);
+    }
+}
+
+TEST(PairLayout, ComputedLayoutWritesTheSameFiles) {
+    for (const char* name : {"english", "international", "turkish"}) {
+        const Variant v = parse_variant(name).value();
+        const int pieces = test::small_set(v) ? 3 : 4;
+        for (const PairSolving how : {PairSolving::units, PairSolving::units_compact}) {
+            test::ScratchDir tabled("layout-tabled-" + v.name()), computed("layout-" + v.name());
+            test::generate_in_units(v, pieces, tabled.path, PairSolving::automatic);
+            {
+                const ForcedLayoutMode forced(LayoutMode::computed);
+                test::generate_in_units(v, pieces, computed.path, how);
+            }
+            const auto expected = test::tree_bytes(tabled.path),
+                       got = test::tree_bytes(computed.path);
+            EXPECT_EQ(got.size(), expected.size());
+            for (const auto& [file, bytes] : expected) {
+                const auto it = got.find(file);
+                ASSERT_NE(it, got.end()) << file;
+                EXPECT_TRUE(it->second == bytes) << v.name() << ": " << file << " differs";
+            }
+        }
     }
 }
 
