@@ -19,10 +19,11 @@
 //   search that only visits choices leading to one), with where each group starts in it (a
 //   directory, 4 bytes a group); a rank is a binary search within its group's part of the list.
 //   Memory: 3 bytes a group (its White advancement, the least and most of its Black men's).
-// Why 4 GiB: the tables cost a cache miss less per rank, and below 4 GiB they are at most a
-// quarter of a 16 GiB machine; above, they are most of a pair's memory (international
-// 3040 + 4030: 19.7 GB of tables against 6 GB of lists), and the computed ranks cost little
-// (see the README's performance section).
+// Why 4 GiB: a tabled rank is one read (8 ns), a computed one a search (about 150 ns: a pair
+// without kings takes up to a tenth more CPU; README's performance section), and below 4 GiB the
+// tables are at most a quarter of a 16 GiB machine; above, they are most of a pair's memory
+// (international 3040 + 4030: 19.7 GB of tables against 6 GB of lists). Every pair of english
+// 2-7 and international 2-6 stays tabled.
 //
 // Lists, both modes: those of the few slices last asked for are kept (8 bytes per configuration
 // of those, the directory too when computed), and handed out as SliceMen handles: the solvers
