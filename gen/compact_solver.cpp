@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gen/huge_pages.hpp"
@@ -110,6 +111,7 @@ class CompactSolver {
             done_ += size_;
             report(0);
             previous_.slice = s;
+            for (int c = 0; c < 2; ++c) previous_men_[c] = std::exchange(slice_men_[c], {});
             previous_.bytes = std::move(bytes_);
             previous_.overflow = std::move(overflow_);
             overflow_ = {};
@@ -127,22 +129,27 @@ class CompactSolver {
     Position position_at(std::uint64_t local, int& c) const {
         c = local < layout_.slice_positions(0, slice_) ? 0 : 1;
         const std::uint64_t within = local - layout_.slice_base(c, slice_);
-        const std::uint64_t men = (*slice_men_[c])[within / k_];
+        const std::uint64_t men = slice_men_[c][within / k_];
         return layout_.index(c).unindex(men * k_ + within % k_);
     }
-    // Where a White-to-move position of class c is: its slice, and its slice-local position.
+    // Where a White-to-move position of class c is: its slice, and its slice-local position if
+    // that is the slice being solved or the one before (else `local` is left alone).
     int locate(int c, const Position& p, std::uint64_t& local) const {
-        const std::uint64_t i = layout_.index(c).index(p);
-        const std::uint64_t men = i / k_;
-        const int s = layout_.slice_of_men(c, men);
-        local = layout_.slice_local(c, s, men) + i % k_;
+        const ClassIndex& index = layout_.index(c);
+        const int s = index.slice_of(p);
+        const SliceMen* men = s == slice_            ? &slice_men_[c]
+                              : s == previous_.slice ? &previous_men_[c]
+                                                     : nullptr;
+        if (!men) return s;
+        const std::uint64_t i = index.index(p);
+        local = layout_.slice_base(c, s) + men->rank(i / k_) * k_ + i % k_;
         return s;
     }
 
     void solve_slice(int s) {
         const auto t0 = std::chrono::steady_clock::now();
         slice_ = s;
-        for (int c = 0; c < layout_.classes(); ++c) slice_men_[c] = layout_.men(c, s);
+        for (int c = 0; c < layout_.classes(); ++c) slice_men_[c] = layout_.slice_men(c, s);
         size_ = layout_.slice_positions(s);
         bytes_ = make_huge_array<std::atomic<std::uint8_t>>(size_);
         capture_ = make_huge_array<std::atomic<std::uint64_t>>((size_ + 63) / 64);
@@ -406,6 +413,7 @@ class CompactSolver {
     // A slice solved by an earlier run, from its unit file.
     void load_previous(const UnitReader& unit, int slice) {
         previous_.slice = slice;
+        for (int c = 0; c < layout_.classes(); ++c) previous_men_[c] = layout_.slice_men(c, slice);
         previous_.bytes =
             make_huge_array<std::atomic<std::uint8_t>>(layout_.slice_positions(slice));
         std::mutex mutex;
@@ -439,7 +447,8 @@ class CompactSolver {
     const ProgressFn& progress_;
     const std::uint64_t k_;  // kings placements per men configuration
     int slice_ = -1;
-    PairLayout::MenList slice_men_[2];  // of the slice being solved
+    // The men configurations of the slice being solved and of the one before, by class.
+    SliceMen slice_men_[2], previous_men_[2];
     std::uint64_t size_ = 0;
     HugeArray<std::atomic<std::uint8_t>> bytes_;
     HugeArray<std::atomic<std::uint64_t>> capture_;  // a bit per position: it must capture

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "gen/compact_solver.hpp"
+#include "gen/pair_layout.hpp"
 #include "gen/solved_store.hpp"
 #include "gen/solver.hpp"
 #include "gen/unit_file.hpp"
@@ -97,14 +98,21 @@ std::vector<Material> pairs_of(const std::vector<Material>& classes) {
 
 std::uint64_t largest_slice_positions(const BoardSpec& board, Material m);
 
-// The memory of PairLayout (gen/pair_layout.hpp): 6 bytes per men configuration of each class,
-// and the 4 lists of slices it keeps, 8 bytes per configuration of those (at most the largest
-// slice's, both classes).
+// The memory of PairLayout (gen/pair_layout.hpp), in the mode it takes: the lists of the slices
+// it keeps, 4 of them at 8 bytes a configuration (at most the largest slice's, both classes),
+// and tabled, 6 bytes per men configuration of each class, or computed, 3 bytes per men group of
+// each class and each list's directory (4 bytes a group).
 std::uint64_t layout_bytes(const BoardSpec& board, Material m) {
     const ClassIndex index(board, m);
     const std::uint64_t largest_slice_men =
         largest_slice_positions(board, m) / index.kings_per_men();
-    return 6 * index.men_count() * (m == m.mirrored() ? 1 : 2) + 4 * 8 * largest_slice_men;
+    const std::uint64_t lists = 4 * 8 * largest_slice_men;
+    if (PairLayout::mode_for(board, m) == LayoutMode::tabled)
+        return PairLayout::tabled_bytes(board, m) + lists;
+    const std::uint64_t groups =
+        index.men_group_count() +
+        (m == m.mirrored() ? 0 : ClassIndex(board, m.mirrored()).men_group_count());
+    return lists + 3 * groups + 4 * 4 * groups;
 }
 
 std::uint64_t largest_slice_positions(const BoardSpec& board, Material m) {

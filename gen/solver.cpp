@@ -178,10 +178,12 @@ class PairSolver {
         previous_ = std::move(previous);
         previous_slice_ = previous_.slice;
         if (open_unit_ && first > 0) previous_unit_ = open_unit_(previous_slice_ = first - 1);
+        if (previous_slice_ >= 0) previous_men_ = men_of_slice(previous_slice_);
         for (int s = 0; s < first; ++s) slices_done_ += layout_.slice_positions(s);
         done_ = slices_done_;
         report(0);
         for (int s = first; s < end; ++s) {
+            current_men_ = men_of_slice(s);
             if (stream_unit_ && open_unit_ && by_components(s) &&
                 UnitStream::streams(kings_per_men())) {
                 stream_ = stream_unit_(s);
@@ -198,6 +200,7 @@ class PairSolver {
             }
             // Only the slice just solved is read by the next one's man moves.
             previous_slice_ = s;
+            previous_men_ = std::move(current_men_);
             if (open_unit_) {
                 current_ = {};
                 previous_unit_ = open_unit_(s);
@@ -219,6 +222,12 @@ class PairSolver {
     };
 
     std::uint64_t kings_per_men() const { return kings_per_men_.divisor(); }
+
+    // The men configurations of slice s of each class (the second empty for a class that is
+    // its own mirror).
+    std::array<SliceMen, 2> men_of_slice(int s) const {
+        return {layout_.slice_men(0, s), classes_ == 2 ? layout_.slice_men(1, s) : SliceMen{}};
+    }
 
     bool by_components(int s) const {
         return solving_ == SliceSolving::automatic &&
@@ -248,7 +257,7 @@ class PairSolver {
             const std::uint64_t men_after = indices_[c_after].men_index(
                 flip_.rotate(block.men.black), flip_.rotate(block.men.white));
             block.king_predecessors =
-                base_[c_after] + layout_.rank_in_slice(c_after, men_after) * kings_per_men();
+                base_[c_after] + current_men_[c_after].rank(men_after) * kings_per_men();
         });
         for_each_men_part([&](int c, std::uint64_t men, std::uint64_t local, std::uint64_t begin,
                               std::uint64_t end) {
@@ -283,7 +292,7 @@ class PairSolver {
     std::uint64_t local(int c, const Position& white_to_move) const {
         std::uint64_t men = 0, kings = 0;
         kings_per_men_.divide(indices_[c].index(white_to_move), men, kings);
-        return base_[c] + layout_.rank_in_slice(c, men) * kings_per_men() + kings;
+        return base_[c] + current_men_[c].rank(men) * kings_per_men() + kings;
     }
 
     struct Pushed {
@@ -355,11 +364,10 @@ class PairSolver {
             const Bitboard new_white = flip_.rotate(placement.black);
             const Bitboard new_black = flip_.rotate(white_after);
             const std::uint64_t men_after = indices_[c_after].men_index(new_white, new_black);
-            // A forward move advances a man, so it leaves the slice (slices.cpp); reading the
-            // slice table (a random access into an array of every men configuration) cost a
-            // cache miss per position in the classes without kings.
-            // Its slice is the one solved just before (one step more advanced).
-            if (!R::men_move_sideways || layout_.slice_of_men(c_after, men_after) != slice_)
+            // A forward move advances a man, so it leaves the slice (slices.cpp) for the one
+            // solved just before (one step more advanced); a turkish sideways move may stay.
+            if (!R::men_move_sideways ||
+                indices_[c_after].slice_of_men(new_white, new_black) != slice_)
                 mm.results = previous_outcomes(c_after, men_after);
         }
         return out;
@@ -368,7 +376,8 @@ class PairSolver {
     // The outcomes of men configuration `men` of class c in the slice before, kings_per_men() of
     // them: held, or from the unit file (valid until this thread asks for many other chunks).
     const std::uint16_t* previous_outcomes(int c, std::uint64_t men) const {
-        const std::uint64_t local = layout_.slice_local(c, previous_slice_, men);
+        const std::uint64_t local =
+            layout_.slice_base(c, previous_slice_) + previous_men_[c].rank(men) * kings_per_men();
         if (!previous_unit_) return previous_.outcomes.data() + local;
         return previous_chunks_.local().outcomes(*previous_unit_, previous_slice_, local,
                                                  kings_per_men());
@@ -939,8 +948,7 @@ class PairSolver {
     template <class F>
     void for_each_men_block(F&& f) const {
         for (int c = 0; c < classes_; ++c) {
-            const PairLayout::MenList list = layout_.men(c, slice_);
-            const std::vector<std::uint64_t>& men = *list;
+            const SliceMen& men = current_men_[c];
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men.size(), 1),
                               [&](const auto& r) {
                                   for (std::size_t j = r.begin(); j != r.end(); ++j)
@@ -959,17 +967,16 @@ class PairSolver {
     void for_each_men_part(F&& f) const {
         const std::uint64_t k = kings_per_men();
         const std::uint64_t parts = (k + part_positions - 1) / part_positions;  // per configuration
-        const PairLayout::MenList lists[2] = {layout_.men(0, slice_),
-                                              classes_ == 2 ? layout_.men(1, slice_) : nullptr};
-        const std::size_t first_class_men = lists[0]->size();
-        const std::size_t men = first_class_men + (classes_ == 2 ? lists[1]->size() : 0);
+        const std::size_t first_class_men = current_men_[0].size();
+        const std::size_t men = first_class_men + current_men_[1].size();
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, men * parts, 1), [&](const auto& r) {
             for (std::size_t i = r.begin(); i != r.end(); ++i) {
                 const std::size_t j = i / parts;
                 const int c = j < first_class_men ? 0 : 1;
                 const std::size_t m = c == 0 ? j : j - first_class_men;
                 const std::uint64_t begin = (i % parts) * part_positions;
-                f(c, (*lists[c])[m], base_[c] + m * k, begin, std::min(k, begin + part_positions));
+                f(c, current_men_[c][m], base_[c] + m * k, begin,
+                  std::min(k, begin + part_positions));
             }
         });
     }
@@ -1026,30 +1033,31 @@ class PairSolver {
     };
     struct ComponentMen {
         std::uint64_t men[2];    // the men index of each configuration: class 0's, its flip's
+        std::uint64_t rank;      // class 0's configuration's rank in the slice
         int blocks;              // 1 when the class is its own mirror and men[0] its own flip
         MenPlacement placement;  // class 0's men
     };
 
-    std::vector<ComponentMen> components_of_slice(int s) const {
-        std::vector<ComponentMen> out;
-        const int c = mirror(0);
-        for (const std::uint64_t men : *layout_.men(0, s)) {
-            const MenPlacement p = indices_[0].men(men);
-            const std::uint64_t flipped =
-                indices_[c].men_index(flip_.rotate(p.black), flip_.rotate(p.white));
-            if (classes_ == 1 && flipped < men) continue;  // in flipped's component
-            out.push_back({{men, flipped}, classes_ == 1 && flipped == men ? 1 : 2, p});
-        }
-        return out;
+    // The component of the j-th men configuration of class 0 in the slice being solved, or
+    // false where it is another one's (a class that is its own mirror: the flip's).
+    bool component_at(std::uint64_t j, ComponentMen& out) const {
+        const std::uint64_t men = current_men_[0][j];
+        const MenPlacement p = indices_[0].men(men);
+        const std::uint64_t flipped =
+            indices_[mirror(0)].men_index(flip_.rotate(p.black), flip_.rotate(p.white));
+        if (classes_ == 1 && flipped < men) return false;  // in flipped's component
+        out = {{men, flipped}, j, classes_ == 1 && flipped == men ? 1 : 2, p};
+        return true;
     }
 
     void solve_slice_by_components(int s) {
         const auto t0 = std::chrono::steady_clock::now();
         if (flipped_kings_[0].empty()) make_flipped_kings();
-        const std::vector<ComponentMen> components = components_of_slice(s);
-        times_.components += components.size();
+        // Made as they are solved: a list of the slice's components took 48 bytes a
+        // configuration (4.5 GB for the largest slice of international 3040, 93 M).
+        std::atomic<std::uint64_t> components{0};
         tbb::parallel_for(
-            tbb::blocked_range<std::size_t>(0, components.size(), 1), [&](const auto& r) {
+            tbb::blocked_range<std::uint64_t>(0, current_men_[0].size(), 1), [&](const auto& r) {
                 Component& component = components_.local();
                 if (!component.states) {
                     component.states =
@@ -1057,9 +1065,16 @@ class PairSolver {
                     component.buckets.resize(max_plies + 1);
                 }
                 component.clock = std::chrono::steady_clock::now();
-                for (std::size_t i = r.begin(); i != r.end(); ++i)
-                    solve_component(components[i], component);
+                std::uint64_t solved = 0;
+                for (std::uint64_t j = r.begin(); j != r.end(); ++j) {
+                    ComponentMen men;
+                    if (!component_at(j, men)) continue;
+                    solve_component(men, component);
+                    ++solved;
+                }
+                components.fetch_add(solved, std::memory_order_relaxed);
             });
+        times_.components += components.load();
         // The threads' time split in the proportion of their phases.
         double initialise = 0, resolve = 0;
         for (Component& component : components_) {
@@ -1107,7 +1122,10 @@ class PairSolver {
             resolve_component<white_kings, black_kings>(blocks, free, component);
         });
         for (int b = 0; b < men.blocks; ++b) {
-            const std::uint64_t local = layout_.slice_local(blocks[b].c, slice_, men.men[b]);
+            // Class 0's rank is known from the list (a computed layout's rank is a search).
+            const std::uint64_t rank =
+                b == 0 ? men.rank : current_men_[blocks[b].c].rank(men.men[b]);
+            const std::uint64_t local = layout_.slice_base(blocks[b].c, slice_) + rank * k;
             if (stream_) {
                 component.outcomes.resize(k);
                 component.capture.resize(k);
@@ -1238,6 +1256,9 @@ class PairSolver {
     std::unique_ptr<UnitStream> stream_;  // the unit of the slice being solved, if streamed
     std::unique_ptr<UnitReader> previous_unit_;
     int previous_slice_ = -1;
+    // The men configurations of the slice being solved and of the one before, by class: taken
+    // once per slice, asked per position.
+    std::array<SliceMen, 2> current_men_, previous_men_;
     mutable tbb::enumerable_thread_specific<PreviousChunks> previous_chunks_;
     // The slice being solved: its states are the class's configurations, then the mirror's.
     int slice_ = 0;

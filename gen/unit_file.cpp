@@ -394,6 +394,8 @@ std::optional<SliceValues> read_unit(const std::filesystem::path& path, const Va
 
 struct ClassStream::Cursor {
     std::unique_ptr<UnitReader> reader;
+    // The class's configurations of the slice passed so far: the rank of the next one.
+    std::uint64_t passed = 0;
     std::size_t chunk = SIZE_MAX;
     std::vector<std::uint16_t> outcomes;
     std::vector<std::uint8_t> capture;
@@ -401,7 +403,7 @@ struct ClassStream::Cursor {
 
 ClassStream::ClassStream(const std::filesystem::path& dir, const Variant& v,
                          const PairLayout& layout, int c)
-    : layout_(layout), c_(c) {
+    : layout_(layout), c_(c), walk_(layout.walk_slices(c)) {
     for (int s = 0; s < layout.slice_count(); ++s) {
         auto cursor = std::make_unique<Cursor>();
         cursor->reader =
@@ -416,9 +418,10 @@ void ClassStream::next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t
     const std::uint64_t k = layout_.kings_per_men();
     std::size_t done = 0;
     while (done < outcomes.size()) {
-        const int s = layout_.slice_of_men(c_, men_);
+        const int s = walk_.slice();
+        if (s < 0) throw Error("a class's values read beyond its end");
         Cursor& cur = *slices_[static_cast<std::size_t>(s)];
-        const std::uint64_t at = layout_.slice_local(c_, s, men_) + within_;
+        const std::uint64_t at = layout_.slice_base(c_, s) + cur.passed * k + within_;
         if (cur.chunk == SIZE_MAX || at < cur.reader->chunk(cur.chunk).first ||
             at >= cur.reader->chunk(cur.chunk).first + cur.reader->chunk(cur.chunk).positions) {
             cur.chunk = cur.reader->chunk_at(at);
@@ -434,7 +437,11 @@ void ClassStream::next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t
                     capture.begin() + static_cast<std::ptrdiff_t>(done));
         done += n;
         within_ += n;
-        if (within_ == k) within_ = 0, ++men_;
+        if (within_ == k) {
+            within_ = 0;
+            ++cur.passed;
+            walk_.next();
+        }
     }
 }
 

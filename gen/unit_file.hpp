@@ -133,7 +133,9 @@ class ClassStream {
     struct Cursor;
     const PairLayout& layout_;
     int c_;
-    std::uint64_t men_ = 0, within_ = 0;  // the next position: men configuration, kings rank
+    // The next position: its men configuration's slice, and its kings rank.
+    PairLayout::SliceWalk walk_;
+    std::uint64_t within_ = 0;
     std::vector<std::unique_ptr<Cursor>> slices_;
 };
 

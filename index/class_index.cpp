@@ -81,6 +81,14 @@ void ClassIndex::init_sizes() {
         total = checked_sum(total, checked_product(white, black, m), m);
     }
     men_offset_[max_block_ + 1] = total;
+    // Blocks where the Black men do not fit have no configuration, so no group.
+    std::uint64_t groups = 0;
+    for (int a = 0; a <= max_block_; ++a) {
+        group_offset_[a] = groups;
+        if (men_offset_[a + 1] > men_offset_[a])
+            groups += binomial(white_only, a) * shared_radix_[a].divisor();
+    }
+    group_offset_[max_block_ + 1] = groups;
     men_count_ = total;
     const int free = squares_ - m.men();
     const std::uint64_t black_kings = binomial(free - m.white_kings, m.black_kings);
@@ -107,6 +115,27 @@ std::optional<std::string> ClassIndex::why_not_indexable(const Position& p) cons
 
 MenPlacement ClassIndex::men(std::uint64_t men_index) const {
     return unindex_men(men_index).bits;
+}
+
+ClassIndex::MenGroup ClassIndex::men_group(std::uint64_t group) const {
+    int a = max_block_;
+    while (group < group_offset_[a]) --a;
+    MenGroup g;
+    g.size = black_radix_[a].divisor();
+    g.first_men = men_offset_[a] + (group - group_offset_[a]) * g.size;
+    g.white_men = unindex_men(g.first_men).bits.white;
+    Bitboard dense_white = 0;
+    for_each_bit(g.white_men, [&](int b) {
+        dense_white |= bit(dense(b));
+        g.white_advancement += white_advancement_[b];
+    });
+    for (int d = black_lo_; d < black_hi_; ++d) {
+        if (dense_white & bit(d)) continue;
+        const Bitboard square = bit_of_dense_[d];
+        g.black_square[g.black_squares] = square;
+        g.black_advancement[g.black_squares++] = black_advancement_[lowest_bit(square)];
+    }
+    return g;
 }
 
 }  // namespace damas

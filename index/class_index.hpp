@@ -104,6 +104,28 @@ class ClassIndex {
     // order); a class without men has one slice holding the empty configuration.
     void for_each_men_in_slice(
         int slice, const std::function<void(std::uint64_t, const MenPlacement&)>& f) const;
+    // The slice of a total advancement; -1 where no configuration has it.
+    int slice_of_advancement(int advancement) const;
+
+    // Men groups: the men configurations of one placement of the White men. Their Black men
+    // take every placement among the Black domain's squares that White's men leave, in colex
+    // order (black_men_rank above), so a group is consecutive men indices and its White
+    // advancement is fixed: within a group, the slice depends on the Black men alone. Groups are
+    // numbered in men index order; each holds at least one configuration.
+    struct MenGroup {
+        std::uint64_t first_men = 0, size = 0;  // its men indices [first_men, first_men + size)
+        Bitboard white_men = 0;
+        int white_advancement = 0;
+        // The squares the Black men may take, in the order their colex ranks count them (dense
+        // order): their layout bits and their Black advancement, which never grows along them.
+        int black_squares = 0;
+        std::array<Bitboard, 64> black_square;
+        std::array<std::int8_t, 64> black_advancement;
+    };
+    std::uint64_t men_group_count() const { return group_offset_[max_block_ + 1]; }
+    std::uint64_t men_group_of(std::uint64_t men_index) const;
+    // Its unindex: the group's men indices and squares.
+    MenGroup men_group(std::uint64_t group) const;
 
   private:
     struct MenDense {  // the men of a configuration as bitboards and as dense squares
@@ -134,6 +156,7 @@ class ClassIndex {
     std::array<std::int8_t, 64> white_advancement_{}, black_advancement_{};  // by layout bit
     int max_block_ = 0;
     std::array<std::uint64_t, max_blocks + 1> men_offset_{};
+    std::array<std::uint64_t, max_blocks + 1> group_offset_{};  // the first group of each block
     std::array<FastDivisor, max_blocks> shared_radix_{}, black_radix_{};
     FastDivisor kings_per_men_, black_kings_radix_;
     std::uint64_t men_count_ = 0, size_ = 0;
@@ -159,6 +182,14 @@ inline std::uint64_t ClassIndex::men_index(Bitboard white_men, Bitboard black_me
            (white_only_rank * shared_radix_[a].divisor() + shared_rank) *
                black_radix_[a].divisor() +
            black_rank;
+}
+
+inline std::uint64_t ClassIndex::men_group_of(std::uint64_t men_index) const {
+    int a = max_block_;
+    while (men_index < men_offset_[a]) --a;
+    std::uint64_t white_ranks = 0, black_rank = 0;
+    black_radix_[a].divide(men_index - men_offset_[a], white_ranks, black_rank);
+    return group_offset_[a] + white_ranks;
 }
 
 inline std::uint64_t ClassIndex::index(const Position& p) const {

@@ -62,6 +62,11 @@ int ClassIndex::slice_of_men(Bitboard white_men, Bitboard black_men) const {
     return slice_of_advancement_[advancement(white_men, black_men)];
 }
 
+int ClassIndex::slice_of_advancement(int advancement) const {
+    if (advancement < 0 || advancement >= static_cast<int>(slice_of_advancement_.size())) return -1;
+    return slice_of_advancement_[advancement];
+}
+
 int ClassIndex::slice_of(const Position& p) const {
     return slice_of_men(p.men(Color::white), p.men(Color::black));
 }

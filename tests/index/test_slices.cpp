@@ -64,6 +64,54 @@ TEST(Slices, WalkingASliceGivesEachOfItsConfigurationsOnce) {
         }
 }
 
+// Men groups: consecutive men indices with one placement of the White men, the Black men in
+// colex order over the squares White leaves (checked against men() and men_index()).
+TEST(Slices, MenGroupsAreRunsOfOneWhitePlacement) {
+    for (const BoardSpec& b : boards)
+        for (int n = 0; n <= 4; ++n)
+            for (const Material& m : classes_with_pieces(n)) {
+                const ClassIndex index(b, m);
+                std::uint64_t next_men = 0;
+                for (std::uint64_t g = 0; g < index.men_group_count(); ++g) {
+                    const ClassIndex::MenGroup group = index.men_group(g);
+                    ASSERT_EQ(group.first_men, next_men) << m.name() << " group " << g;
+                    ASSERT_GT(group.size, 0u);
+                    next_men += group.size;
+                    Bitboard black_squares = 0;
+                    for (int i = 0; i < group.black_squares; ++i) {
+                        ASSERT_EQ(count_bits(group.black_square[i]), 1);
+                        ASSERT_EQ(group.black_square[i] & (group.white_men | black_squares), 0u);
+                        black_squares |= group.black_square[i];
+                        if (i > 0) {
+                            ASSERT_LE(group.black_advancement[i], group.black_advancement[i - 1]);
+                        }
+                    }
+                    for (std::uint64_t men = group.first_men; men < next_men; ++men) {
+                        ASSERT_EQ(index.men_group_of(men), g);
+                        const MenPlacement p = index.men(men);
+                        ASSERT_EQ(p.white, group.white_men);
+                        // The Black men's colex rank among the group's squares.
+                        std::uint64_t rank = 0;
+                        int k = 0, black_advancement = 0;
+                        for (int i = 0; i < group.black_squares; ++i)
+                            if (p.black & group.black_square[i]) {
+                                rank += binomial(i, ++k);
+                                black_advancement += group.black_advancement[i];
+                            }
+                        ASSERT_EQ(k, m.black_men);
+                        ASSERT_EQ(group.first_men + rank, men);
+                        const int slice = index.slice_of_men(p.white, p.black);
+                        ASSERT_EQ(
+                            index.slice_of_advancement(group.white_advancement + black_advancement),
+                            slice);
+                        ASSERT_EQ(index.slice_advancement(slice),
+                                  group.white_advancement + black_advancement);
+                    }
+                }
+                EXPECT_EQ(next_men, index.men_count()) << m.name();
+            }
+}
+
 // Every quiet move of a man that does not promote leads, once flipped, to a slice of the mirror
 // class with a number no greater than its own (solved before it, or with it).
 template <class R>
