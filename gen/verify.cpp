@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "gen/solved_store.hpp"
 #include "rules/error.hpp"
@@ -106,16 +107,43 @@ std::optional<Metric> metric_of_extension(const std::string& ext) {
     return std::nullopt;
 }
 
+// Every class a capture search from these classes reaches.
+std::set<Material> capture_closure(const std::vector<Material>& from) {
+    std::set<Material> reached;
+    std::vector<Material> todo = from;
+    while (!todo.empty()) {
+        const Material c = todo.back();
+        todo.pop_back();
+        for (const Material d : capture_dependencies(c))
+            if (reached.insert(d).second) todo.push_back(d);
+    }
+    return reached;
+}
+
+// The classes of this folder to recompute: every class with both files, or those asked for that
+// have them (found records which).
+std::vector<Material> deep_targets(const std::map<Material, int>& complete,
+                                   const std::vector<Material>& asked, std::set<Material>& found) {
+    std::vector<Material> targets;
+    for (const auto& [m, n] : complete) {
+        if (n != 2) continue;
+        if (!asked.empty() && std::find(asked.begin(), asked.end(), m) == asked.end()) continue;
+        targets.push_back(m);
+        found.insert(m);
+    }
+    return targets;
+}
+
 }  // namespace
 
-VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const VerifyLog& log,
-                             const std::optional<std::filesystem::path>& manifest_file) {
+VerifyReport verify_database(const std::filesystem::path& dir, const VerifyOptions& options,
+                             const VerifyLog& log) {
     VerifyReport report;
     Collector out{report, log, {}};
     std::optional<Manifest> manifest;
     std::vector<std::filesystem::path> folders;
-    if (manifest_file) {
-        manifest = read_manifest(*manifest_file);
+    if (options.manifest) {
+        manifest = read_manifest(*options.manifest);
         const std::filesystem::path under = dir / manifest->variant.name();
         folders.push_back(std::filesystem::is_directory(under) ? under : dir);
         if (!std::filesystem::is_directory(folders.back()))
@@ -123,6 +151,7 @@ VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const 
     } else {
         folders = variant_folders(dir);
     }
+    std::set<Material> found;  // the classes asked for that some folder has
     for (const auto& folder : folders) {
         const Variant v = manifest ? manifest->variant : *parse_variant(folder.filename().string());
         FolderCheck check = check_folder(folder, v, manifest);
@@ -157,12 +186,20 @@ VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const 
                 out.problem(std::string("bad file: ") + e.what());
             }
         }
-        if (!deep) continue;
+        if (!options.deep) continue;
         SolvedStore store(v, folder.parent_path());
-        for (const auto& [m, n] : complete) {
-            if (n != 2) continue;
+        for (const Material m : deep_targets(complete, options.deep_classes, found)) {
             try {
+                // Only what this class reads stays in memory: m and its mirror come from their
+                // files with their capture positions unresolved, so what their capture searches
+                // reach is read too.
+                const std::set<Material> searched = capture_closure({m, m.mirrored()});
+                std::set<Material> keep = store_closure(m);
+                keep.insert(searched.begin(), searched.end());
+                keep.insert({m, m.mirrored()});
+                store.retain(keep);
                 store.load_below(m);
+                for (const Material c : searched) store.add_from_files(c);
                 store.add_from_files(m);
                 store.add_from_files(m.mirrored());
                 dispatch(v.base,
@@ -173,6 +210,11 @@ VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const 
                 ++report.inconsistencies;
             }
         }
+    }
+    for (const Material m : options.deep_classes) {
+        if (!options.deep || found.count(m)) continue;
+        out.problem(m.name() + ": no intact wdl and dtw files to check deeply");
+        ++report.inconsistencies;
     }
     return report;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gen/folder_check.hpp"
+#include "index/material.hpp"
 
 namespace damas {
 
@@ -28,9 +29,24 @@ struct VerifyReport {
 
 using VerifyLog = std::function<void(const std::string&)>;
 
-// dir: a database root (holding <variant>/ folders) or one variant folder. manifest: check the
-// folder of its variant under dir against this manifest instead of the folder's own.
-VerifyReport verify_database(const std::filesystem::path& dir, bool deep, const VerifyLog& log = {},
-                             const std::optional<std::filesystem::path>& manifest = {});
+struct VerifyOptions {
+    bool deep = false;
+    // With deep: recompute only these classes (empty: every class with both files). A class
+    // named here that has no complete pair of files is a problem. Between classes the store
+    // keeps only what the next one reads, so a large set is checked a class at a time.
+    std::vector<Material> deep_classes;
+    // Check the folder of its variant under dir against this manifest instead of the folder's
+    // own.
+    std::optional<std::filesystem::path> manifest;
+};
+
+// dir: a database root (holding <variant>/ folders) or one variant folder.
+VerifyReport verify_database(const std::filesystem::path& dir, const VerifyOptions& options,
+                             const VerifyLog& log = {});
+inline VerifyReport verify_database(const std::filesystem::path& dir, bool deep,
+                                    const VerifyLog& log = {},
+                                    const std::optional<std::filesystem::path>& manifest = {}) {
+    return verify_database(dir, VerifyOptions{deep, {}, manifest}, log);
+}
 
 }  // namespace damas

@@ -27,10 +27,11 @@ void run_gen(const GenFlags& o) {
         print_gen_summary(g, s);
 }
 
-struct VerifyOptions {
+struct VerifyFlags {
     std::string dir;
     std::string manifest;
     bool deep = false;
+    std::vector<std::string> classes;
     bool quiet = false;
     bool json = false;
 };
@@ -49,7 +50,7 @@ Json verify_json(const VerifyReport& r, const std::filesystem::path& dir, bool d
     return out;
 }
 
-int run_verify(const VerifyOptions& o) {
+int run_verify(const VerifyFlags& o) {
     std::optional<std::filesystem::path> manifest;
     if (!o.manifest.empty()) manifest = o.manifest;
     // With --manifest alone, the folder is the manifest's.
@@ -57,14 +58,18 @@ int run_verify(const VerifyOptions& o) {
                                       : manifest
                                           ? std::filesystem::absolute(*manifest).parent_path()
                                           : default_database_dir();
-    const VerifyReport r = verify_database(
-        dir, o.deep,
-        [&](const std::string& line) {
-            if (o.json) return;
-            const bool routine = line.rfind("ok ", 0) == 0 || line.rfind("deep ok ", 0) == 0;
-            if (!o.quiet || !routine) std::fprintf(stderr, "%s\n", line.c_str());
-        },
-        manifest);
+    VerifyOptions options{o.deep, {}, manifest};
+    for (const std::string& c : o.classes) {
+        const std::optional<Material> m = Material::parse(c);
+        if (!m) throw Error("--class " + c + ": not a class (four digits, e.g. 2112)");
+        options.deep_classes.push_back(*m);
+    }
+    if (!o.classes.empty() && !o.deep) throw Error("--class needs --deep");
+    const VerifyReport r = verify_database(dir, options, [&](const std::string& line) {
+        if (o.json) return;
+        const bool routine = line.rfind("ok ", 0) == 0 || line.rfind("deep ok ", 0) == 0;
+        if (!o.quiet || !routine) std::fprintf(stderr, "%s\n", line.c_str());
+    });
     if (r.files == 0 && r.issues.empty())
         throw Error("no table file under " + dir.string() + variant_folder_hint(dir));
     if (o.json) {
@@ -88,7 +93,7 @@ void add_gen_commands(CLI::App& app) {
     add_gen_flags(*gen, g);
     gen->callback([] { run_gen(g); });
 
-    static VerifyOptions vo;
+    static VerifyFlags vo;
     auto* verify = app.add_subcommand(
         "verify",
         "Check every table file's checksums and the folder's set of files (missing, misnamed, "
@@ -96,6 +101,9 @@ void add_gen_commands(CLI::App& app) {
     verify->add_option("--dir,-d", vo.dir, "Database folder (default: $DAMAS_DB or ./db)")
         ->check(non_empty_folder);
     verify->add_flag("--deep", vo.deep, "Recompute every stored value from its successors' values");
+    verify->add_option("--class,-c", vo.classes,
+                       "With --deep: recompute only this class (repeat the option for more; "
+                       "memory: the class and what it reads)");
     verify->add_flag("--quiet,-q", vo.quiet, "Print only problems and the summary");
     verify->add_option("--manifest", vo.manifest,
                        "Check the folder against this manifest (default: the folder's own "

@@ -5,7 +5,9 @@
 //    and all, so only the deep check can see it), deep verify reports that very position; the
 //    same for one DTW value changed by two plies (same parity, so the WDL it implies is
 //    unchanged) and for a draw turned into a win;
-//  - the counts of a mirror-layout wdl file (its only content) are checked.
+//  - the counts of a mirror-layout wdl file (its only content) are checked;
+//  - with classes named, only those are recomputed (a wrong value elsewhere goes unseen, one in
+//    a named class is found), and a named class without files is a problem.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -162,6 +164,43 @@ TEST(DeepVerify, DetectsADrawTurnedIntoAWin) {
     t.dtw[i] = 5;
     t.write();
     t.expect_detected(i);
+}
+
+TEST(DeepVerify, NamedClassesOnly) {
+    Tampering t;
+    const std::uint64_t i = t.first(wdl_win, 3);
+    t.wdl[i] = wdl_loss;
+    t.write();
+    VerifyOptions others;
+    others.deep = true;
+    const Material unrelated = *Material::parse("0110");  // never reaches 0201
+    others.deep_classes = {unrelated};
+    const VerifyReport elsewhere = verify_database(t.dir.path, others);
+    // (The folder check sees the rewritten file differ from the manifest: not counted here.)
+    EXPECT_EQ(elsewhere.inconsistencies, 0u);
+    EXPECT_TRUE(elsewhere.problems.empty());
+    // 0110's stored positions only.
+    EXPECT_GT(elsewhere.positions_checked, 0u);
+    EXPECT_LE(elsewhere.positions_checked, ClassIndex(t.v.info().board, unrelated).size());
+
+    VerifyOptions named;
+    named.deep = true;
+    named.deep_classes = {t.m};
+    const VerifyReport found = verify_database(t.dir.path, named);
+    EXPECT_EQ(found.inconsistencies, 1u);
+    ASSERT_FALSE(found.problems.empty());
+    EXPECT_NE(found.problems.front().find("english 0201 index " + std::to_string(i) + " "),
+              std::string::npos)
+        << found.problems.front();
+
+    VerifyOptions absent;
+    absent.deep = true;
+    absent.deep_classes = {*Material::parse("0301")};
+    const VerifyReport missing = verify_database(t.dir.path, absent);
+    EXPECT_EQ(missing.inconsistencies, 1u);
+    EXPECT_EQ(missing.positions_checked, 0u);
+    ASSERT_EQ(missing.problems.size(), 1u);
+    EXPECT_EQ(missing.problems.front(), "0301: no intact wdl and dtw files to check deeply");
 }
 
 TEST(DeepVerify, DetectsAWrongDistance) {

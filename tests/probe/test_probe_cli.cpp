@@ -388,6 +388,21 @@ TEST_F(ProbeCli, ReadersRefuseAFileUnderAnotherClassName) {
     EXPECT_NE(r.err.find("it holds the english"), std::string::npos) << r.err;
 }
 
+// verify --deep --class recomputes the classes named; a bad name or --class alone is an error.
+TEST_F(ProbeCli, VerifyDeepNamedClasses) {
+    const std::string dir = dir_->path.string();
+    const CliRun r = damas({"verify", "--dir", dir, "-q", "--deep", "-c", "0201", "-c", "0102"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("positions checked "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("verify: ok"), std::string::npos) << r.out;
+    const CliRun absent = damas({"verify", "--dir", dir, "-q", "--deep", "-c", "0501"});
+    EXPECT_EQ(absent.exit_code, 1);
+    EXPECT_NE(absent.err.find("0501: no intact wdl and dtw files"), std::string::npos)
+        << absent.err;
+    expect_error(damas({"verify", "--dir", dir, "-c", "0201"}), "--class needs --deep");
+    expect_error(damas({"verify", "--dir", dir, "--deep", "-c", "02x1"}), "not a class");
+}
+
 // ---- the move-limit draw rules: probe's counts, its answer under the rules, stats
 
 const Variant international{BaseVariant::international, false};
