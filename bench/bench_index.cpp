@@ -1,5 +1,5 @@
 // Class index speed: index plus unindex per second, and walking a class in index order.
-// Single thread; figures per thread.
+// Single thread; figures per thread. And listing a class's men configurations slice by slice.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -89,8 +89,27 @@ void walk(benchmark::State& state) {
         benchmark::Counter(static_cast<double>(positions), benchmark::Counter::kIsRate);
 }
 
+// Every men configuration of a class slice by slice (ClassIndex::for_each_men_in_slice: what
+// gen-rules asks per slice), international 3020 (12.4 M configurations, 41 slices).
+void men_by_slice(benchmark::State& state) {
+    const ClassIndex index(damas::board_10x10, Material{3, 0, 2, 0});
+    std::uint64_t sum = 0, men = 0;
+    for (auto _ : state)
+        for (int s = 0; s < index.slice_count(); ++s)
+            index.for_each_men_in_slice(s, [&](std::uint64_t i, const damas::MenPlacement& p) {
+                sum += i ^ p.black;
+                ++men;
+            });
+    benchmark::DoNotOptimize(sum);
+    state.counters["men/s"] =
+        benchmark::Counter(static_cast<double>(men), benchmark::Counter::kIsRate);
+    state.counters["slices"] = index.slice_count();
+    state.counters["men"] = static_cast<double>(index.men_count());
+}
+
 }  // namespace
 
+BENCHMARK(men_by_slice)->Unit(benchmark::kMillisecond);
 BENCHMARK(index_and_unindex)->DenseRange(0, 3);
 BENCHMARK(unindex_only)->DenseRange(0, 3);
 BENCHMARK(index_only)->DenseRange(0, 3);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "index/subset_sums.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
@@ -13,61 +14,28 @@ namespace {
 
 std::atomic<int> forced_mode{-1};  // -1: by size, else a LayoutMode
 
-// The Black placements of one men group whose Black advancement is `need`, in colex order: a
-// depth-first choice of the largest square first (colex order compares the largest first),
-// then of the next largest below it, and so on. A choice of square e for the k-th man is kept
-// only if the k - 1 men below can still make up the rest: at least the k - 1 squares just
-// below e give, at most the k - 1 first ones (the advancement never grows along the squares).
-// Since it steps by at most one from a square to the next (consecutive rows), every sum
-// between those bounds is reachable, so the search visits only choices that lead to a
-// placement (where White's men fill a row of the Black domain, a few that do not).
+// The Black placements of one men group whose Black advancement is `need`, in colex order, as
+// runs of colex ranks: base + e for e in [begin, end) (placements that differ in their least
+// square only). The search is index/subset_sums.hpp's over the group's Black squares (whose
+// advancement never grows along them), choosing the largest square first as colex order
+// compares them; where White's men fill a row of the Black domain it visits a few choices that
+// lead to no placement.
 class BlackPlacements {
   public:
-    explicit BlackPlacements(const ClassIndex::MenGroup& group) : group_(group) {
-        prefix_[0] = 0;
-        for (int i = 0; i < group.black_squares; ++i)
-            prefix_[i + 1] = prefix_[i] + group.black_advancement[i];
-        int i = group.black_squares;
-        for (int v = 0; v < static_cast<int>(first_at_most_.size()); ++v) {
-            while (i > 0 && group.black_advancement[i - 1] <= v) --i;
-            first_at_most_[v] = static_cast<std::int8_t>(i);
-        }
-    }
+    explicit BlackPlacements(const ClassIndex::MenGroup& group)
+        : sums_(std::span(group.black_advancement.data(),
+                          static_cast<std::size_t>(group.black_squares))) {}
 
-    // Calls run(base, begin, end) for the placements of `men` men with advancement `need`, in
-    // colex order: the ranks base + e for e in [begin, end) (runs of placements that differ in
-    // their least square only).
+    // Calls run(base, begin, end) for the placements of `men` men with advancement `need`.
     template <class F>
     void for_each_run(int men, int need, F&& run) const {
-        pick(men, group_.black_squares, need, 0, run);
+        const auto add = [](std::uint64_t rank, int e, int k) { return rank + choose(e, k); };
+        sums_.search<SubsetOrder::colex>(men, need, std::uint64_t{0}, add,
+                                         [&](const auto& r) { run(r.chosen, r.begin, r.end); });
     }
 
   private:
-    template <class F>
-    void pick(int k, int end, int need, std::uint64_t rank, F& run) const {
-        if (k == 0) {
-            if (need == 0) run(rank, 0, 1);
-            return;
-        }
-        if (k == 1) {  // the squares below `end` of advancement `need`: one run
-            if (need < 0 || need >= static_cast<int>(first_at_most_.size())) return;
-            int e = first_at_most_[need], last = e;
-            while (last < end && group_.black_advancement[last] == need) ++last;
-            if (e < last) run(rank, e, last);
-            return;
-        }
-        const int most = prefix_[k - 1];  // the k - 1 first squares
-        for (int e = k - 1; e < end; ++e) {
-            const int rest = need - group_.black_advancement[e];
-            if (rest > most) break;                                // a larger e only raises rest
-            if (rest < prefix_[e] - prefix_[e - k + 1]) continue;  // ... and lowers the least
-            pick(k - 1, e, rest, rank + choose(e, k), run);
-        }
-    }
-
-    const ClassIndex::MenGroup& group_;
-    std::array<int, 65> prefix_;  // prefix_[i]: the advancement of the first i squares
-    std::array<std::int8_t, 16> first_at_most_;  // by advancement: the first square with at most it
+    SubsetSums sums_;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "gen/unit_file.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
+#include "rules/variant.hpp"
 
 namespace damas {
 namespace {
@@ -62,14 +63,40 @@ std::set<Material> held_within(const BoardSpec& board, const std::set<Material>&
     return held;
 }
 
-// Generation speed on this project's 2-core host (AMD EPYC, 2 threads, README's Performance
-// section): english 2-6 at 12.0 M positions/s, international 2-5 at 8.65 M positions/s;
-// scaled by the thread count. Pairs in units are counted 10% slower (their unit files are
-// compressed, then read back to be assembled), and classes loaded again from the files at
-// 20 M positions/s.
-double positions_per_second(const BoardSpec& board, int threads) {
-    const double two_threads = board.width * board.height >= 100 ? 8.65e6 : 12.0e6;
-    return two_threads * threads / 2.0;
+// Generation time in CPU-seconds a position, divided by the thread count for a run's time: a
+// pair's cost is set by its kings (a king has many moves and un-moves, a man 1-2) and its pieces.
+// Fitted to the per-pair lines of the english 2-7 run on this project's 2-core host (AMD EPYC),
+// `scripts/pair-rates.py LOG` (positions per CPU-second by pieces and men), loaded host:
+//   7 pieces, 1 king to 7: 4.15, 3.97, 3.63, 3.02, 2.14, 2.09, 1.66 M positions per CPU-second;
+//   6 pieces, 2 kings to 6: 6.48, 6.09, 4.84, 3.16, 2.53.
+// Least squares of the log of each pair's CPU (less its classes' loading, modelled apart),
+// weighted by that CPU, pairs of 5-7 pieces with kings: (60 + 47.5 kings) ns a position, 1.35
+// times that for each piece beyond 6 (at 7 pieces the same kings take 1.5-1.7 times the CPU of 6,
+// while within one piece count the larger pairs are not slower: it is the pieces, not the
+// sizes; beyond 7 an extrapolation). Scaled by 0.77 to a quiet host, where english 2-6 takes
+// 215 s on 2 threads (the run's 2-6 pairs took 533 CPU-s): 46 + 36 kings ns.
+// - Classes without kings (a position per men configuration, slices solved whole, their states
+//   read at random): 0.7 us a position (english 2040 + 4020 3.1 M positions/s on 2 threads, 3030
+//   3.0; 1.0-1.1 M per CPU-second at 6-7 pieces in the loaded run).
+// - Flying kings (every variant but english and italian) have up to 13 moves (17 on 10x10)
+//   against 4: the king classes take 1.54 times as long, so that international 2-5 takes its
+//   186.5 s on 2 threads (its pairs 0113 + 1301 5.5 M positions/s, 0104 + 0401 4.5, 0203 + 0302
+//   7.7, 2030 + 3020 3.7; modelled 6.8, 5.8, 5.8, 2.9); brazilian 2-5 (8x8) then models 16.9 s
+//   against 17.9 s measured, so the board size adds nothing visible.
+// The model against runs: english 2-6 215.2 s (215.1 measured), international 2-5 186.7 s
+// (186.5), english 2-7 at the run's budget 10,974 CPU-s, 5,487 s on 2 threads (the loaded run:
+// 12,456 CPU-s, 8,794 s of running; its 2-6 pairs took 1.24 times their quiet CPU). Pairs in units
+// are counted 10% slower (their unit files are compressed, then read back to be assembled), and
+// classes loaded again from the files at 20 M positions/s.
+bool has_flying_kings(const Variant& v) {
+    return dispatch(v.base, [](auto rules) { return decltype(rules)::flying_kings; });
+}
+
+double cpu_seconds_per_position(const Variant& v, Material m) {
+    const int kings = m.white_kings + m.black_kings;
+    if (kings == 0) return 0.7e-6;
+    const double beyond_six = std::pow(1.35, std::max(0, m.pieces() - 6));
+    return (46e-9 + 36e-9 * kings) * beyond_six * (has_flying_kings(v) ? 1.54 : 1.0);
 }
 constexpr double units_slowdown = 1.1;
 // The byte-a-position solver (gen/compact_solver.hpp) per position, against the other: english
@@ -315,7 +342,6 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         o.pair_solving == PairSolving::units || forced_read_through || forced_compact;
     plan.bounded = forced_units || with_overhead(whole_peak) > plan.budget_bytes;
 
-    const double rate = positions_per_second(board, threads);
     std::uint64_t peak = 0, largest_units = 0;
     std::set<Material> loaded;  // what the store holds, in the bounded model
     const NextUses next_uses(pairs);
@@ -326,7 +352,8 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         step.material = m;
         step.positions = c.positions;
         step.slices = ClassIndex(board, m).slice_count();
-        double seconds = static_cast<double>(c.positions) / rate;
+        const double per_position = cpu_seconds_per_position(o.variant, m) / threads;
+        double seconds = static_cast<double>(c.positions) * per_position;
         if (!plan.bounded) {
             step.peak_bytes = with_overhead(whole_peak);
         } else {
@@ -377,8 +404,8 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                 modelled = std::max(solving, writing);
                 seconds *= units_slowdown;
                 if (step.compact)
-                    seconds +=
-                        static_cast<double>(c.compact_positions) / rate * (compact_slowdown - 1);
+                    seconds += static_cast<double>(c.compact_positions) * per_position *
+                               (compact_slowdown - 1);
                 plan.units += static_cast<std::uint64_t>(step.slices);
                 largest_units = std::max(largest_units, c.positions);
             }
@@ -406,8 +433,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         static_cast<std::uint64_t>(static_cast<double>(plan.positions) * table_bytes_per_position +
                                    static_cast<double>(largest_units) * unit_bytes_per_position);
     plan.time_model =
-        "model: " + std::string(board.width * board.height >= 100 ? "8.65" : "12.0") +
-        " M positions/s on 2 threads (measured on this project's 2-core host), scaled to " +
+        "model: CPU per position by pair, (46 + 36 a king) ns, 1.35 times a piece beyond 6, " +
+        std::string(has_flying_kings(o.variant) ? "flying kings 1.54 times, " : "") +
+        "0.7 us without kings (fitted on this project's 2-core host), divided by " +
         std::to_string(threads) +
         " threads; pairs in units 10% slower, slices by bytes 4.6 times; reloads at 20 M/s";
     return plan;

@@ -4,6 +4,7 @@
 
 #include "index/class_index.hpp"
 #include "index/man_rows.hpp"
+#include "index/subset_sums.hpp"
 
 namespace damas {
 
@@ -87,74 +88,54 @@ bool ClassIndex::slices_fit(std::uint64_t budget_bytes, double bytes_per_positio
 
 namespace {
 
-// Calls emit(chosen) for every k-subset of squares[0..end) whose values sum to `need`, where
-// values never grow along the list (prefix[i] = sum of the first i values).
-struct SumSubsets {
-    const std::vector<int>& value;
-    const std::vector<int>& prefix;
-    const std::function<void(Bitboard)>& emit;
-    const std::vector<Bitboard>& square;
-
-    void run(int k, int end, int need, Bitboard chosen) const {
-        if (k == 0) {
-            if (need == 0) emit(chosen);
-            return;
-        }
-        for (int e = end - 1; e >= k - 1; --e) {
-            const int rest = need - value[e];
-            const int most = prefix[k - 1];                   // the k-1 largest values
-            const int least = prefix[e] - prefix[e - k + 1];  // the k-1 values just below e
-            if (rest < least) break;  // smaller e only raises both value[e] and least
-            if (rest > most) continue;
-            run(k - 1, e, rest, chosen | square[e]);
-        }
-    }
-};
-
 // The squares of [lo, hi) not in dense_taken, by decreasing value of `value_of_bit` (the lists
 // are built so that the values never grow: reversed for White, whose advancement grows with the
-// row).
+// row), with their values.
 void list_squares(int lo, int hi, bool reverse, Bitboard dense_taken,
                   const std::array<Bitboard, 64>& bit_of_dense,
                   const std::array<std::int8_t, 64>& value_of_bit, std::vector<Bitboard>& square,
-                  std::vector<int>& value, std::vector<int>& prefix) {
+                  std::vector<std::int8_t>& value) {
     square.clear();
     value.clear();
     for (int d = lo; d < hi; ++d)
         if ((dense_taken & bit(d)) == 0) square.push_back(bit_of_dense[d]);
     if (reverse) std::reverse(square.begin(), square.end());
-    prefix.assign(1, 0);
-    for (Bitboard s : square) {
-        value.push_back(value_of_bit[lowest_bit(s)]);
-        prefix.push_back(prefix.back() + value.back());
-    }
+    for (Bitboard s : square) value.push_back(value_of_bit[lowest_bit(s)]);
 }
 
 }  // namespace
 
+// The placements of each side's men of a given advancement, by the search of
+// index/subset_sums.hpp over its squares, each side's largest square first.
 void ClassIndex::for_each_men_in_slice(
     int slice, const std::function<void(std::uint64_t, const MenPlacement&)>& f) const {
+    constexpr SubsetOrder order = SubsetOrder::reverse_colex;
     const int target = slice_advancement_[slice];
     const int wm = material_.white_men, bm = material_.black_men;
     std::vector<Bitboard> white_square, black_square;
-    std::vector<int> white_value, white_prefix, black_value, black_prefix;
+    std::vector<std::int8_t> white_value, black_value;
     list_squares(white_lo_, white_hi_, true, 0, bit_of_dense_, white_advancement_, white_square,
-                 white_value, white_prefix);
-    const std::function<void(Bitboard)> on_white = [&](Bitboard white) {
+                 white_value);
+    const SubsetSums white_sums(white_value);
+    SubsetSums black_sums;
+    const auto add_white = [&](Bitboard chosen, int e, int) { return chosen | white_square[e]; };
+    const auto add_black = [&](Bitboard chosen, int e, int) { return chosen | black_square[e]; };
+    const auto on_white = [&](Bitboard white) {
         Bitboard dense_white = 0;
         for_each_bit(white, [&](int b) { dense_white |= bit(dense(b)); });
         list_squares(black_lo_, black_hi_, false, dense_white, bit_of_dense_, black_advancement_,
-                     black_square, black_value, black_prefix);
+                     black_square, black_value);
+        black_sums.reset(black_value);
         const int need = target - advancement(white, 0);
-        const std::function<void(Bitboard)> on_black = [&](Bitboard black) {
-            f(men_index(white, black), MenPlacement{white, black});
-        };
-        SumSubsets{black_value, black_prefix, on_black, black_square}.run(
-            bm, static_cast<int>(black_square.size()), need, 0);
+        black_sums.search<order>(bm, need, Bitboard{0}, add_black, [&](const auto& run) {
+            run.for_each(add_black, [&](Bitboard black) {
+                f(men_index(white, black), MenPlacement{white, black});
+            });
+        });
     };
     for (int white_need = 0; white_need <= target; ++white_need)
-        SumSubsets{white_value, white_prefix, on_white, white_square}.run(
-            wm, static_cast<int>(white_square.size()), white_need, 0);
+        white_sums.search<order>(wm, white_need, Bitboard{0}, add_white,
+                                 [&](const auto& run) { run.for_each(add_white, on_white); });
 }
 
 }  // namespace damas

@@ -194,5 +194,41 @@ TEST(UnitsPlan, BoundedPlansFitTheirBudget) {
     EXPECT_EQ(bounded.positions, whole.positions);
 }
 
+// The time model (gen/plan.cpp) against runs measured on this project's host, 2 threads: the
+// figures it was fitted to (english 2-6, international 2-5) and one it was not (brazilian 2-5),
+// and the english 2-7 run's CPU per position growing with the kings at 7 pieces.
+TEST(UnitsPlan, TimeModelAgainstMeasuredRuns) {
+    const auto seconds = [](const char* variant, int pieces) {
+        GenerateOptions o;
+        o.variant = parse_variant(variant).value();
+        o.max_pieces = pieces;
+        o.threads = 2;
+        o.memory_bytes = std::uint64_t{64} << 30;  // every pair whole, nothing loaded again
+        return plan_generation(o).seconds;
+    };
+    EXPECT_NEAR(seconds("english", 6), 215.1, 0.05 * 215.1);
+    EXPECT_NEAR(seconds("international", 5), 186.5, 0.05 * 186.5);
+    EXPECT_NEAR(seconds("brazilian", 5), 17.9, 0.1 * 17.9);
+
+    GenerateOptions o;
+    o.variant = parse_variant("english").value();
+    o.max_pieces = 7;
+    o.threads = 2;
+    o.memory_bytes = std::uint64_t{64} << 30;
+    const GenerationPlan plan = plan_generation(o);
+    const auto per_position = [&](const char* name) {
+        for (const PairStep& step : plan.pairs)
+            if (step.material.name() == name)
+                return step.seconds / static_cast<double>(step.positions);
+        ADD_FAILURE() << name;
+        return 0.0;
+    };
+    // 6 men and a king, 3 men and 4 kings, 7 kings: 4.15, 3.02, 1.66 M positions per CPU-second.
+    EXPECT_LT(per_position("1051"), per_position("1222"));
+    EXPECT_LT(per_position("1222"), per_position("0304"));
+    // No kings: a position per men configuration, slower than with a king.
+    EXPECT_LT(per_position("1051"), per_position("3040"));
+}
+
 }  // namespace
 }  // namespace damas
