@@ -52,7 +52,7 @@ Outcome outcome_of(std::uint8_t b) {
     return {Value::draw, 0};
 }
 
-// What a position's exits tell (as gen/solver.cpp's Exits): the best win, the longest loss,
+// What a position's exits tell (as gen/position_state.hpp's Exits): the best win, the longest loss,
 // whether one draws.
 struct Exits {
     static constexpr int none = 0xFFFF;

@@ -60,6 +60,13 @@
 // such slice, and for components a buffer per thread of about 96 bytes per kings placement and the
 // flip tables (solver_bytes). The state, the bitmaps and the results are accessed at random and
 // asked for 2 MiB pages.
+//
+// Parts (each file says what it owns): gen/solver.cpp coordinates the slices (which way each is
+// solved, where its values go); gen/whole_slice_solver.hpp and gen/component_solver.hpp solve a
+// slice, sharing gen/position_state.hpp (the state word and its rules),
+// gen/position_initialiser.hpp (step 1), gen/predecessors.hpp (the un-moves of step 2) and
+// gen/pair_tables.hpp; gen/previous_slice.hpp holds the slice before, gen/slice_output.hpp the
+// values of the slice being solved or their unit stream.
 #pragma once
 
 #include <atomic>

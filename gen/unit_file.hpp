@@ -64,7 +64,7 @@ using SliceChunkFn = std::function<void(std::uint64_t first, std::span<std::uint
 void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                 int slice, const SliceChunkFn& values, bool split);
 // A unit file written as its chunks come, in any order, from any thread: a solver that finishes
-// a slice a men configuration at a time (gen/solver.cpp's components) never holds the slice's
+// a slice a men configuration at a time (gen/component_solver.hpp) never holds the slice's
 // values. Each put() is one whole chunk (as slice_chunk_bounds says); close() once every one is
 // in. Destroyed without close(), the unfinished file is removed.
 class UnitStream {
