@@ -1,20 +1,33 @@
 // The mixed context model for wdl blocks (format.hpp, codec 2, "context-mix"): several context
 // models whose predictions are mixed, adapting within a block; the successor of the static
-// model of table/wdl_context.hpp (codec 1, still read), about 15% smaller for twice its
-// decoding time.
+// model of table/wdl_context.hpp (codec 1, still read), 10-30% smaller on english 7-piece
+// classes for about five times its decoding time.
 //
 // Owns: the model's parts, its bytes, and the coding of one block in both directions. It shares
 // with the static model the positions coded (wdl_context::PositionFlags, features included),
 // the symbols (0..2 coded, 3 skipped or before the block) and the range coder
 // (table/range_coder.hpp); table/context_codec.cpp puts it behind the codec seam.
 //
-// Why: measured with bench/wdl_models on english 7-piece classes (sampled blocks; the table
-// is in that file's comment and in README's performance section), the static model leaves
-// 15-20% on the table that no one context captures: probabilities adapting within the block
-// (each starting at the file's static one) gave 5%, 64 Ki blocks 4%, position features (more
-// capture threats, the side to move's mobility, crowning moves) 6%, more distances 1-2% each;
-// logistic mixing of four models with different contexts, adapting, gets 15-16% at the same
-// block size.
+// Why: measured with bench/wdl_models on the largest english 7-piece classes (every 16th pair
+// of blocks; bytes of the blocks, MB, the model aside), against the static model (codec 1):
+//   class  static  64Ki  adapt.4  adapt.5+64Ki  +threats  +features  +feat.adapt.5  mix  mix64Ki
+//   3112   21.10  20.30   19.95      19.20        20.14      19.50       18.65     17.39  16.74
+//   2212   19.29  18.79   18.07      17.44        16.89      16.44       15.32     14.28  14.00
+//   2203   14.64  14.23   12.69      12.55        13.59      13.28       11.86     10.93  10.66
+//   0331   12.47  12.37   11.89      11.73        12.33      12.15       11.63     11.02  10.88
+//   1240    8.36   8.28    8.03       7.99         8.31       7.91        7.68      7.31   7.25
+// (adaptive: the static probabilities adapting with that shift; +threats: the opponent's
+// captures counted, 1 or more; +features: all five features; a further distance, 2, 5, S+1,
+// 2S or 2K, took 1-2% each.) No one change reaches the 14% the 120 MB asks; mixing does.
+// The mix measured there had larger parts (7 distances, or 6 and every feature: 310 KB of model
+// on 2112, and its states spilled out of the caches); model_shape's parts keep the model at 20-110
+// KB and cost 1-4% of those gains. As written (every 32nd pair of blocks, model included; the
+// static model fitted the same way): 3112 21.11 -> 18.00 MB, 2212 19.21 -> 14.73, 2203 14.71 ->
+// 11.22, 0331 12.32 -> 11.19, 1240 8.25 -> 7.49, 3121 7.98 -> 6.76, 1312 8.01 -> 5.81, 2221 7.49
+// -> 6.07, 1303 5.36 -> 3.70; english 2-7's WDL, 139.4 MB with codec 1, is projected at about
+// 118 MB. Decoding a block takes about 1.7-2.4 ms against 0.25-0.4 ms for codec 1 (the flags of
+// the positions aside; a loaded host). 64 Ki blocks would save 2-4% more, at twice the time a
+// probe's cache miss costs.
 //
 // Coding: each coded position's value v is the same two binary decisions as the static model's
 // ("v != draw", then "v == win"). For decision j of a position, each part q gives the
@@ -22,8 +35,8 @@
 // probability, times 16), the mixer takes the weights w of (j, threat flag) and gives
 //   p = squash(sum_q w_q * stretch(p_q >> 4) >> 16), clamped to 1..4095,
 // the bit is coded with p, and then, with err = (bit << 12) - p,
-//   w_q += stretch(p_q >> 4) * err * rate >> 16    and    p_q += ((bit ? 65535 : 0) - p_q) >>
-//   shift.
+//   w_q += stretch(p_q >> 4) * err * rate >> 16   (kept within +-2^24),
+//   p_q += ((bit ? 65535 : 0) - p_q) >> shift.
 // squash and stretch are lpaq1's (integers: logits scaled by 256, probabilities by 4096).
 // A part's context is its distances' symbols as base-4 digits (the first distance the lowest),
 // then its feature flags' bits, from the lowest flag up.
