@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -164,6 +165,32 @@ BENCHMARK(ColdBlock)
     ->ArgNames({"ppb", "level"})
     ->ArgsProduct({{16384, 32768, 65536, 131072}, {0}})
     ->Unit(benchmark::kMicrosecond);
+
+// One block of a real table file (DAMAS_BENCH_WDL: its path; skipped without it), read and
+// decoded as a probe's cache miss does: for the context codecs, the flags of its positions
+// computed from the positions, then the model's decoding. Blocks taken in a fixed random order.
+//   DAMAS_BENCH_WDL=db/english/2212.wdl build/bench/bench_probe_file --benchmark_filter=File
+void FileColdBlock(benchmark::State& state) {
+    const char* path = std::getenv("DAMAS_BENCH_WDL");
+    if (!path) {
+        state.SkipWithError("set DAMAS_BENCH_WDL to a stored wdl file");
+        return;
+    }
+    const TableFile t(path);
+    if (!t.holds_values() || t.header().blocks < 2) {
+        state.SkipWithError("not a stored wdl file of two blocks or more");
+        return;
+    }
+    std::vector<std::byte> out(t.block_size(0));
+    std::mt19937_64 rng(5);
+    for (auto _ : state) {
+        if (t.read_block(rng() % (t.header().blocks - 1), out) != ReadStatus::ok)
+            state.SkipWithError("read_block failed");
+    }
+    state.SetLabel(block_codec(t.header().codec).name());
+    state.counters["positions"] = static_cast<double>(t.header().positions_per_block);
+}
+BENCHMARK(FileColdBlock)->Unit(benchmark::kMicrosecond);
 
 // A probe that misses the cache every time (cache of 0 bytes): read + decompress + extract.
 void UncachedValue(benchmark::State& state) {

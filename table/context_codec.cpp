@@ -1,18 +1,83 @@
-// The context codec (table/wdl_context.hpp) behind the seam of table/codec.hpp: its model built
-// from counts over the sampled blocks, the flags of a block's positions (which it skips, where
-// the opponent threatens a capture) computed from the positions themselves, or held from the
-// model's pass for the encoders of the same blocks.
+// The context codecs behind the seam of table/codec.hpp: the static model (table/wdl_context.hpp,
+// codec 1, "context") and the mixed one (table/wdl_mix.hpp, codec 2, "context-mix"), one
+// implementation over the two (a Kind each). The model is built from counts over the sampled
+// blocks; the flags of a block's positions (which it skips, where the opponent threatens a
+// capture, the mixed model's features) are computed from the positions themselves, or held from
+// the model's pass for the encoders of the same blocks.
 #include <algorithm>
 #include <atomic>
 
 #include "rules/error.hpp"
 #include "table/codec.hpp"
 #include "table/wdl_context.hpp"
+#include "table/wdl_mix.hpp"
 
 namespace damas {
 namespace {
 
-using namespace wdl_context;
+using wdl_context::make_position_flags;
+using wdl_context::max_positions_per_block;
+using wdl_context::odd_half_allowed;
+using wdl_context::PositionFlags;
+using wdl_context::skipped;
+
+// The static model of table/wdl_context.hpp.
+struct StaticKind {
+    using Model = wdl_context::Model;
+    using Counts = wdl_context::Counts;
+    struct Workspace {};
+    static constexpr Codec id = Codec::context;
+    static constexpr const char* name = "context";
+    static constexpr bool features = false;
+    static Model shape(const BoardSpec& b, Material m) { return wdl_context::model_shape(b, m); }
+    static Counts counts(const Model& m) { return Counts(m.contexts()); }
+    static void count(const Model& m, std::span<const std::uint8_t> v,
+                      std::span<const std::uint8_t> f, Counts& c) {
+        wdl_context::count_block(m, v, f, c);
+    }
+    static void fit(Model& m, const Counts& c) { wdl_context::set_probabilities(m, c); }
+    static std::vector<std::byte> serialize(const Model& m) { return wdl_context::serialize(m); }
+    static Model parse(std::span<const std::byte> b, const std::string& what) {
+        return wdl_context::parse(b, what);
+    }
+    static void encode(const Model& m, std::span<const std::uint8_t> v,
+                       std::span<const std::uint8_t> f, std::vector<std::byte>& out, Workspace&) {
+        wdl_context::encode_block(m, v, f, out);
+    }
+    static bool decode(const Model& m, std::span<const std::byte> in,
+                       std::span<const std::uint8_t> f, std::span<std::byte> out, Workspace&) {
+        return wdl_context::decode_block(m, in, f, out);
+    }
+};
+
+// The mixed model of table/wdl_mix.hpp.
+struct MixKind {
+    using Model = wdl_mix::Model;
+    using Counts = wdl_mix::Counts;
+    using Workspace = wdl_mix::Workspace;
+    static constexpr Codec id = Codec::context_mix;
+    static constexpr const char* name = "context-mix";
+    static constexpr bool features = true;
+    static Model shape(const BoardSpec& b, Material m) { return wdl_mix::model_shape(b, m); }
+    static Counts counts(const Model& m) { return Counts(m); }
+    static void count(const Model& m, std::span<const std::uint8_t> v,
+                      std::span<const std::uint8_t> f, Counts& c) {
+        wdl_mix::count_block(m, v, f, c);
+    }
+    static void fit(Model& m, const Counts& c) { wdl_mix::set_probabilities(m, c); }
+    static std::vector<std::byte> serialize(const Model& m) { return wdl_mix::serialize(m); }
+    static Model parse(std::span<const std::byte> b, const std::string& what) {
+        return wdl_mix::parse(b, what);
+    }
+    static void encode(const Model& m, std::span<const std::uint8_t> v,
+                       std::span<const std::uint8_t> f, std::vector<std::byte>& out, Workspace& w) {
+        wdl_mix::encode_block(m, v, f, out, w);
+    }
+    static bool decode(const Model& m, std::span<const std::byte> in,
+                       std::span<const std::uint8_t> f, std::span<std::byte> out, Workspace& w) {
+        return wdl_mix::decode_block(m, in, f, out, w);
+    }
+};
 
 Material material_of(const TableHeader& h) {
     return Material{h.material[0], h.material[1], h.material[2], h.material[3]};
@@ -20,8 +85,9 @@ Material material_of(const TableHeader& h) {
 
 // What a file's decoder and encoders share: the model, the flags of its positions, and those
 // the model's pass held (block b's at (b / stride) * positions per block, for sampled blocks).
+template <class Kind>
 struct Shared {
-    Model model;
+    typename Kind::Model model;
     std::vector<std::byte> model_bytes;
     std::unique_ptr<PositionFlags> flags;
     std::uint32_t positions_per_block = 0;
@@ -41,9 +107,10 @@ struct Shared {
     }
 };
 
+template <class Kind>
 class ContextEncoder : public BlockEncoder {
   public:
-    explicit ContextEncoder(const Shared& s) : s_(s) {}
+    explicit ContextEncoder(const Shared<Kind>& s) : s_(s) {}
     void encode(std::uint64_t first, std::span<const std::uint8_t> v, std::vector<std::byte>& plain,
                 std::vector<std::byte>& coded) override {
         const auto f = s_.of_block(first, v.size(), scratch_);
@@ -52,7 +119,7 @@ class ContextEncoder : public BlockEncoder {
             const unsigned x = (f[i] & skipped) ? unsigned{wdl_unknown} : v[i];
             plain[i / 4] |= static_cast<std::byte>(x << (2 * (i % 4)));
         }
-        encode_block(s_.model, v, f, coded);
+        Kind::encode(s_.model, v, f, coded, workspace_);
     }
     void encode(std::uint64_t, std::span<const std::uint16_t>, std::vector<std::byte>&,
                 std::vector<std::byte>&) override {
@@ -60,13 +127,15 @@ class ContextEncoder : public BlockEncoder {
     }
 
   private:
-    const Shared& s_;
+    const Shared<Kind>& s_;
     std::vector<std::uint8_t> scratch_;
+    typename Kind::Workspace workspace_;
 };
 
+template <class Kind>
 class ContextTable : public TableCodec {
   public:
-    explicit ContextTable(Shared s) : s_(std::move(s)) {}
+    explicit ContextTable(Shared<Kind> s) : s_(std::move(s)) {}
     std::span<const std::byte> model() const override { return s_.model_bytes; }
     std::size_t max_encoded_bytes(std::uint64_t n) const override {
         return wdl_context::max_encoded_bytes(static_cast<std::size_t>(n));
@@ -74,19 +143,21 @@ class ContextTable : public TableCodec {
     bool decode(std::uint64_t first, std::uint64_t n, std::span<const std::byte> in,
                 std::span<std::byte> out) const override {
         thread_local std::vector<std::uint8_t> scratch;
+        thread_local typename Kind::Workspace workspace;
         if (n > s_.positions_per_block) return false;
-        return decode_block(s_.model, in, s_.of_block(first, static_cast<std::size_t>(n), scratch),
-                            out);
+        return Kind::decode(s_.model, in, s_.of_block(first, static_cast<std::size_t>(n), scratch),
+                            out, workspace);
     }
     std::unique_ptr<BlockEncoder> encoder(const EncodeSettings&) const override {
-        return std::make_unique<ContextEncoder>(s_);
+        return std::make_unique<ContextEncoder<Kind>>(s_);
     }
 
   private:
-    Shared s_;
+    Shared<Kind> s_;
 };
 
 // Counts by context over the sampled blocks, per worker; the flags kept where asked.
+template <class Kind>
 class ContextModelBuilder : public ModelBuilder {
   public:
     ContextModelBuilder(const TableHeader& h, const ModelSampling& sampling) : h_(h) {
@@ -94,15 +165,15 @@ class ContextModelBuilder : public ModelBuilder {
         const Material m = material_of(h);
         if (h.half && !odd_half_allowed(h.variant, m))
             throw Error("context codec: the half layout is not valid for " + m.name());
-        shared_.model = model_shape(h.variant.info().board, m);
-        shared_.flags = make_position_flags(h.variant, m, h.half);
+        shared_.model = Kind::shape(h.variant.info().board, m);
+        shared_.flags = make_position_flags(h.variant, m, h.half, Kind::features);
         shared_.positions_per_block = h.positions_per_block;
         shared_.stride = std::max(1u, sampling.stride);
         const std::uint64_t blocks =
             (h.positions + h.positions_per_block - 1) / h.positions_per_block;
         const std::uint64_t sampled = (blocks + shared_.stride - 1) / shared_.stride;
         if (sampling.hold) shared_.held.resize(sampled * h.positions_per_block);
-        counts_.assign(std::max(1u, sampling.workers), Counts(shared_.model.contexts()));
+        counts_.assign(std::max(1u, sampling.workers), Kind::counts(shared_.model));
     }
     bool needs_values() const override { return true; }
     void add(std::size_t worker, std::uint64_t block, std::span<const std::uint8_t> v) override {
@@ -119,27 +190,28 @@ class ContextModelBuilder : public ModelBuilder {
         shared_.flags->compute(block * h_.positions_per_block, f);
         for (std::size_t i = 0; i < v.size(); ++i)
             if (!(f[i] & skipped) && v[i] > wdl_win) uncodable_ = true;
-        if (!uncodable_) count_block(shared_.model, v, f, counts_.at(worker));
+        if (!uncodable_) Kind::count(shared_.model, v, f, counts_.at(worker));
     }
     std::unique_ptr<const TableCodec> finish() override {
         if (uncodable_) return nullptr;
         for (std::size_t t = 1; t < counts_.size(); ++t) counts_[0].add(counts_[t]);
-        set_probabilities(shared_.model, counts_[0]);
-        shared_.model_bytes = serialize(shared_.model);
-        return std::make_unique<ContextTable>(std::move(shared_));
+        Kind::fit(shared_.model, counts_[0]);
+        shared_.model_bytes = Kind::serialize(shared_.model);
+        return std::make_unique<ContextTable<Kind>>(std::move(shared_));
     }
 
   private:
     TableHeader h_;
-    Shared shared_;
-    std::vector<Counts> counts_;
+    Shared<Kind> shared_;
+    std::vector<typename Kind::Counts> counts_;
     std::atomic<bool> uncodable_{false};
 };
 
+template <class Kind>
 class Context : public BlockCodec {
   public:
-    Codec id() const override { return Codec::context; }
-    const char* name() const override { return "context"; }
+    Codec id() const override { return Kind::id; }
+    const char* name() const override { return Kind::name; }
     bool codes(Metric m) const override { return m == Metric::wdl; }
     std::string header_problem(const TableHeader& h) const override {
         if (!codes(h.metric) || h.layout != Layout::stored || h.model_size == 0)
@@ -158,23 +230,28 @@ class Context : public BlockCodec {
         const Material m = material_of(h);
         if (h.half && !odd_half_allowed(h.variant, m))
             throw Error(what + ": the half layout is not valid for this class");
-        Shared s;
-        s.model = parse(model, what);
+        Shared<Kind> s;
+        s.model = Kind::parse(model, what);
         s.model_bytes.assign(model.begin(), model.end());
-        s.flags = make_position_flags(h.variant, m, h.half);
+        s.flags = make_position_flags(h.variant, m, h.half, Kind::features);
         s.positions_per_block = h.positions_per_block;
-        return std::make_unique<ContextTable>(std::move(s));
+        return std::make_unique<ContextTable<Kind>>(std::move(s));
     }
     std::unique_ptr<ModelBuilder> model_builder(const TableHeader& h,
                                                 const ModelSampling& sampling) const override {
-        return std::make_unique<ContextModelBuilder>(h, sampling);
+        return std::make_unique<ContextModelBuilder<Kind>>(h, sampling);
     }
 };
 
 }  // namespace
 
 const BlockCodec& context_block_codec() {
-    static const Context codec;
+    static const Context<StaticKind> codec;
+    return codec;
+}
+
+const BlockCodec& context_mix_block_codec() {
+    static const Context<MixKind> codec;
     return codec;
 }
 

@@ -10,12 +10,14 @@
 #include "rules/movegen.hpp"
 #include "rules/variants.hpp"
 #include "table/bytes.hpp"
+#include "table/range_coder.hpp"
 
 namespace damas::wdl_context {
 namespace {
 
 constexpr std::uint32_t one = 1u << probability_bits;
-constexpr std::uint32_t top = 1u << 24;
+using range_coder::Decoder;
+using range_coder::Encoder;
 
 // The symbol at distance d before position i of a block whose decoded symbols get(j) gives.
 template <class Get>
@@ -29,110 +31,47 @@ std::size_t context(const Model& m, std::size_t i, std::uint8_t flags, Get&& get
     return c;
 }
 
-class Encoder {
-  public:
-    explicit Encoder(std::vector<std::byte>& out) : out_(out) {}
-    void encode(bool bit, std::uint16_t p1) {
-        const std::uint32_t bound = (range_ >> probability_bits) * p1;
-        if (bit) {
-            range_ = bound;
-        } else {
-            low_ += bound;
-            range_ -= bound;
-        }
-        while (range_ < top) {
-            range_ <<= 8;
-            shift_low();
-        }
-    }
-    void finish() {
-        for (int i = 0; i < 5; ++i) shift_low();
-    }
-
-  private:
-    void shift_low() {
-        if (static_cast<std::uint32_t>(low_) < 0xFF000000u || (low_ >> 32) != 0) {
-            const auto carry = static_cast<std::uint8_t>(low_ >> 32);
-            std::uint8_t b = cache_;
-            do {
-                out_.push_back(static_cast<std::byte>(static_cast<std::uint8_t>(b + carry)));
-                b = 0xFF;
-            } while (--pending_ != 0);
-            cache_ = static_cast<std::uint8_t>(low_ >> 24);
-        }
-        ++pending_;
-        low_ = (low_ & 0x00FFFFFFu) << 8;
-    }
-    std::vector<std::byte>& out_;
-    std::uint64_t low_ = 0;
-    std::uint32_t range_ = 0xFFFFFFFFu;
-    std::uint8_t cache_ = 0;
-    std::uint64_t pending_ = 1;
-};
-
-class Decoder {
-  public:
-    explicit Decoder(std::span<const std::byte> in) : in_(in) {
-        for (int i = 0; i < 5; ++i) code_ = (code_ << 8) | next();
-    }
-    bool decode(std::uint16_t p1) {
-        const std::uint32_t bound = (range_ >> probability_bits) * p1;
-        bool bit;
-        if (code_ < bound) {
-            range_ = bound;
-            bit = true;
-        } else {
-            code_ -= bound;
-            range_ -= bound;
-            bit = false;
-        }
-        while (range_ < top) {
-            range_ <<= 8;
-            code_ = (code_ << 8) | next();
-        }
-        return bit;
-    }
-    // Whether the input ran out before the coder's own flush bytes were read.
-    bool overran() const { return overrun_ > 0; }
-
-  private:
-    std::uint32_t next() {
-        if (pos_ < in_.size()) return static_cast<std::uint32_t>(in_[pos_++]);
-        ++overrun_;
-        return 0;
-    }
-    std::span<const std::byte> in_;
-    std::size_t pos_ = 0;
-    std::size_t overrun_ = 0;
-    std::uint32_t code_ = 0;
-    std::uint32_t range_ = 0xFFFFFFFFu;
-};
-
 template <class R>
 class FlagsOf final : public PositionFlags {
   public:
-    FlagsOf(Material m, bool skip_odd) : index_(R::Board::spec, m), skip_odd_(skip_odd) {
+    FlagsOf(Material m, bool skip_odd, bool features)
+        : index_(R::Board::spec, m), skip_odd_(skip_odd), features_(features) {
         for (int y = 1; y < R::Board::height; y += 2) odd_rows_ |= R::Board::row(y);
     }
     void compute(std::uint64_t first, std::span<std::uint8_t> out) const override {
-        index_.for_each_position(first, first + out.size(),
-                                 [&](std::uint64_t i, const Position& p) {
-                                     std::uint8_t f = 0;
-                                     if (MoveGenerator<R>::has_capture(p) ||
-                                         (skip_odd_ && (popcount(p.occupied() & odd_rows_) & 1))) {
-                                         f = skipped;
-                                     } else {
-                                         Position other = p;
-                                         other.side = ~p.side;
-                                         if (MoveGenerator<R>::has_capture(other)) f = threat;
-                                     }
-                                     out[i - first] = f;
-                                 });
+        index_.for_each_position(
+            first, first + out.size(),
+            [&](std::uint64_t i, const Position& p) { out[i - first] = flags_of(p); });
     }
 
   private:
+    using Moves = MoveGenerator<R>;
+    std::uint8_t flags_of(const Position& p) const {
+        if (Moves::has_capture(p) || (skip_odd_ && (popcount(p.occupied() & odd_rows_) & 1)))
+            return skipped;
+        Position other = p;
+        other.side = ~p.side;
+        const bool threatened = Moves::has_capture(other);
+        std::uint8_t f = threatened ? threat : 0;
+        if (!features_) return f;
+        if (threatened && Moves::count(other) >= 2) f |= threats;
+        const int moves = Moves::count_quiet(p);
+        if (moves <= 2) f |= few_moves;
+        if (moves >= 7) f |= many_moves;
+        if (crowns(p)) f |= can_crown;
+        if (!threatened && crowns(other)) f |= opponent_can_crown;
+        return f;
+    }
+    static bool crowns(const Position& p) {
+        MoveList list;
+        Moves::generate_man_moves(p, list);
+        for (const Move& m : list)
+            if (m.promotes) return true;
+        return false;
+    }
+
     ClassIndex index_;
-    bool skip_odd_;
+    bool skip_odd_, features_;
     Bitboard odd_rows_ = 0;
 };
 
@@ -272,9 +211,10 @@ bool decode_block(const Model& m, std::span<const std::byte> in,
     return !d.overran();
 }
 
-std::unique_ptr<PositionFlags> make_position_flags(Variant v, Material m, bool skip_odd) {
+std::unique_ptr<PositionFlags> make_position_flags(Variant v, Material m, bool skip_odd,
+                                                   bool features) {
     return dispatch(v.base, [&](auto rules) -> std::unique_ptr<PositionFlags> {
-        return std::make_unique<FlagsOf<decltype(rules)>>(m, skip_odd);
+        return std::make_unique<FlagsOf<decltype(rules)>>(m, skip_odd, features);
     });
 }
 

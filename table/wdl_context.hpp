@@ -17,6 +17,9 @@
 // Whether the opponent threatens a capture is part of the context too. Measured on english
 // 2112 (109 M positions): zstd 6.17 MB; distances 1,3,4,5,S,4S in 16 Ki-position blocks
 // 4.28 MB; 1,3,4,S,4S,K in 32 Ki blocks 3.84 MB (64 Ki: 3.70 MB, but twice the decoding time).
+// Its successor, the mixed model of table/wdl_mix.hpp (codec 2), mixes four such models with
+// more features and adapts within a block: 10-20% smaller on english 7-piece classes, at a few
+// times the decoding time; this one is still read (older files) and written where asked.
 //
 // Block coding: positions in index order. A position that is skipped (flags bit 0) codes
 // nothing and decodes as 3 (unknown). Any other codes its value v (0 loss, 1 draw, 2 win) as
@@ -49,9 +52,15 @@ inline constexpr std::uint32_t max_positions_per_block = 64 * 1024;
 inline constexpr int max_distances = 8;
 inline constexpr int probability_bits = 12;
 
-// Per position flags.
+// Per position flags (PositionFlags).
 inline constexpr std::uint8_t skipped = 1;  // the value is not coded (decodes as 3)
 inline constexpr std::uint8_t threat = 2;   // the opponent could capture if it were to move
+// The features of the mixed model (table/wdl_mix.hpp) only, of positions not skipped.
+inline constexpr std::uint8_t threats = 4;              // the opponent would have 2+ captures
+inline constexpr std::uint8_t few_moves = 8;            // the side to move has at most 2 moves
+inline constexpr std::uint8_t many_moves = 16;          // the side to move has 7 moves or more
+inline constexpr std::uint8_t can_crown = 32;           // the side to move can crown a man
+inline constexpr std::uint8_t opponent_can_crown = 64;  // no threat, and the opponent could crown
 
 struct Model {
     std::vector<std::uint32_t> distances;
@@ -104,8 +113,10 @@ class PositionFlags {
     virtual void compute(std::uint64_t first, std::span<std::uint8_t> out) const = 0;
 };
 // skip_odd: also skip the positions whose rows (counted from White's side, 0-based) add up to
-// an odd number (the half layout; only where odd_half_allowed).
-std::unique_ptr<PositionFlags> make_position_flags(Variant v, Material m, bool skip_odd);
+// an odd number (the half layout; only where odd_half_allowed). features: also the mixed
+// model's features (a little dearer: the side to move's moves are counted).
+std::unique_ptr<PositionFlags> make_position_flags(Variant v, Material m, bool skip_odd,
+                                                   bool features = false);
 
 // Whether a class of v may skip its odd half: every quiet move changes the row sum's parity by
 // one (kings move one square, men only forward), and the colour flip keeps it for a class that

@@ -129,8 +129,9 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
                   "about twice the wdl bytes (default: one class per pair, the other's file in "
                   "the mirror layout)");
     gen->add_option("--wdl-codec", g.wdl_codec,
-                    "wdl compression: auto (the context codec for classes of 16 M positions or "
-                    "more when smaller than zstd), zstd, or context (wherever it applies)");
+                    "wdl compression: auto (a context codec for classes of 16 M positions or "
+                    "more when smaller than zstd), zstd, context or context-mix (wherever it "
+                    "applies)");
     gen->add_option(
         "--memory", g.memory,
         std::string(per_rank ? "Most memory each rank may take" : "Most memory the run may take") +

@@ -34,11 +34,16 @@ TEST_P(ChosenByEstimate, AnswersLikeTheFullLayout) {
 INSTANTIATE_TEST_SUITE_P(Variants, ChosenByEstimate,
                          testing::Values(Case{"english", 3}, Case{"turkish", 3}), test::case_name);
 
-// The context codec (table/wdl_context.hpp) wherever it applies, on top of the mirror layout.
+// The context codecs (table/wdl_context.hpp, table/wdl_mix.hpp) wherever they apply, on top of
+// the mirror layout.
 class ContextCodec : public testing::TestWithParam<Case> {};
 
 TEST_P(ContextCodec, AnswersLikeZstd) {
     test::check_mirror_layout(GetParam(), Codec::context);
+}
+
+TEST_P(ContextCodec, MixedModelAnswersLikeZstd) {
+    test::check_mirror_layout(GetParam(), Codec::context_mix);
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, ContextCodec,
@@ -49,6 +54,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, ContextCodec,
 // The half layout (format.hpp) of the 4-piece classes that are their own mirror.
 TEST(HalfLayout, AnswersLikeZstd) {
     test::check_mirror_layout(Case{"english", 4}, Codec::context, true);
+    test::check_mirror_layout(Case{"english", 4}, Codec::context_mix, true);
 }
 
 // A pair whose two wdl files both have the mirror layout cannot be answered (the search would

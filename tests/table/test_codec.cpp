@@ -6,6 +6,7 @@
 // error. The context codec's own cases: test_wdl_context; whole databases: test_probe_mirror.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <string>
@@ -168,8 +169,11 @@ void expect_round_trip(const BlockCodec& codec, TableHeader h, const TableCodec*
 
 class EveryCodec : public testing::TestWithParam<const BlockCodec*> {};
 
+// The codec's name, '-' made '_' (gtest's names are identifiers).
 std::string codec_test_name(const testing::TestParamInfo<const BlockCodec*>& info) {
-    return info.param->name();
+    std::string name = info.param->name();
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Codec, EveryCodec,

@@ -13,6 +13,7 @@
 #include "rules/variants.hpp"
 #include "table/table_file.hpp"
 #include "table/wdl_context.hpp"
+#include "table/wdl_mix.hpp"
 #include "table_fixtures.hpp"
 
 namespace damas {
@@ -52,9 +53,10 @@ int row_sum(const Position& p) {
 
 // Every position reads back: its value, or 3 where the codec skips it.
 void expect_round_trip(const std::filesystem::path& path, const ClassIndex& index,
-                       const std::vector<std::uint8_t>& values, bool half) {
+                       const std::vector<std::uint8_t>& values, bool half,
+                       Codec codec = Codec::context) {
     const TableFile t(path);
-    EXPECT_EQ(t.header().codec, Codec::context);
+    EXPECT_EQ(t.header().codec, codec);
     EXPECT_EQ(t.half(), half);
     std::vector<std::uint8_t> all(values.size());
     t.read_all(all);
@@ -73,16 +75,21 @@ void expect_round_trip(const std::filesystem::path& path, const ClassIndex& inde
     t.verify();
 }
 
+// Both context codecs: the static model (codec 1, which older files have) and the mixed one.
+const Codec context_codecs[] = {Codec::context, Codec::context_mix};
+
 TEST(ContextCodec, RoundTripsEveryPositionOfAClass) {
     ScratchDir dir("context");
     const Material m = *Material::parse("1201");
     const ClassIndex index(English::Board::spec, m);
     const auto values = class_values(index, 7);
     const auto path = dir.path / "1201.wdl";
-    const auto h = write_wdl_table(path, info_of(m), values, Codec::context, false);
-    ASSERT_TRUE(h.has_value());
-    EXPECT_GT(h->blocks, 1u);  // several blocks, the last one partial
-    expect_round_trip(path, index, values, false);
+    for (const Codec codec : context_codecs) {
+        const auto h = write_wdl_table(path, info_of(m), values, codec, false);
+        ASSERT_TRUE(h.has_value());
+        EXPECT_GT(h->blocks, 1u);  // several blocks, the last one partial
+        expect_round_trip(path, index, values, false, codec);
+    }
 }
 
 TEST(ContextCodec, HalfLayoutSkipsTheOddPositions) {
@@ -92,17 +99,94 @@ TEST(ContextCodec, HalfLayoutSkipsTheOddPositions) {
     const ClassIndex index(English::Board::spec, m);
     const auto values = class_values(index, 8);
     const auto path = dir.path / "1111.wdl";
-    ASSERT_TRUE(write_wdl_table(path, info_of(m), values, Codec::context, true).has_value());
-    expect_round_trip(path, index, values, true);
+    for (const Codec codec : context_codecs) {
+        ASSERT_TRUE(write_wdl_table(path, info_of(m), values, codec, true).has_value());
+        expect_round_trip(path, index, values, true, codec);
+    }
 }
 
 TEST(ContextCodec, SameBytesWhateverTheThreads) {
     ScratchDir dir("context-threads");
     const Material m = *Material::parse("1201");
     const auto values = class_values(ClassIndex(English::Board::spec, m), 9);
-    write_wdl_table(dir.path / "a.wdl", info_of(m), values, Codec::context, false, {.threads = 1});
-    write_wdl_table(dir.path / "b.wdl", info_of(m), values, Codec::context, false, {.threads = 3});
-    EXPECT_EQ(test::file_bytes(dir.path / "a.wdl"), test::file_bytes(dir.path / "b.wdl"));
+    for (const Codec codec : context_codecs) {
+        write_wdl_table(dir.path / "a.wdl", info_of(m), values, codec, false, {.threads = 1});
+        write_wdl_table(dir.path / "b.wdl", info_of(m), values, codec, false, {.threads = 3});
+        EXPECT_EQ(test::file_bytes(dir.path / "a.wdl"), test::file_bytes(dir.path / "b.wdl"));
+    }
+}
+
+// The mixed model's features are those of the position: the flags a decoder computes.
+TEST(ContextMixCodec, FeaturesAreThoseOfThePosition) {
+    const Material m = *Material::parse("2111");
+    const ClassIndex index(English::Board::spec, m);
+    std::vector<std::uint8_t> flags(index.size());
+    wdl_context::make_position_flags(english, m, false, true)->compute(0, flags);
+    std::array<std::uint64_t, 8> seen{};
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        const std::uint8_t f = flags[i];
+        for (int b = 0; b < 8; ++b) seen[b] += (f >> b) & 1;
+        if (Moves::has_capture(p)) {
+            ASSERT_EQ(f, wdl_context::skipped) << i;
+            return;
+        }
+        Position other = p;
+        other.side = ~p.side;
+        const int threats = Moves::has_capture(other) ? Moves::count(other) : 0;
+        ASSERT_EQ((f & wdl_context::threat) != 0, threats > 0) << i;
+        ASSERT_EQ((f & wdl_context::threats) != 0, threats >= 2) << i;
+        MoveList moves;
+        Moves::generate(p, moves);
+        ASSERT_EQ((f & wdl_context::few_moves) != 0, moves.size() <= 2) << i;
+        ASSERT_EQ((f & wdl_context::many_moves) != 0, moves.size() >= 7) << i;
+        bool crowns = false;
+        for (const Move& mv : moves) crowns |= mv.promotes && !(p.kings & bit(mv.from));
+        ASSERT_EQ((f & wdl_context::can_crown) != 0, crowns) << i;
+    });
+    for (int b = 1; b < 7; ++b) EXPECT_GT(seen[b], 0u) << b;  // every feature occurs
+}
+
+// A damaged mixed model is an error, never a crash: every truncation, every byte changed.
+TEST(ContextMixCodec, DamagedModelBytesAreAnErrorNeverACrash) {
+    const Material m = *Material::parse("1201");
+    const ClassIndex index(English::Board::spec, m);
+    const auto values = class_values(index, 16);
+    const std::size_t n = 8192;
+    std::vector<std::uint8_t> flags(n);
+    wdl_context::make_position_flags(english, m, false, true)->compute(0, flags);
+    wdl_mix::Model model = wdl_mix::model_shape(English::Board::spec, m);
+    wdl_mix::Counts counts(model);
+    const std::span<const std::uint8_t> block(values.data(), n);
+    wdl_mix::count_block(model, block, flags, counts);
+    wdl_mix::set_probabilities(model, counts);
+    const auto bytes = wdl_mix::serialize(model);
+    const auto parsed = wdl_mix::parse(bytes, "test");
+    ASSERT_EQ(parsed.parts.size(), model.parts.size());
+    EXPECT_EQ(parsed.initial, model.initial);
+    EXPECT_EQ(parsed.weights, model.weights);
+    for (std::size_t size = 0; size < bytes.size(); ++size)
+        EXPECT_THROW(wdl_mix::parse(std::span(bytes).first(size), "test"), Error) << size;
+    std::vector<std::byte> coded, out((n + 3) / 4);
+    wdl_mix::Workspace w;
+    wdl_mix::encode_block(model, block, flags, coded, w);
+    for (std::size_t at = 0; at < bytes.size(); ++at) {
+        auto bad = bytes;
+        bad[at] ^= std::byte{0x5A};
+        try {
+            // A model that still parses decodes without a crash (the offset table's hashes
+            // tell the values are wrong: BlockIsReportedNeverMisread).
+            const auto other = wdl_mix::parse(bad, "test");
+            (void)wdl_mix::decode_block(other, coded, flags, out, w);
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("corrupt mixed context model"), std::string::npos);
+        }
+    }
+    // The same workspace decodes a good block after all that.
+    ASSERT_TRUE(wdl_mix::decode_block(model, coded, flags, out, w));
+    for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ((static_cast<unsigned>(out[i / 4]) >> (2 * (i % 4))) & 3,
+                  flags[i] & wdl_context::skipped ? 3u : values[i])
+            << i;
 }
 
 // The generator chooses the codec of large classes from estimates (gen/generate.cpp): stride 1
@@ -115,14 +199,16 @@ TEST(WdlEstimate, StrideOneIsTheExactSizeOfEitherCodec) {
         const auto values = class_values(ClassIndex(English::Board::spec, m), 11);
         const bool half = wdl_context::odd_half_allowed(english, m);
         const auto zstd = write_wdl_table(dir.path / "z.wdl", info_of(m), values);
-        const auto context =
-            write_wdl_table(dir.path / "c.wdl", info_of(m), values, Codec::context, half);
-        ASSERT_TRUE(context.has_value());
+        for (const Codec codec : context_codecs) {
+            const auto context =
+                write_wdl_table(dir.path / "c.wdl", info_of(m), values, codec, half);
+            ASSERT_TRUE(context.has_value());
+            EXPECT_EQ(estimate_wdl_bytes(info_of(m), values, codec, half, 1),
+                      std::filesystem::file_size(dir.path / "c.wdl"))
+                << name;
+        }
         EXPECT_EQ(estimate_wdl_bytes(info_of(m), values, Codec::zstd, false, 1),
                   std::filesystem::file_size(dir.path / "z.wdl"))
-            << name;
-        EXPECT_EQ(estimate_wdl_bytes(info_of(m), values, Codec::context, half, 1),
-                  std::filesystem::file_size(dir.path / "c.wdl"))
             << name;
         EXPECT_EQ(zstd.file_size, std::filesystem::file_size(dir.path / "z.wdl"));
     }
@@ -132,7 +218,7 @@ TEST(WdlEstimate, ASampleIsCloseAndThreadIndependent) {
     const Material m = *Material::parse("2201");  // 2.6 M positions: 40 zstd blocks, 80 context
     const ClassIndex index(English::Board::spec, m);
     const auto values = class_values(index, 12);
-    for (const Codec codec : {Codec::zstd, Codec::context}) {
+    for (const Codec codec : {Codec::zstd, Codec::context, Codec::context_mix}) {
         const auto exact = estimate_wdl_bytes(info_of(m), values, codec, false, 1);
         const auto one = estimate_wdl_bytes(info_of(m), values, codec, false, 4, {.threads = 1});
         const auto three = estimate_wdl_bytes(info_of(m), values, codec, false, 4, {.threads = 3});
@@ -252,7 +338,7 @@ TEST(ContextCodec, RefusesWhatItCannotCode) {
                                                *Material::parse("1111")));
 }
 
-struct DamagedContextFile : testing::Test {
+struct DamagedContextFile : testing::TestWithParam<Codec> {
     ScratchDir dir{"context-damaged"};
     Material m = *Material::parse("1201");
     ClassIndex index{English::Board::spec, m};
@@ -262,7 +348,7 @@ struct DamagedContextFile : testing::Test {
     TableHeader h;
     std::vector<char> bytes;
     void SetUp() override {
-        h = *write_wdl_table(good, info_of(m), values, Codec::context, false);
+        h = *write_wdl_table(good, info_of(m), values, GetParam(), false);
         bytes = test::file_bytes(good);
     }
     void write_flipped(std::uint64_t offset) {
@@ -272,17 +358,21 @@ struct DamagedContextFile : testing::Test {
     }
 };
 
-TEST_F(DamagedContextFile, ModelIsReportedAtOpen) {
+TEST_P(DamagedContextFile, ModelIsReportedAtOpen) {
     write_flipped(h.table_offset + format::table_bytes(h.blocks) + h.model_size / 2);
     try {
         TableFile t(bad);
         FAIL() << "opened a file with a damaged model";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("context model"), std::string::npos) << e.what();
+        // "corrupt context model", "corrupt context-mix model"
+        EXPECT_NE(std::string(e.what()).find(std::string("corrupt ") +
+                                             block_codec(GetParam()).name() + " model"),
+                  std::string::npos)
+            << e.what();
     }
 }
 
-TEST_F(DamagedContextFile, BlockIsReportedNeverMisread) {
+TEST_P(DamagedContextFile, BlockIsReportedNeverMisread) {
     write_flipped(h.blocks_offset + 40);  // inside the first block
     const TableFile t(bad);
     BlockCache cache(1 << 20);
@@ -290,6 +380,8 @@ TEST_F(DamagedContextFile, BlockIsReportedNeverMisread) {
     EXPECT_EQ(t.value(h.positions - 1, cache).status, ReadStatus::ok);  // other blocks are fine
     EXPECT_THROW(t.verify(), Error);
 }
+
+INSTANTIATE_TEST_SUITE_P(BothModels, DamagedContextFile, testing::ValuesIn(context_codecs));
 
 TEST(ContextCodec, TruncatedBlockBytesAreDetected) {
     const Material m = *Material::parse("1201");
