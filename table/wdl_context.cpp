@@ -106,20 +106,38 @@ void count_block(const Model& shape, std::span<const std::uint8_t> values,
     }
 }
 
-void set_probabilities(Model& m, const Counts& counts) {
+void probabilities_of(const Counts& counts, std::vector<std::uint16_t>& first,
+                      std::vector<std::uint16_t>& second) {
     const auto p1 = [](std::uint64_t ones, std::uint64_t n) {
         const double p = (static_cast<double>(ones) + 0.5) / (static_cast<double>(n) + 1.0);
         const auto q = static_cast<long>(p * one + 0.5);
         return static_cast<std::uint16_t>(std::clamp<long>(q, 1, one - 1));
     };
-    const std::size_t n = m.contexts();
-    m.first.assign(n, 0);
-    m.second.assign(n, 0);
+    const std::size_t n = counts.by_context.size();
+    first.assign(n, 0);
+    second.assign(n, 0);
     for (std::size_t c = 0; c < n; ++c) {
         const auto& k = counts.by_context[c];
-        m.first[c] = p1(k[0] + k[2], k[0] + k[1] + k[2]);
-        m.second[c] = p1(k[2], k[0] + k[2]);
+        first[c] = p1(k[0] + k[2], k[0] + k[1] + k[2]);
+        second[c] = p1(k[2], k[0] + k[2]);
     }
+}
+
+void set_probabilities(Model& m, const Counts& counts) {
+    probabilities_of(counts, m.first, m.second);
+}
+
+void append_compressed(std::vector<std::byte>& out, std::span<const std::byte> table) {
+    std::vector<std::byte> packed(ZSTD_compressBound(table.size()));
+    const std::size_t r =
+        ZSTD_compress(packed.data(), packed.size(), table.data(), table.size(), 19);
+    if (ZSTD_isError(r)) throw Error("zstd: cannot compress a context model");
+    out.insert(out.end(), packed.begin(), packed.begin() + static_cast<std::ptrdiff_t>(r));
+}
+
+bool decompress_exactly(std::span<const std::byte> packed, std::span<std::byte> table) {
+    const std::size_t r = ZSTD_decompress(table.data(), table.size(), packed.data(), packed.size());
+    return !ZSTD_isError(r) && r == table.size();
 }
 
 std::vector<std::byte> serialize(const Model& m) {
@@ -134,11 +152,7 @@ std::vector<std::byte> serialize(const Model& m) {
         le::store<std::uint16_t>(&table[2 * c], m.first[c]);
         le::store<std::uint16_t>(&table[2 * (n + c)], m.second[c]);
     }
-    std::vector<std::byte> packed(ZSTD_compressBound(table.size()));
-    const std::size_t r =
-        ZSTD_compress(packed.data(), packed.size(), table.data(), table.size(), 19);
-    if (ZSTD_isError(r)) throw Error("zstd: cannot compress a context model");
-    out.insert(out.end(), packed.begin(), packed.begin() + static_cast<std::ptrdiff_t>(r));
+    append_compressed(out, table);
     return out;
 }
 
@@ -160,9 +174,7 @@ Model parse(std::span<const std::byte> bytes, const std::string& what) {
     }
     const std::size_t n = m.contexts();
     std::vector<std::byte> table(4 * n);
-    const auto packed = bytes.subspan(4 + 4 * k);
-    const std::size_t r = ZSTD_decompress(table.data(), table.size(), packed.data(), packed.size());
-    if (ZSTD_isError(r) || r != table.size()) throw bad("probabilities");
+    if (!decompress_exactly(bytes.subspan(4 + 4 * k), table)) throw bad("probabilities");
     m.first.resize(n);
     m.second.resize(n);
     for (std::size_t c = 0; c < n; ++c) {

@@ -87,6 +87,14 @@ void count_block(const Model& shape, std::span<const std::uint8_t> values,
                  std::span<const std::uint8_t> flags, Counts& out);
 // The probabilities of counts (Krichevsky-Trofimov estimates, clamped to 1..4095).
 void set_probabilities(Model& m, const Counts& counts);
+// The same for any model's pair of tables (wdl_mix's parts too): first and second by context.
+void probabilities_of(const Counts& counts, std::vector<std::uint16_t>& first,
+                      std::vector<std::uint16_t>& second);
+
+// The probability tables' bytes in a model: appended to out as one zstd frame, and read back
+// into exactly table.size() bytes (false if the frame is bad or of another size).
+void append_compressed(std::vector<std::byte>& out, std::span<const std::byte> table);
+bool decompress_exactly(std::span<const std::byte> packed, std::span<std::byte> table);
 
 std::vector<std::byte> serialize(const Model& m);
 // Throws Error (with `what` in the message) on malformed bytes.

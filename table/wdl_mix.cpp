@@ -1,7 +1,5 @@
 #include "table/wdl_mix.hpp"
 
-#include <zstd.h>
-
 #include <algorithm>
 #include <array>
 
@@ -158,12 +156,6 @@ class Predictor {
     int threat_ = 0;
 };
 
-std::uint16_t kt(std::uint64_t ones, std::uint64_t n) {
-    const double p = (static_cast<double>(ones) + 0.5) / (static_cast<double>(n) + 1.0);
-    const auto q = static_cast<long>(p * one + 0.5);
-    return static_cast<std::uint16_t>(std::clamp<long>(q, 1, one - 1));
-}
-
 }  // namespace
 
 std::size_t Part::contexts() const {
@@ -234,17 +226,8 @@ void count_block(const Model& shape, std::span<const std::uint8_t> values,
 }
 
 void set_probabilities(Model& m, const Counts& counts) {
-    for (std::size_t q = 0; q < m.parts.size(); ++q) {
-        Part& part = m.parts[q];
-        const std::size_t n = part.contexts();
-        part.first.assign(n, 0);
-        part.second.assign(n, 0);
-        for (std::size_t c = 0; c < n; ++c) {
-            const auto& k = counts.by_part[q].by_context[c];
-            part.first[c] = kt(k[0] + k[2], k[0] + k[1] + k[2]);
-            part.second[c] = kt(k[2], k[0] + k[2]);
-        }
-    }
+    for (std::size_t q = 0; q < m.parts.size(); ++q)
+        wdl_context::probabilities_of(counts.by_part[q], m.parts[q].first, m.parts[q].second);
     m.index_states();
 }
 
@@ -273,11 +256,7 @@ std::vector<std::byte> serialize(const Model& m) {
         out.resize(at + 4);
         le::store<std::uint32_t>(&out[at], static_cast<std::uint32_t>(w));
     }
-    std::vector<std::byte> packed(ZSTD_compressBound(table.size()));
-    const std::size_t r =
-        ZSTD_compress(packed.data(), packed.size(), table.data(), table.size(), 19);
-    if (ZSTD_isError(r)) throw Error("zstd: cannot compress a context model");
-    out.insert(out.end(), packed.begin(), packed.begin() + static_cast<std::ptrdiff_t>(r));
+    wdl_context::append_compressed(out, table);
     return out;
 }
 
@@ -319,9 +298,7 @@ Model parse(std::span<const std::byte> bytes, const std::string& what) {
     }
     at += 16 * parts;
     std::vector<std::byte> table(4 * contexts);
-    const auto packed = bytes.subspan(at);
-    const std::size_t r = ZSTD_decompress(table.data(), table.size(), packed.data(), packed.size());
-    if (ZSTD_isError(r) || r != table.size()) throw bad("probabilities");
+    if (!wdl_context::decompress_exactly(bytes.subspan(at), table)) throw bad("probabilities");
     std::size_t t = 0;
     for (Part& part : m.parts) {
         const std::size_t n = part.contexts();
