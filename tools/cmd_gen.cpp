@@ -1,9 +1,10 @@
-// gen and verify.
+// gen, recode and verify.
 #include <cstdio>
 #include <string>
 
 #include "gen/generate.hpp"
 #include "gen/plan.hpp"
+#include "gen/recode.hpp"
 #include "gen/threads.hpp"
 #include "gen/verify.hpp"
 #include "rules/error.hpp"
@@ -25,6 +26,55 @@ void run_gen(const GenFlags& o) {
         print_json(gen_summary_json(g, s));
     else
         print_gen_summary(g, s);
+}
+
+struct RecodeFlags {
+    std::string variant;
+    std::string dir;
+    std::vector<std::string> classes;
+    std::string wdl_codec = "auto";
+    bool full_wdl = false;
+    int threads = 0;
+    bool no_sync = false;
+    bool quiet = false;
+    bool json = false;
+};
+
+void run_recode(const RecodeFlags& f) {
+    RecodeOptions r;
+    r.gen.variant = variant_or_throw(f.variant);
+    r.gen.dir = f.dir.empty() ? default_database_dir() : std::filesystem::path(f.dir);
+    r.gen.threads = checked_threads(f.threads);
+    r.gen.durable = !f.no_sync;
+    r.gen.mirror_wdl = !f.full_wdl;
+    r.gen.wdl_codec = wdl_codec_option(f.wdl_codec);
+    for (const std::string& c : f.classes) {
+        const std::optional<Material> m = Material::parse(c);
+        if (!m) throw Error("--class " + c + ": not a class (four digits, e.g. 2112)");
+        r.only.push_back(*m);
+    }
+    Progress progress(Progress::detect(f.quiet));
+    const RecodeSummary s = recode_wdl(r, progress);
+    if (f.json) {
+        print_json({{"variant", r.gen.variant.name()},
+                    {"dir", r.gen.dir.string()},
+                    {"wdl_codec", f.wdl_codec},
+                    {"classes", s.classes},
+                    {"positions", s.positions},
+                    {"wdl_bytes_before", s.wdl_bytes_before},
+                    {"wdl_bytes_after", s.wdl_bytes_after},
+                    {"seconds", s.seconds}});
+        return;
+    }
+    const double bits = s.positions ? 8.0 * static_cast<double>(s.wdl_bytes_after) /
+                                          static_cast<double>(s.positions)
+                                    : 0.0;
+    std::printf(
+        "recoded %d classes (%llu positions) in %.1f s: wdl %llu -> %llu bytes (%.3f bits "
+        "a position)\n",
+        s.classes, static_cast<unsigned long long>(s.positions), s.seconds,
+        static_cast<unsigned long long>(s.wdl_bytes_before),
+        static_cast<unsigned long long>(s.wdl_bytes_after), bits);
 }
 
 struct VerifyFlags {
@@ -92,6 +142,26 @@ void add_gen_commands(CLI::App& app) {
     auto* gen = app.add_subcommand("gen", "Generate the databases of every class with 2..N pieces");
     add_gen_flags(*gen, g);
     gen->callback([] { run_gen(g); });
+
+    static RecodeFlags ro;
+    auto* recode = app.add_subcommand(
+        "recode",
+        "Write a folder's wdl files again with another codec, from its DTW files (nothing is "
+        "solved again; the files are those gen writes with that codec)");
+    recode->add_option("--variant,-v", ro.variant, "Variant (" + variant_names() + ")")->required();
+    recode->add_option("--dir,-d", ro.dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
+    recode->add_option("--class,-c", ro.classes,
+                       "Only this class and its mirror (repeat the option for more; default: "
+                       "every class with a DTW file)");
+    recode->add_option("--wdl-codec", ro.wdl_codec, wdl_codec_help);
+    recode->add_flag("--full-wdl", ro.full_wdl,
+                     "Write the wdl values of both classes of each pair (as gen --full-wdl)");
+    recode->add_option("--threads,-t", ro.threads, "Threads (default: all cores)");
+    recode->add_flag("--no-sync", ro.no_sync, "Do not fsync each file and its folder");
+    recode->add_flag("--quiet,-q", ro.quiet, "No progress output");
+    recode->add_flag("--json", ro.json, "Machine-readable summary");
+    recode->callback([] { run_recode(ro); });
 
     static VerifyFlags vo;
     auto* verify = app.add_subcommand(

@@ -8,6 +8,11 @@
 #include "tools/commands.hpp"
 
 namespace damas::cli {
+
+const char* const wdl_codec_help =
+    "wdl compression: auto (a context codec for classes of 16 M positions or more when smaller "
+    "than zstd), zstd, context or context-mix (wherever it applies)";
+
 namespace {
 
 std::string gib(std::uint64_t bytes) {
@@ -128,10 +133,7 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
                   "Write the wdl values of both classes of each pair: probes never search, "
                   "about twice the wdl bytes (default: one class per pair, the other's file in "
                   "the mirror layout)");
-    gen->add_option("--wdl-codec", g.wdl_codec,
-                    "wdl compression: auto (a context codec for classes of 16 M positions or "
-                    "more when smaller than zstd), zstd, context or context-mix (wherever it "
-                    "applies)");
+    gen->add_option("--wdl-codec", g.wdl_codec, wdl_codec_help);
     gen->add_option(
         "--memory", g.memory,
         std::string(per_rank ? "Most memory each rank may take" : "Most memory the run may take") +
@@ -153,6 +155,16 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
     gen->add_flag("--json", g.json, "Machine-readable summary (and plan)");
 }
 
+WdlCodec wdl_codec_option(const std::string& name) {
+    if (name == "auto") return automatic_wdl_codec;
+    if (const BlockCodec* codec = find_block_codec(name)) return codec->id();
+    std::string names = "auto";
+    const auto codecs = block_codecs();
+    for (std::size_t i = 0; i < codecs.size(); ++i)
+        names += (i + 1 == codecs.size() ? " or " : ", ") + std::string(codecs[i]->name());
+    throw Error("bad --wdl-codec '" + name + "' (" + names + ")");
+}
+
 GenerateOptions generate_options(const GenFlags& o) {
     GenerateOptions g;
     g.variant = variant_or_throw(o.variant);
@@ -164,17 +176,7 @@ GenerateOptions generate_options(const GenFlags& o) {
     g.max_per_side = o.max_per_side;
     g.mirror_wdl = !o.full_wdl;
     g.durable = !o.no_sync;
-    if (o.wdl_codec == "auto") {
-        g.wdl_codec = automatic_wdl_codec;
-    } else if (const BlockCodec* codec = find_block_codec(o.wdl_codec)) {
-        g.wdl_codec = codec->id();
-    } else {
-        std::string names = "auto";
-        const auto codecs = block_codecs();
-        for (std::size_t i = 0; i < codecs.size(); ++i)
-            names += (i + 1 == codecs.size() ? " or " : ", ") + std::string(codecs[i]->name());
-        throw Error("bad --wdl-codec '" + o.wdl_codec + "' (" + names + ")");
-    }
+    g.wdl_codec = wdl_codec_option(o.wdl_codec);
     g.only = class_option(o.only);
     if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
     if (o.in_units) g.pair_solving = PairSolving::units;

@@ -39,6 +39,9 @@ struct GenFlags : RunFlags {
 
 // `per_rank`: the help of --threads and --memory speaks of each rank (damas-mpi).
 void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank = false);
+// --wdl-codec: "auto" or a codec's name; throws Error naming the choices.
+WdlCodec wdl_codec_option(const std::string& name);
+extern const char* const wdl_codec_help;
 // The options the flags ask for; throws Error on a bad value.
 GenerateOptions generate_options(const GenFlags& flags);
 // "40 s", "12.5 min", "3.2 h".

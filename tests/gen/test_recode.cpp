@@ -1,0 +1,144 @@
+// damas recode (gen/recode.hpp): a folder's wdl files written again with another codec from its
+// DTW files must be the very files gen writes with that codec (every file of the folder,
+// manifest included, byte for byte), for every variant, through the automatic choice by
+// estimates, and back again; bad requests are clear errors that change nothing.
+#include <gtest/gtest.h>
+
+#include "gen/progress.hpp"
+#include "gen/recode.hpp"
+#include "rules/error.hpp"
+#include "tests/gen/gen_fixtures.hpp"
+
+namespace damas::test {
+namespace {
+
+GenerateOptions options(const Variant& v, int pieces, const std::filesystem::path& dir,
+                        WdlCodec codec, std::uint64_t large_class_positions) {
+    GenerateOptions o;
+    o.variant = v;
+    o.max_pieces = pieces;
+    o.dir = dir;
+    o.threads = 2;
+    o.durable = false;
+    o.wdl_codec = codec;
+    o.large_class_positions = large_class_positions;
+    return o;
+}
+
+void generate_with(const GenerateOptions& o) {
+    Progress progress(Progress::Mode::quiet);
+    generate(o, progress);
+}
+
+RecodeSummary recode_with(const GenerateOptions& o, std::vector<Material> only = {}) {
+    Progress progress(Progress::Mode::quiet);
+    return recode_wdl({o, std::move(only)}, progress);
+}
+
+void expect_same_trees(const std::filesystem::path& a, const std::filesystem::path& b) {
+    const auto x = tree_bytes(a), y = tree_bytes(b);
+    ASSERT_EQ(x.size(), y.size());
+    for (const auto& [name, bytes] : x) {
+        ASSERT_TRUE(y.count(name)) << name;
+        EXPECT_TRUE(bytes == y.at(name)) << name << " differs";
+    }
+}
+
+struct RecodeCase {
+    Variant variant;
+    int pieces;
+};
+
+class Recode : public ::testing::TestWithParam<RecodeCase> {};
+
+// zstd -> context-mix -> zstd, and zstd -> automatic with every class "large" (the codec and,
+// in a pair, the class that keeps the values chosen by estimates), each against gen.
+TEST_P(Recode, GivesTheFilesGenWrites) {
+    const auto [v, pieces] = GetParam();
+    ScratchDir zstd("recode-zstd"), mix("recode-mix"), autom("recode-auto"), work("recode-work");
+    const std::uint64_t all_large = 1;
+    generate_with(options(v, pieces, zstd.path, Codec::zstd, all_large));
+    generate_with(options(v, pieces, mix.path, Codec::context_mix, all_large));
+    generate_with(options(v, pieces, autom.path, automatic_wdl_codec, all_large));
+    generate_with(options(v, pieces, work.path, Codec::zstd, all_large));
+
+    const RecodeSummary s = recode_with(options(v, pieces, work.path, Codec::context_mix, 0));
+    EXPECT_GT(s.classes, 0);
+    EXPECT_GT(s.positions, 0u);
+    expect_same_trees(work.path, mix.path);
+    recode_with(options(v, pieces, work.path, Codec::zstd, 0));
+    expect_same_trees(work.path, zstd.path);
+    recode_with(options(v, pieces, work.path, automatic_wdl_codec, all_large));
+    expect_same_trees(work.path, autom.path);
+}
+
+std::string case_name(const ::testing::TestParamInfo<RecodeCase>& info) {
+    std::string s = info.param.variant.name() + "_" + std::to_string(info.param.pieces);
+    for (char& c : s)
+        if (c == '-') c = '_';
+    return s;
+}
+
+// Flying and short kings, men that move sideways (turkish, with its king-against-a-lone-man
+// rule ending games where a capture is due), and giveaway (the winner by the other parity).
+INSTANTIATE_TEST_SUITE_P(Variants, Recode,
+                         ::testing::Values(RecodeCase{*parse_variant("english"), 4},
+                                           RecodeCase{*parse_variant("international"), 3},
+                                           RecodeCase{*parse_variant("turkish"), 3},
+                                           RecodeCase{*parse_variant("russian-giveaway"), 3},
+                                           RecodeCase{*parse_variant("italian"), 3}),
+                         case_name);
+
+TEST(RecodeErrors, NamedClassOnlyAndClearErrors) {
+    const Variant v = *parse_variant("english");
+    ScratchDir dir("recode-errors"), zstd("recode-errors-zstd");
+    generate_with(options(v, 3, dir.path, Codec::zstd, context_min_positions));
+    const auto before = tree_bytes(dir.path);
+
+    // A class not in the folder, and a folder with no tables: errors, nothing written.
+    EXPECT_THROW(
+        recode_with(options(v, 3, dir.path, Codec::context, 0), {*Material::parse("0301")}), Error);
+    ScratchDir empty("recode-empty");
+    EXPECT_THROW(recode_with(options(v, 3, empty.path, Codec::context, 0)), Error);
+    // A missing mirror.
+    std::filesystem::remove(table_path(dir.path, v, "0102", Metric::dtw));
+    EXPECT_THROW(
+        recode_with(options(v, 3, dir.path, Codec::context, 0), {*Material::parse("0201")}), Error);
+    auto after = tree_bytes(dir.path);
+    after.emplace((std::filesystem::path("english") / "0102.dtw").string(),
+                  before.at((std::filesystem::path("english") / "0102.dtw").string()));
+    EXPECT_TRUE(after == before);
+
+    // One pair only: its wdl files change, no other file but the manifest does.
+    ScratchDir one("recode-one");
+    generate_with(options(v, 3, one.path, Codec::zstd, context_min_positions));
+    const auto was = tree_bytes(one.path);
+    const RecodeSummary s =
+        recode_with(options(v, 3, one.path, Codec::context_mix, 0), {*Material::parse("0101")});
+    EXPECT_EQ(s.classes, 1);
+    const auto now = tree_bytes(one.path);
+    ASSERT_EQ(now.size(), was.size());
+    for (const auto& [name, bytes] : now) {
+        const bool may_change = name == "english/0101.wdl" || name == "english/manifest.json";
+        if (!may_change) {
+            EXPECT_TRUE(bytes == was.at(name)) << name;
+        }
+    }
+    EXPECT_FALSE(now.at("english/0101.wdl") == was.at("english/0101.wdl"));
+}
+
+TEST(RecodeCli, BadRequestsExitNonZero) {
+    ScratchDir empty("recode-cli");
+    const std::string dir = " -d " + empty.path.string();
+    EXPECT_EQ(run_damas("recode -v english -q" + dir), 2);  // no tables there
+    EXPECT_EQ(run_damas("recode -v english --wdl-codec lzma -q" + dir), 2);
+    EXPECT_EQ(run_damas("recode -v checkers -q" + dir), 2);
+    generate_with(options(*parse_variant("english"), 2, empty.path, Codec::zstd,
+                          context_min_positions));
+    EXPECT_EQ(run_damas("recode -v english -c 9999 -q" + dir), 2);
+    EXPECT_EQ(run_damas("recode -v english --wdl-codec context -q --no-sync" + dir), 0);
+    EXPECT_EQ(run_damas("verify -q" + dir), 0);
+}
+
+}  // namespace
+}  // namespace damas::test
