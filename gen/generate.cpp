@@ -1,11 +1,9 @@
 #include "gen/generate.hpp"
 
-#include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 
 #include <malloc.h>
 #include <sys/resource.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,11 +26,9 @@
 #include "gen/solved_store.hpp"
 #include "gen/solver.hpp"
 #include "gen/threads.hpp"
-#include "gen/unit_file.hpp"
 #include "gen/writer.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
-#include "table/table_file.hpp"
 
 namespace damas {
 namespace {

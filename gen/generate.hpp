@@ -1,5 +1,5 @@
 // The generation driver: which classes to build, in what order, skipping finished ones, and
-// writing their files.
+// having their files written (gen/pair_writer.hpp).
 //
 // Owns: the batch over classes, as planned by gen/plan.hpp within a memory budget, one pair at a
 // time by a PairRunner (gen/pair_runner.hpp), the unit of work damas-mpi hands out. Classes are
