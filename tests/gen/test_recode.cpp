@@ -8,6 +8,7 @@
 #include "gen/recode.hpp"
 #include "rules/error.hpp"
 #include "tests/gen/gen_fixtures.hpp"
+#include "tests/gen/units_compare.hpp"
 
 namespace damas::test {
 namespace {
@@ -23,11 +24,6 @@ GenerateOptions options(const Variant& v, int pieces, const std::filesystem::pat
     o.wdl_codec = codec;
     o.large_class_positions = large_class_positions;
     return o;
-}
-
-void generate_with(const GenerateOptions& o) {
-    Progress progress(Progress::Mode::quiet);
-    generate(o, progress);
 }
 
 RecodeSummary recode_with(const GenerateOptions& o, std::vector<Material> only = {}) {
@@ -57,10 +53,11 @@ TEST_P(Recode, GivesTheFilesGenWrites) {
     const auto [v, pieces] = GetParam();
     ScratchDir zstd("recode-zstd"), mix("recode-mix"), autom("recode-auto"), work("recode-work");
     const std::uint64_t all_large = 1;
-    generate_with(options(v, pieces, zstd.path, Codec::zstd, all_large));
-    generate_with(options(v, pieces, mix.path, Codec::context_mix, all_large));
-    generate_with(options(v, pieces, autom.path, automatic_wdl_codec, all_large));
-    generate_with(options(v, pieces, work.path, Codec::zstd, all_large));
+    generate_in_units(v, pieces, zstd.path, PairSolving::automatic, Codec::zstd, all_large);
+    generate_in_units(v, pieces, mix.path, PairSolving::automatic, Codec::context_mix, all_large);
+    generate_in_units(v, pieces, autom.path, PairSolving::automatic, automatic_wdl_codec,
+                      all_large);
+    generate_in_units(v, pieces, work.path, PairSolving::automatic, Codec::zstd, all_large);
 
     const RecodeSummary s = recode_with(options(v, pieces, work.path, Codec::context_mix, 0));
     EXPECT_GT(s.classes, 0);
@@ -92,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, Recode,
 TEST(RecodeErrors, NamedClassOnlyAndClearErrors) {
     const Variant v = *parse_variant("english");
     ScratchDir dir("recode-errors"), zstd("recode-errors-zstd");
-    generate_with(options(v, 3, dir.path, Codec::zstd, context_min_positions));
+    generate_in_units(v, 3, dir.path, PairSolving::automatic, Codec::zstd, context_min_positions);
     const auto before = tree_bytes(dir.path);
 
     // A class not in the folder, and a folder with no tables: errors, nothing written.
@@ -111,7 +108,7 @@ TEST(RecodeErrors, NamedClassOnlyAndClearErrors) {
 
     // One pair only: its wdl files change, no other file but the manifest does.
     ScratchDir one("recode-one");
-    generate_with(options(v, 3, one.path, Codec::zstd, context_min_positions));
+    generate_in_units(v, 3, one.path, PairSolving::automatic, Codec::zstd, context_min_positions);
     const auto was = tree_bytes(one.path);
     const RecodeSummary s =
         recode_with(options(v, 3, one.path, Codec::context_mix, 0), {*Material::parse("0101")});
@@ -133,8 +130,8 @@ TEST(RecodeCli, BadRequestsExitNonZero) {
     EXPECT_EQ(run_damas("recode -v english -q" + dir), 2);  // no tables there
     EXPECT_EQ(run_damas("recode -v english --wdl-codec lzma -q" + dir), 2);
     EXPECT_EQ(run_damas("recode -v checkers -q" + dir), 2);
-    generate_with(options(*parse_variant("english"), 2, empty.path, Codec::zstd,
-                          context_min_positions));
+    generate_in_units(*parse_variant("english"), 2, empty.path, PairSolving::automatic, Codec::zstd,
+                      context_min_positions);
     EXPECT_EQ(run_damas("recode -v english -c 9999 -q" + dir), 2);
     EXPECT_EQ(run_damas("recode -v english --wdl-codec context -q --no-sync" + dir), 0);
     EXPECT_EQ(run_damas("verify -q" + dir), 0);
