@@ -257,17 +257,41 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
 
 // Solves the pair in units and writes its table files from them; returns the bytes written.
 // A damaged unit file found while writing is solved again, with every slice after it.
+// Writes the pair's table files from its units, and the solved class files of the classes
+// `loaded_again` names from the same pass (their DTW).
+std::uint64_t write_from_units(const GenerateOptions& o, const PairLayout& layout,
+                               const PairStep& step,
+                               const std::function<bool(Material)>& loaded_again) {
+    std::vector<std::unique_ptr<SolvedClassWriter>> solved(
+        static_cast<std::size_t>(layout.classes()));
+    for (int c = 0; c < layout.classes(); ++c)
+        if (loaded_again && loaded_again(layout.material(c)))
+            solved[static_cast<std::size_t>(c)] = std::make_unique<SolvedClassWriter>(
+                solved_class_path(o.dir, o.variant, layout.material(c)), o.variant,
+                layout.material(c), layout.index(c).size());
+    const std::uint64_t bytes =
+        write_pair(o, *units_source(o, layout, step.wdl_packed,
+                                    [&](int c, std::span<const std::uint16_t> outcomes) {
+                                        if (auto& w = solved[static_cast<std::size_t>(c)])
+                                            w->append(outcomes);
+                                    }));
+    for (auto& w : solved)
+        if (w) w->close();
+    return bytes;
+}
+
 std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, SolvedStore& store,
                                        const PairStep& step, Progress& progress, SolveTimes& times,
                                        GenerateSummary& summary,
-                                       std::chrono::steady_clock::time_point& solved) {
+                                       std::chrono::steady_clock::time_point& solved,
+                                       const std::function<bool(Material)>& loaded_again) {
     const PairLayout layout(o.variant.info().board, m);
     for (;;) {
         solve_units(o, layout, store, step.compact, progress, times, summary);
         solved = std::chrono::steady_clock::now();
         if (step.empty_store_before_writing) store.retain({});
         try {
-            return write_pair(o, *units_source(o, layout, step.wdl_packed));
+            return write_from_units(o, layout, step, loaded_again);
         } catch (const DamagedUnit& d) {
             remove_units(o, m, layout.slice_count(), d.slice);
         }
@@ -279,6 +303,17 @@ std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, Sol
 
 }  // namespace
 
+// For a run on a budget: for each class that some pair loads whole from the files, the last
+// such pair. A class a later pair loads again gets a solved class file (gen/unit_file.hpp),
+// removed after that pair.
+std::map<Material, std::size_t> last_loads(const GenerationPlan& plan) {
+    std::map<Material, std::size_t> last;
+    for (std::size_t i = 0; i < plan.pairs.size(); ++i)
+        for (const Material d : store_closure(plan.pairs[i].material))
+            if (!plan.pairs[i].read_through.count(d)) last[d] = i;
+    return last;
+}
+
 struct PairRunner::State {
     const GenerateOptions& o;
     const GenerationPlan& plan;
@@ -286,6 +321,21 @@ struct PairRunner::State {
     TopUses top_uses;
     SolvedStore store;
     GenerateSummary summary;
+    std::map<Material, std::size_t> last_load;  // with solved class files only
+    std::size_t pair = 0;                       // the pair being run
+
+    bool loaded_again(Material m) const {
+        const auto it = last_load.find(m);
+        return it != last_load.end() && it->second > pair;
+    }
+    // The solved class files no pair after pair i loads.
+    void remove_solved_files_after(std::size_t i) const {
+        for (const auto& [m, last] : last_load)
+            if (last == i) {
+                std::error_code ec;
+                std::filesystem::remove(solved_class_path(o.dir, o.variant, m), ec);
+            }
+    }
 
     State(const GenerateOptions& options, const GenerationPlan& p, Progress& pr)
         : o(options),
@@ -303,7 +353,16 @@ PairRunner::PairRunner(const GenerateOptions& o, const GenerationPlan& plan, Pro
 PairRunner::~PairRunner() = default;
 
 const GenerateSummary& PairRunner::summary() const {
+    state_->summary.classes_loaded = state_->store.classes_loaded();
+    state_->summary.classes_from_solved_files = state_->store.classes_from_solved_files();
     return state_->summary;
+}
+
+void PairRunner::use_solved_files() {
+    if (!state_->plan.bounded) return;
+    state_->last_load = last_loads(state_->plan);
+    state_->store.use_solved_files(
+        [state = state_.get()](Material m) { return state->loaded_again(m); });
 }
 
 bool PairRunner::skip_if_complete(std::size_t i) {
@@ -313,6 +372,7 @@ bool PairRunner::skip_if_complete(std::size_t i) {
     if (!pair_complete(o, m, ClassIndex(o.variant.info().board, m).size())) return false;
     remove_candidates(o, m);  // left by a run killed after its last step
     remove_units(o, m, step.slices);
+    state_->remove_solved_files_after(i);
     state_->summary.classes_skipped += m == m.mirrored() ? 1 : 2;
     state_->progress.message(pair_label(m) + " complete, skipped");
     return true;
@@ -328,6 +388,7 @@ void PairRunner::run(std::size_t i) {
     const PairStep& step = plan.pairs.at(i);
     const Material m = step.material;
     const bool single = m == m.mirrored();
+    state_->pair = i;
     if (skip_if_complete(i)) return;
     const auto loading = std::chrono::steady_clock::now();
     const double cpu0 = cpu_seconds();
@@ -351,8 +412,10 @@ void PairRunner::run(std::size_t i) {
     auto solved = t0;
     if (step.in_units) {
         ++summary.pairs_in_units;
-        summary.bytes_written +=
-            solve_and_write_in_units(o, m, store, step, progress, times, summary, solved);
+        summary.bytes_written += solve_and_write_in_units(
+            o, m, store, step, progress, times, summary, solved,
+            state_->last_load.empty() ? std::function<bool(Material)>()
+                                      : [this](Material c) { return state_->loaded_again(c); });
         remove_leftovers(o, m);
         remove_units(o, m, step.slices);
         summary.positions += step.positions;
@@ -390,6 +453,7 @@ void PairRunner::run(std::size_t i) {
                   static_cast<double>(peak) / (1024.0 * 1024.0),
                   static_cast<double>(step.peak_bytes) / (1024.0 * 1024.0));
     progress.finish(note);
+    state_->remove_solved_files_after(i);
 }
 
 void prepare_generation_process() {
@@ -413,9 +477,17 @@ void check_plan_fits(const GenerateOptions& o, const GenerationPlan& plan, Progr
                     "; raise --memory, or use fewer pieces or --max-per-side");
 }
 
+// After a run: the solved class files a killed run left (of classes this run did not load
+// again), and the units folder if that leaves it empty.
 void remove_empty_units_dir(const GenerateOptions& o) {
     std::error_code ec;
-    std::filesystem::remove(units_dir(o.dir, o.variant), ec);  // only if empty
+    const std::filesystem::path dir = units_dir(o.dir, o.variant);
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.ends_with(".solved") || name.ends_with(".solved.tmp"))
+            std::filesystem::remove(e.path(), ec);
+    }
+    std::filesystem::remove(dir, ec);  // only if empty
 }
 
 GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
@@ -428,6 +500,7 @@ GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
                               static_cast<std::size_t>(threads));
     WriterRun run(o, plan.classes, progress);  // one writer at a time; the plan in the manifest
     PairRunner runner(o, plan, progress);
+    runner.use_solved_files();
     for (std::size_t i = 0; i < plan.pairs.size(); ++i) runner.run(i);
     remove_empty_units_dir(o);
     run.finish();

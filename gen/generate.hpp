@@ -67,6 +67,9 @@ struct GenerateSummary {
     std::uint64_t positions = 0;  // of the classes built
     double seconds = 0;
     double load_seconds = 0;  // loading (and completing) the solved classes the pairs read
+    // Classes loaded whole from their files, and of those, from solved class files (no capture
+    // search: gen/unit_file.hpp).
+    std::uint64_t classes_loaded = 0, classes_from_solved_files = 0;
     std::uint64_t bytes_written = 0;
     std::uint64_t peak_bytes_estimate = 0;
     std::uint64_t budget_bytes = 0;
@@ -91,7 +94,9 @@ void prepare_generation_process();  // malloc settings for the large buffers; be
 // Announces the plan; throws Error if it needs more memory than its budget.
 void check_plan_fits(const GenerateOptions& options, const GenerationPlan& plan,
                      Progress& progress);
-void remove_empty_units_dir(const GenerateOptions& options);  // once every pair is done
+// Once every pair is done: the solved class files left (gen/unit_file.hpp), and the units folder
+// if that leaves it empty.
+void remove_empty_units_dir(const GenerateOptions& options);
 
 // The generator's version string, written in every file header.
 const char* generator_version();

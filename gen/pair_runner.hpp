@@ -33,6 +33,10 @@ class PairRunner {
     // Whether pair i's files are complete (checked: header, size, checksums); if so, removes
     // what a killed run left of it and counts it as skipped.
     bool skip_if_complete(std::size_t i);
+    // A run on a budget, in one process: classes that later pairs load again are kept in solved
+    // class files between (gen/unit_file.hpp), which load without searching their captures.
+    // (Not for damas-mpi's ranks: two of them could write one class's file at once.)
+    void use_solved_files();
     // Solves pair i (the plan's index) and writes its files, unless skip_if_complete(i); its
     // inputs' files must be complete. Counted in summary().
     void run(std::size_t i);

@@ -154,8 +154,9 @@ class ResultsSource : public PairSource {
 // (ClassStream: a chunk of each slice's unit at a time), never the pair's whole results.
 class UnitsSource : public PairSource {
   public:
-    UnitsSource(const GenerateOptions& o, const PairLayout& layout, bool wdl_packed)
-        : o_(o), layout_(layout), wdl_packed_(wdl_packed) {}
+    UnitsSource(const GenerateOptions& o, const PairLayout& layout, bool wdl_packed,
+                ClassOutcomesFn solved)
+        : o_(o), layout_(layout), wdl_packed_(wdl_packed), solved_(std::move(solved)) {}
     bool bounded() const override { return true; }
     int classes() const override { return layout_.classes(); }
     Material material(int c) const override { return layout_.material(c); }
@@ -190,6 +191,7 @@ class UnitsSource : public PairSource {
             outcomes.resize(out.size());
             capture.resize(out.size());
             stream.next(outcomes, capture);
+            if (solved_) solved_(c, outcomes);
             for (std::size_t i = 0; i < out.size(); ++i) out[i] = dtw_code(outcomes[i], capture[i]);
         });
     }
@@ -198,6 +200,7 @@ class UnitsSource : public PairSource {
     const GenerateOptions& o_;
     const PairLayout& layout_;
     bool wdl_packed_;
+    ClassOutcomesFn solved_;
 };
 
 // Writes the wdl file with the chosen coding (zstd if that codec cannot code the values), the
@@ -296,8 +299,8 @@ std::unique_ptr<PairSource> results_source(const std::vector<PairResult>& result
 }
 
 std::unique_ptr<PairSource> units_source(const GenerateOptions& o, const PairLayout& layout,
-                                         bool wdl_packed) {
-    return std::make_unique<UnitsSource>(o, layout, wdl_packed);
+                                         bool wdl_packed, ClassOutcomesFn solved) {
+    return std::make_unique<UnitsSource>(o, layout, wdl_packed, std::move(solved));
 }
 
 std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair, PairFiles files) {

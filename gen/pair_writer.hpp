@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "gen/generate.hpp"
@@ -94,8 +95,11 @@ class PairSource {
 // The pair solved whole (gen/solver.hpp's results), or solved in units (read from its unit
 // files, gen/unit_file.hpp; the first wdl pass packed for the others where the budget allows).
 std::unique_ptr<PairSource> results_source(const std::vector<PairResult>& results);
+// `solved`, when given, also takes each class's outcomes (capture positions resolved) in class
+// order as its DTW file is written: a class's solved class file (gen/unit_file.hpp).
+using ClassOutcomesFn = std::function<void(int c, std::span<const std::uint16_t> outcomes)>;
 std::unique_ptr<PairSource> units_source(const GenerateOptions& o, const PairLayout& layout,
-                                         bool wdl_packed);
+                                         bool wdl_packed, ClassOutcomesFn solved = {});
 
 // Which of a pair's files write_pair writes: both, or the wdl files only (damas recode: the
 // DTW files stay; a wdl header's counts, all that a DTW header takes from it, do not depend on

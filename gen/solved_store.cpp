@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "gen/huge_pages.hpp"
+#include "gen/unit_file.hpp"
 #include "rules/error.hpp"
 #include "table/bytes.hpp"
 #include "table/table_file.hpp"
@@ -73,7 +74,32 @@ void SolvedStore::complete(SolvedClass& c) {
     c.complete = true;
 }
 
+void SolvedStore::save_if_loaded_again(const SolvedClass& c) const {
+    if (!loaded_again_ || !c.complete || c.files || !loaded_again_(c.material)) return;
+    const std::filesystem::path path = solved_class_path(dir_, variant_, c.material);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        write_solved_class(path, variant_, c.material, c.outcomes);
+}
+
+// The class from its solved class file, if that is whole (else it is loaded from its tables).
+bool SolvedStore::load_solved_file(Material m) {
+    if (!loaded_again_) return false;
+    const std::filesystem::path path = solved_class_path(dir_, variant_, m);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return false;
+    auto outcomes =
+        read_solved_class(path, variant_, m, ClassIndex(variant_.info().board, m).size());
+    if (!outcomes) {
+        std::filesystem::remove(path, ec);  // damaged: the tables give the values again
+        return false;
+    }
+    add(m, std::move(*outcomes), true);
+    return true;
+}
+
 void SolvedStore::drop(Material m) {
+    save_if_loaded_again(classes_.at(m));
     by_key_[key(m)] = nullptr;
     classes_.erase(m);
 }
@@ -92,25 +118,17 @@ void SolvedStore::read_through(const std::set<Material>& classes, std::size_t ca
 }
 
 void SolvedStore::evict(int pieces, const std::set<Material>& keep) {
-    for (auto it = classes_.begin(); it != classes_.end();) {
-        if (it->first.pieces() == pieces && !keep.count(it->first)) {
-            by_key_[key(it->first)] = nullptr;
-            it = classes_.erase(it);
-        } else {
-            ++it;
-        }
-    }
+    std::vector<Material> freed;
+    for (const auto& [m, c] : classes_)
+        if (m.pieces() == pieces && !keep.count(m)) freed.push_back(m);
+    for (const Material m : freed) drop(m);
 }
 
 void SolvedStore::retain(const std::set<Material>& keep) {
-    for (auto it = classes_.begin(); it != classes_.end();) {
-        if (!keep.count(it->first)) {
-            by_key_[key(it->first)] = nullptr;
-            it = classes_.erase(it);
-        } else {
-            ++it;
-        }
-    }
+    std::vector<Material> freed;
+    for (const auto& [m, c] : classes_)
+        if (!keep.count(m)) freed.push_back(m);
+    for (const Material m : freed) drop(m);
 }
 
 std::size_t SolvedStore::bytes() const {
@@ -128,6 +146,8 @@ void SolvedStore::missing(Material m) {
 // a class loaded).
 void SolvedStore::load(Material m) {
     if (reads_through(m)) return open(m);
+    ++classes_loaded_;
+    if (load_solved_file(m)) return void(++classes_from_solved_files_);
     std::unique_ptr<const SolvedClass::Files> files = open_files(m);
     // Looked up at random by the pairs that capture or crown into this class.
     std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(files->dtw->size());

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -94,11 +95,20 @@ class SolvedStore {
     void read_through(const std::set<Material>& classes, std::size_t cache_bytes);
     bool reads_through(Material m) const { return read_through_.count(m) != 0; }
     BlockCacheStats cache_stats() const { return cache_ ? cache_->stats() : BlockCacheStats{}; }
+    // A run on a budget (gen/pair_runner.hpp): classes load from their solved class files
+    // (gen/unit_file.hpp) where these are whole, with nothing to search; and a complete class
+    // that is freed while `loaded_again` says a later pair loads it is written to one first.
+    void use_solved_files(std::function<bool(Material)> loaded_again) {
+        loaded_again_ = std::move(loaded_again);
+    }
     // Frees every class that `keep` does not hold.
     void retain(const std::set<Material>& keep);
     // Frees the classes of `pieces` pieces that `keep` does not hold.
     void evict(int pieces, const std::set<Material>& keep);
     std::size_t bytes() const;  // the classes held whole and the cache
+    // Classes loaded whole so far, and of those, from solved class files.
+    std::uint64_t classes_loaded() const { return classes_loaded_; }
+    std::uint64_t classes_from_solved_files() const { return classes_from_solved_files_; }
     const std::filesystem::path& dir() const { return dir_; }
 
     // The outcome stored for a position (after the colour flip), with no rule applied and no
@@ -151,6 +161,9 @@ class SolvedStore {
     std::unique_ptr<const SolvedClass::Files> open_files(Material m) const;
     void complete(SolvedClass& c);
     void drop(Material m);
+    // Before a class is freed: its solved class file, if use_solved_files() asks for one.
+    void save_if_loaded_again(const SolvedClass& c) const;
+    bool load_solved_file(Material m);
 
     Variant variant_;
     Flipper flip_;  // its shift worked out once: locate() is called in hot loops
@@ -160,6 +173,8 @@ class SolvedStore {
     std::set<Material> read_through_;
     std::unique_ptr<BlockCache> cache_;
     std::size_t cache_bytes_ = 0;
+    std::function<bool(Material)> loaded_again_;
+    std::uint64_t classes_loaded_ = 0, classes_from_solved_files_ = 0;
 };
 
 }  // namespace damas

@@ -70,7 +70,7 @@ Header make_header(const Variant& v, Material pair, int slice, std::uint64_t pos
 // A chunk's values as stored: outcomes, then capture flags.
 std::vector<std::byte> chunk_bytes(std::span<const std::uint16_t> outcomes,
                                    std::span<const std::uint8_t> capture) {
-    std::vector<std::byte> raw(outcomes.size() * 3);
+    std::vector<std::byte> raw(outcomes.size() * 2 + capture.size());
     std::memcpy(raw.data(), outcomes.data(), outcomes.size() * 2);
     std::memcpy(raw.data() + outcomes.size() * 2, capture.data(), capture.size());
     return raw;
@@ -309,36 +309,63 @@ void write_unit(const std::filesystem::path& path, const Variant& v, const PairL
         false);
 }
 
+namespace {
+
+// The chunk table of the unit (or solved class file) open at fd, checked against the header
+// expected for it: chunks in order, covering `positions`. Nothing if anything differs.
+std::optional<std::vector<UnitReader::Chunk>> read_chunk_table(int fd, const Variant& v, Material m,
+                                                               int slice, std::uint64_t positions) {
+    Header h;
+    if (::pread(fd, h.bytes, header_size, 0) != static_cast<ssize_t>(header_size))
+        return std::nullopt;
+    const std::uint64_t count = get64(h.bytes + 56), table_offset = get64(h.bytes + 64);
+    const Header expected =
+        make_header(v, m, slice, positions, count, table_offset, get64(h.bytes + 72));
+    if (std::memcmp(expected.bytes, h.bytes, header_size) != 0 || count == 0 || count > positions)
+        return std::nullopt;
+    std::vector<unsigned char> table(count * entry_size);
+    if (::pread(fd, table.data(), table.size(), static_cast<off_t>(table_offset)) !=
+            static_cast<ssize_t>(table.size()) ||
+        xxh64(std::as_bytes(std::span(table))) != get64(h.bytes + 72))
+        return std::nullopt;
+    std::vector<UnitReader::Chunk> chunks;
+    std::uint64_t next = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        const unsigned char* at = table.data() + k * entry_size;
+        const UnitReader::Chunk c{get64(at), get64(at + 8), get64(at + 16), get64(at + 24),
+                                  get64(at + 32)};
+        if (c.first != next || c.positions == 0) return std::nullopt;
+        next += c.positions;
+        chunks.push_back(c);
+    }
+    if (next != positions) return std::nullopt;
+    return chunks;
+}
+
+// Chunk c's raw bytes (raw.size() of them), checked; false if damaged.
+bool read_chunk(int fd, const UnitReader::Chunk& c, std::vector<std::byte>& raw) {
+    thread_local std::vector<std::byte> packed;
+    packed.resize(c.bytes);
+    if (::pread(fd, packed.data(), packed.size(), static_cast<off_t>(c.offset)) !=
+        static_cast<ssize_t>(packed.size()))
+        return false;
+    const std::size_t n = ZSTD_decompress(raw.data(), raw.size(), packed.data(), packed.size());
+    return !ZSTD_isError(n) && n == raw.size() && xxh64(raw) == c.hash;
+}
+
+}  // namespace
+
 UnitReader::UnitReader(const std::filesystem::path& path, const Variant& v,
                        const PairLayout& layout, int slice)
     : slice_(slice) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw DamagedUnit{slice};
-    Header h;
-    if (::pread(fd_, h.bytes, header_size, 0) != static_cast<ssize_t>(header_size))
-        throw DamagedUnit{slice};
-    const std::uint64_t count = get64(h.bytes + 56), table_offset = get64(h.bytes + 64);
-    const Header expected = make_header(v, layout.material(0), slice, layout.slice_positions(slice),
-                                        count, table_offset, get64(h.bytes + 72));
-    // Its chunks cover the slice in order (checked below), whole men configurations or parts
-    // of one (written either way: gen/compact_solver.hpp splits the large ones).
-    if (std::memcmp(expected.bytes, h.bytes, header_size) != 0 || count == 0 ||
-        count > layout.slice_positions(slice))
-        throw DamagedUnit{slice};
-    std::vector<unsigned char> table(count * entry_size);
-    if (::pread(fd_, table.data(), table.size(), static_cast<off_t>(table_offset)) !=
-            static_cast<ssize_t>(table.size()) ||
-        xxh64(std::as_bytes(std::span(table))) != get64(h.bytes + 72))
-        throw DamagedUnit{slice};
-    std::uint64_t next = 0;
-    for (std::size_t k = 0; k < count; ++k) {
-        const unsigned char* at = table.data() + k * entry_size;
-        const Chunk c{get64(at), get64(at + 8), get64(at + 16), get64(at + 24), get64(at + 32)};
-        if (c.first != next || c.positions == 0) throw DamagedUnit{slice};
-        next += c.positions;
-        chunks_.push_back(c);
-    }
-    if (next != layout.slice_positions(slice)) throw DamagedUnit{slice};
+    // Its chunks cover the slice in order, whole men configurations or parts of one (written
+    // either way: gen/compact_solver.hpp splits the large ones).
+    auto chunks =
+        read_chunk_table(fd_, v, layout.material(0), slice, layout.slice_positions(slice));
+    if (!chunks) throw DamagedUnit{slice};
+    chunks_ = std::move(*chunks);
 }
 
 UnitReader::~UnitReader() {
@@ -354,14 +381,9 @@ std::size_t UnitReader::chunk_at(std::uint64_t at) const {
 void UnitReader::read(std::size_t i, std::vector<std::uint16_t>& outcomes,
                       std::vector<std::uint8_t>& capture) const {
     const Chunk& c = chunks_[i];
-    thread_local std::vector<std::byte> packed, raw;
-    packed.resize(c.bytes);
+    thread_local std::vector<std::byte> raw;
     raw.resize(c.positions * 3);
-    if (::pread(fd_, packed.data(), packed.size(), static_cast<off_t>(c.offset)) !=
-        static_cast<ssize_t>(packed.size()))
-        throw DamagedUnit{slice_};
-    const std::size_t n = ZSTD_decompress(raw.data(), raw.size(), packed.data(), packed.size());
-    if (ZSTD_isError(n) || n != raw.size() || xxh64(raw) != c.hash) throw DamagedUnit{slice_};
+    if (!read_chunk(fd_, c, raw)) throw DamagedUnit{slice_};
     outcomes.resize(c.positions);
     capture.resize(c.positions);
     std::memcpy(outcomes.data(), raw.data(), c.positions * 2);
@@ -443,6 +465,107 @@ void ClassStream::next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t
             walk_.next();
         }
     }
+}
+
+namespace {
+constexpr int solved_class_slice = -1;  // a unit header's slice field: all ones
+}  // namespace
+
+std::filesystem::path solved_class_path(const std::filesystem::path& dir, const Variant& v,
+                                        Material m) {
+    return units_dir(dir, v) / (m.name() + ".solved");
+}
+
+struct SolvedClassWriter::Impl {
+    Impl(const std::filesystem::path& p, const Variant& v, Material c, std::uint64_t n)
+        : path(p),
+          variant(v),
+          m(c),
+          positions(n),
+          out(p, (n + chunk_positions() - 1) / chunk_positions()) {}
+    // The full chunk in `pending` compressed and written.
+    void flush() {
+        std::uint64_t hash = 0;
+        const std::vector<std::byte> packed = compress_chunk(path, pending, {}, hash);
+        out.put(static_cast<std::size_t>(written / chunk_positions()), written, pending.size(),
+                packed, hash);
+        written += pending.size();
+        pending.clear();
+    }
+    std::filesystem::path path;
+    Variant variant;
+    Material m;
+    std::uint64_t positions, written = 0;
+    UnitWriter out;
+    std::vector<std::uint16_t> pending;
+};
+
+SolvedClassWriter::SolvedClassWriter(const std::filesystem::path& path, const Variant& v,
+                                     Material m, std::uint64_t positions)
+    : impl_(std::make_unique<Impl>(path, v, m, positions)) {}
+
+SolvedClassWriter::~SolvedClassWriter() = default;
+
+void SolvedClassWriter::append(std::span<const std::uint16_t> outcomes) {
+    Impl& w = *impl_;
+    if (w.written + w.pending.size() + outcomes.size() > w.positions)
+        throw Error(w.path.string() + ": more values than the class has");
+    while (!outcomes.empty()) {
+        const std::size_t n = std::min<std::size_t>(
+            outcomes.size(), static_cast<std::size_t>(chunk_positions() - w.pending.size()));
+        w.pending.insert(w.pending.end(), outcomes.begin(),
+                         outcomes.begin() + static_cast<std::ptrdiff_t>(n));
+        outcomes = outcomes.subspan(n);
+        if (w.pending.size() == chunk_positions()) w.flush();
+    }
+}
+
+void SolvedClassWriter::close() {
+    Impl& w = *impl_;
+    if (!w.pending.empty()) w.flush();
+    if (w.written != w.positions) throw Error(w.path.string() + ": closed with values missing");
+    w.out.close(w.variant, w.m, solved_class_slice, w.positions);
+}
+
+void write_solved_class(const std::filesystem::path& path, const Variant& v, Material m,
+                        std::span<const std::uint16_t> outcomes) {
+    const std::uint64_t per = chunk_positions();
+    const std::size_t chunks = static_cast<std::size_t>((outcomes.size() + per - 1) / per);
+    UnitWriter out(path, chunks);
+    std::mutex writing;
+    tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t k) {
+        const std::uint64_t first = k * per;
+        const std::span<const std::uint16_t> part =
+            outcomes.subspan(first, std::min<std::uint64_t>(per, outcomes.size() - first));
+        std::uint64_t hash = 0;
+        const std::vector<std::byte> packed = compress_chunk(path, part, {}, hash);
+        const std::lock_guard lock(writing);
+        out.put(k, first, part.size(), packed, hash);
+    });
+    out.close(v, m, solved_class_slice, outcomes.size());
+}
+
+std::optional<std::vector<std::uint16_t>> read_solved_class(const std::filesystem::path& path,
+                                                            const Variant& v, Material m,
+                                                            std::uint64_t positions) {
+    const Fd fd(path, O_RDONLY);
+    if (!fd) return std::nullopt;
+    const auto chunks = read_chunk_table(fd.get(), v, m, solved_class_slice, positions);
+    if (!chunks) return std::nullopt;
+    std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(positions);
+    std::atomic<bool> damaged{false};
+    tbb::parallel_for(std::size_t{0}, chunks->size(), [&](std::size_t k) {
+        const UnitReader::Chunk& c = (*chunks)[k];
+        thread_local std::vector<std::byte> raw;
+        raw.resize(c.positions * 2);
+        if (!read_chunk(fd.get(), c, raw)) {
+            damaged = true;
+            return;
+        }
+        std::memcpy(outcomes.data() + c.first, raw.data(), raw.size());
+    });
+    if (damaged) return std::nullopt;
+    return outcomes;
 }
 
 }  // namespace damas

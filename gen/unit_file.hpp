@@ -32,6 +32,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "gen/pair_layout.hpp"
 #include "rules/variant.hpp"
@@ -138,5 +140,38 @@ class ClassStream {
     std::uint64_t within_ = 0;
     std::vector<std::unique_ptr<Cursor>> slices_;
 };
+
+// Solved class files: one class's outcomes with its capture positions resolved (the packed u16 of
+// gen/solved_store.hpp), at <dir>/<variant>/units/<class>.solved, written by a run on a budget for
+// the later pairs that load the class again. Loading a class from its table files searches the
+// captures of every capture position (a third of them in 6-piece classes), which took three
+// quarters of the time english 2-6 spent loading classes on a 512 MiB budget; reading this file
+// takes none of it. The same layout as a unit file, its slice field all ones, its chunks the
+// outcomes alone, a class run of chunk positions each.
+std::filesystem::path solved_class_path(const std::filesystem::path& dir, const Variant& v,
+                                        Material m);
+// Writes the class's outcomes (compressed in parallel), atomically.
+void write_solved_class(const std::filesystem::path& path, const Variant& v, Material m,
+                        std::span<const std::uint16_t> outcomes);
+// The same written as the outcomes come, in order (the writer's pass over a pair in units).
+class SolvedClassWriter {
+  public:
+    SolvedClassWriter(const std::filesystem::path& path, const Variant& v, Material m,
+                      std::uint64_t positions);
+    ~SolvedClassWriter();  // unfinished: the temporary file is removed
+    SolvedClassWriter(const SolvedClassWriter&) = delete;
+    SolvedClassWriter& operator=(const SolvedClassWriter&) = delete;
+    void append(std::span<const std::uint16_t> outcomes);
+    // Once every position is in.
+    void close();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+// The class's outcomes, or nullopt if the file is missing, damaged or not this class's.
+std::optional<std::vector<std::uint16_t>> read_solved_class(const std::filesystem::path& path,
+                                                            const Variant& v, Material m,
+                                                            std::uint64_t positions);
 
 }  // namespace damas

@@ -198,6 +198,8 @@ Json gen_summary_json(const GenerateOptions& g, const GenerateSummary& s) {
             {"positions", s.positions},
             {"seconds", s.seconds},
             {"load_seconds", s.load_seconds},
+            {"classes_loaded", s.classes_loaded},
+            {"classes_from_solved_files", s.classes_from_solved_files},
             {"positions_per_second", rate},
             {"bytes_written", s.bytes_written},
             {"bits_per_position", bits},
@@ -222,7 +224,11 @@ void print_gen_summary(const GenerateOptions& g, const GenerateSummary& s) {
         s.classes_built, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
         rate / 1e6, static_cast<unsigned long long>(s.bytes_written), bits);
     if (s.load_seconds > 0)
-        std::printf("solved classes loaded from their files in %.2f s of it\n", s.load_seconds);
+        std::printf(
+            "solved classes loaded from their files in %.2f s of it (%llu loads, %llu "
+            "from solved class files)\n",
+            s.load_seconds, static_cast<unsigned long long>(s.classes_loaded),
+            static_cast<unsigned long long>(s.classes_from_solved_files));
     if (s.peak_resident_bytes > 0)
         std::printf("peak resident memory %.1f MiB (during %s; planned %.1f MiB)\n",
                     static_cast<double>(s.peak_resident_bytes) / (1024.0 * 1024.0),

@@ -1,0 +1,137 @@
+// Solved class files (gen/unit_file.hpp): a class's complete outcomes kept on disk by a run on a
+// budget for the later pairs that load the class again.
+//  - written whole or as the values come, they read back to the same values; a missing,
+//    damaged, truncated file or one of another class or size reads as nothing;
+//  - the store loads a class from its solved file (complete: nothing to search), and from its
+//    table files when the solved file is damaged, which it removes;
+//  - a run on a budget that loads classes again reads them from solved files and writes the
+//    same files as the run that holds every class, leaving no solved file behind.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <numeric>
+
+#include "gen/solved_store.hpp"
+#include "gen/unit_file.hpp"
+#include "units_compare.hpp"
+
+namespace damas {
+namespace {
+
+const Variant english = parse_variant("english").value();
+
+std::vector<std::uint16_t> some_outcomes(std::size_t n) {
+    std::vector<std::uint16_t> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint16_t>((i * 2654435761u) >> 7);
+    return v;
+}
+
+void flip_byte(const std::filesystem::path& p, std::streamoff at) {
+    std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(at);
+    const char c = static_cast<char>(f.get());
+    f.seekp(at);
+    f.put(static_cast<char>(c ^ 0x10));
+}
+
+TEST(SolvedClassFiles, ReadBackOrNothing) {
+    set_unit_chunk_positions_for_tests(1000);  // many chunks, a partial last one
+    test::ScratchDir dir("solved-files");
+    const Material m = Material::parse("1102").value();
+    const std::vector<std::uint16_t> values = some_outcomes(25'321);
+    const std::filesystem::path whole = dir.path / "whole.solved", streamed = dir.path / "s.solved";
+    write_solved_class(whole, english, m, values);
+    {
+        SolvedClassWriter w(streamed, english, m, values.size());
+        for (std::size_t at = 0; at < values.size(); at += 777)
+            w.append(std::span(values).subspan(at, std::min<std::size_t>(777, values.size() - at)));
+        w.close();
+    }
+    for (const auto& p : {whole, streamed}) {
+        const auto read = read_solved_class(p, english, m, values.size());
+        ASSERT_TRUE(read.has_value()) << p;
+        EXPECT_TRUE(*read == values) << p;
+    }
+    EXPECT_FALSE(read_solved_class(dir.path / "none.solved", english, m, values.size()));
+    EXPECT_FALSE(read_solved_class(whole, english, m.mirrored(), values.size()));
+    EXPECT_FALSE(read_solved_class(whole, english, m, values.size() + 1));
+    EXPECT_FALSE(read_solved_class(whole, parse_variant("russian").value(), m, values.size()));
+    // A unit reader does not take it for a unit.
+    EXPECT_FALSE(read_unit(whole, english, PairLayout(english.info().board, m), 0));
+    flip_byte(streamed, 200);  // in the first chunk
+    EXPECT_FALSE(read_solved_class(streamed, english, m, values.size()));
+    std::filesystem::resize_file(whole, std::filesystem::file_size(whole) - 1);
+    EXPECT_FALSE(read_solved_class(whole, english, m, values.size()));
+    // Closed short, or destroyed unfinished: no file, nor its temporary one.
+    {
+        SolvedClassWriter w(dir.path / "short.solved", english, m, values.size());
+        w.append(std::span(values).first(10));
+        EXPECT_THROW(w.close(), Error);
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir.path / "short.solved"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path / "short.solved.tmp"));
+    set_unit_chunk_positions_for_tests(64 * 1024);
+}
+
+TEST(SolvedClassFiles, StoreLoadsThemAndFallsBackToTheTables) {
+    test::ScratchDir dir("solved-store");
+    test::generate_quietly(english, 4, dir.path);
+    const Material m = Material::parse("1110").value();
+    // A class that 1110 is one move away from: solving it loads 1110 and completes it.
+    GenerateOptions o;
+    o.variant = english;
+    o.max_pieces = 4;
+    Material above = m;
+    for (const Material c : planned_classes(o))
+        if (store_needs(c).complete.count(m)) above = c;
+    ASSERT_NE(above, m);
+    // The class completed from its tables: what its solved file holds.
+    SolvedStore tables(english, dir.path);
+    tables.load_below(above);
+    std::vector<std::uint16_t> complete(ClassIndex(english.info().board, m).size());
+    const ClassIndex index(english.info().board, m);
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        complete[i] = pack_outcome(tables.lookup<English>(p));
+    });
+
+    const std::filesystem::path path = solved_class_path(dir.path, english, m);
+    std::filesystem::create_directories(path.parent_path());
+    write_solved_class(path, english, m, complete);
+    SolvedStore store(english, dir.path);
+    store.use_solved_files([](Material) { return false; });
+    store.add_from_files(m);
+    EXPECT_EQ(store.classes_from_solved_files(), 1u);
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        ASSERT_EQ(pack_outcome(store.lookup<English>(p)), complete[i]) << i;
+    });
+
+    flip_byte(path, 150);
+    SolvedStore damaged(english, dir.path);
+    damaged.use_solved_files([](Material) { return false; });
+    damaged.load_below(above);
+    EXPECT_EQ(damaged.classes_from_solved_files(), 0u);
+    EXPECT_FALSE(std::filesystem::exists(path));  // removed: the tables give the values
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        ASSERT_EQ(pack_outcome(damaged.lookup<English>(p)), complete[i]) << i;
+    });
+}
+
+TEST(SolvedClassFiles, BoundedRunReadsThemAndWritesTheSameFiles) {
+    test::ScratchDir whole("solved-whole"), bounded("solved-bounded");
+    test::generate_quietly(english, 4, whole.path);
+    GenerateOptions o;
+    o.variant = english;
+    o.max_pieces = 4;
+    o.dir = bounded.path;
+    o.threads = 2;
+    o.pair_solving = PairSolving::units;  // classes loaded again between pairs
+    Progress progress(Progress::Mode::quiet);
+    const GenerateSummary s = generate(o, progress);
+    EXPECT_GT(s.classes_from_solved_files, 0u);
+    EXPECT_LE(s.classes_from_solved_files, s.classes_loaded);
+    EXPECT_FALSE(std::filesystem::exists(units_dir(bounded.path, english)));
+    EXPECT_TRUE(test::tree_bytes(whole.path) == test::tree_bytes(bounded.path));
+}
+
+}  // namespace
+}  // namespace damas
