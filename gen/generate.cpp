@@ -255,8 +255,6 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
     }
 }
 
-// Solves the pair in units and writes its table files from them; returns the bytes written.
-// A damaged unit file found while writing is solved again, with every slice after it.
 // Writes the pair's table files from its units, and the solved class files of the classes
 // `loaded_again` names from the same pass (their DTW).
 std::uint64_t write_from_units(const GenerateOptions& o, const PairLayout& layout,
@@ -280,6 +278,8 @@ std::uint64_t write_from_units(const GenerateOptions& o, const PairLayout& layou
     return bytes;
 }
 
+// Solves the pair in units and writes its table files from them; returns the bytes written.
+// A damaged unit file found while writing is solved again, with every slice after it.
 std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, SolvedStore& store,
                                        const PairStep& step, Progress& progress, SolveTimes& times,
                                        GenerateSummary& summary,
@@ -301,8 +301,6 @@ std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, Sol
     }
 }
 
-}  // namespace
-
 // For a run on a budget: for each class that some pair loads whole from the files, the last
 // such pair. A class a later pair loads again gets a solved class file (gen/unit_file.hpp),
 // removed after that pair.
@@ -313,6 +311,8 @@ std::map<Material, std::size_t> last_loads(const GenerationPlan& plan) {
             if (!plan.pairs[i].read_through.count(d)) last[d] = i;
     return last;
 }
+
+}  // namespace
 
 struct PairRunner::State {
     const GenerateOptions& o;

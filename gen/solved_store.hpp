@@ -13,6 +13,10 @@
 // plan holds the smallest classes whole (captures reach them most often, per byte) and reads the
 // largest (the crowning classes of the pair's own size) through the cache.
 //
+// A run on a budget frees classes that later pairs load again; those it keeps on disk as solved
+// class files (gen/unit_file.hpp: the outcomes with the captures resolved), so that loading one
+// again is reading it, not searching its captures (use_solved_files).
+//
 // Thread safety: load() before a parallel phase; lookup() is then safe from any thread.
 #pragma once
 
