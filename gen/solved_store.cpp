@@ -117,18 +117,19 @@ void SolvedStore::read_through(const std::set<Material>& classes, std::size_t ca
     cache_bytes_ = cache_bytes;
 }
 
-void SolvedStore::evict(int pieces, const std::set<Material>& keep) {
+void SolvedStore::drop_unless(const std::set<Material>& keep, int pieces) {
     std::vector<Material> freed;
     for (const auto& [m, c] : classes_)
-        if (m.pieces() == pieces && !keep.count(m)) freed.push_back(m);
+        if ((pieces == 0 || m.pieces() == pieces) && !keep.count(m)) freed.push_back(m);
     for (const Material m : freed) drop(m);
 }
 
+void SolvedStore::evict(int pieces, const std::set<Material>& keep) {
+    drop_unless(keep, pieces);
+}
+
 void SolvedStore::retain(const std::set<Material>& keep) {
-    std::vector<Material> freed;
-    for (const auto& [m, c] : classes_)
-        if (!keep.count(m)) freed.push_back(m);
-    for (const Material m : freed) drop(m);
+    drop_unless(keep, 0);
 }
 
 std::size_t SolvedStore::bytes() const {

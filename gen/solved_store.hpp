@@ -165,6 +165,8 @@ class SolvedStore {
     std::unique_ptr<const SolvedClass::Files> open_files(Material m) const;
     void complete(SolvedClass& c);
     void drop(Material m);
+    // Drops every class `keep` does not hold (of `pieces` pieces only, unless 0).
+    void drop_unless(const std::set<Material>& keep, int pieces);
     // Before a class is freed: its solved class file, if use_solved_files() asks for one.
     void save_if_loaded_again(const SolvedClass& c) const;
     bool load_solved_file(Material m);
