@@ -203,6 +203,17 @@ class UnitsSource : public PairSource {
     ClassOutcomesFn solved_;
 };
 
+// A pair held whole keeps the context codec's flags for a file's blocks as they are (a byte a
+// position, within the plan's writing memory); a pair in units compressed, within a bit a
+// position of its larger class (gen/plan.cpp counts it).
+void hold_flags(const PairSource& pair, WriteOptions& wo) {
+    if (!pair.bounded()) return;
+    std::uint64_t largest = 0;
+    for (int c = 0; c < pair.classes(); ++c) largest = std::max(largest, pair.positions(c));
+    wo.hold_flags = HeldFlags::compressed;
+    wo.held_flags_limit = held_flags_limit(largest);
+}
+
 // Writes the wdl file with the chosen coding (zstd if that codec cannot code the values), the
 // header's counts from `counts`.
 TableHeader write_wdl_with(const GenerateOptions& o, Material m, const ClassWdl& wdl,
@@ -246,7 +257,7 @@ TableHeader write_class_dtw(const GenerateOptions& o, const PairSource& source, 
 std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource& pair,
                                      PairFiles files) {
     WriteOptions wo = write_options(o);
-    wo.hold_flags = !pair.bounded();
+    hold_flags(pair, wo);
     // Held whole, one class's wdl values in memory at a time (those of the class that keeps them
     // are taken again for its file); in units, none: each is read in passes from the unit files.
     WdlChoice choice[2];
@@ -309,7 +320,7 @@ std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair, PairF
     if (mirror_layout && choose_by_estimate(o, pair.positions(0)))
         return write_pair_by_estimate(o, pair, files);
     WriteOptions wo = write_options(o);
-    wo.hold_flags = !pair.bounded();
+    hold_flags(pair, wo);
     WrittenClass written[2];
     std::uint64_t bytes = 0;
     for (int c = 0; c < pair.classes(); ++c) {

@@ -13,6 +13,7 @@
 #include "gen/solved_store.hpp"
 #include "gen/solver.hpp"
 #include "gen/unit_file.hpp"
+#include "gen/writer.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "rules/variant.hpp"
@@ -231,6 +232,7 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     // files (gen/writer.hpp: WdlPasses), a chunk of each slice's unit at a time
     // (gen/unit_file.hpp: ClassStream): its values and compressed bytes. A chunk is a men
     // configuration or 64 Ki positions, or 64 Ki positions of a configuration split into chunks.
+    // The context codec's flags of the class being written, compressed (gen/writer.hpp).
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool splits = compact_splits_configurations(index.kings_per_men());
     const std::uint64_t chunk =
@@ -238,7 +240,7 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
                : std::max<std::uint64_t>(unit_chunk_positions(), index.kings_per_men());
     const std::uint64_t streams = 6 * chunk * static_cast<std::uint64_t>(index.slice_count());
     c.whole_write = results + 2 * c.largest_class;
-    c.units_write = layout + streams;
+    c.units_write = layout + streams + held_flags_limit(c.largest_class);
     // With the byte-a-position solver: for every slice where it splits men configurations, else
     // for the slices solved whole beside the components of the others (gen/compact_solver.hpp).
     c.compact_positions = 0;

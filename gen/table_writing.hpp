@@ -324,8 +324,9 @@ TableHeader start_header(const TableInfo& info, Metric metric, std::uint32_t ppb
 inline std::unique_ptr<const TableCodec> table_codec(const BlockCodec& codec, const TableHeader& h,
                                                      const WdlPasses* model_pass,
                                                      std::uint32_t stride, unsigned threads,
-                                                     bool hold) {
-    const auto builder = codec.model_builder(h, {threads, stride, hold});
+                                                     const WriteOptions& opt) {
+    const auto builder =
+        codec.model_builder(h, {threads, stride, opt.hold_flags, opt.held_flags_limit});
     if (builder->needs_values()) {
         if (model_pass == nullptr)
             throw Error(std::string(codec.name()) + " codec: its model needs the values");
@@ -370,7 +371,7 @@ std::optional<TableHeader> write_coded_table(const std::filesystem::path& path,
     h.half = coding.half;
     const unsigned threads = std::max(1u, opt.threads);
     const std::unique_ptr<const TableCodec> table =
-        table_codec(codec, h, coding.model_pass, 1, threads, opt.hold_flags);
+        table_codec(codec, h, coding.model_pass, 1, threads, opt);
     if (!table) return std::nullopt;
     const std::span<const std::byte> model = table->model();
     h.model_size = static_cast<std::uint32_t>(model.size());

@@ -73,7 +73,7 @@ std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info, std::uint
     h.half = half;
     const Sample sample{stride, h.blocks};
     const std::unique_ptr<const TableCodec> table =
-        table_codec(codec, h, &passes, stride, threads, opt.hold_flags);
+        table_codec(codec, h, &passes, stride, threads, opt);
     if (!table) return std::nullopt;
     struct Worker {
         std::unique_ptr<BlockEncoder> encoder;

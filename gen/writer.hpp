@@ -43,10 +43,17 @@ struct WriteOptions {
     // plies), so the generator passes the counts of the class's WDL table.
     const TableHeader* counts_from = nullptr;
     // A codec with a model keeps what its model's pass computed per position (the context
-    // codec's flags, a byte each) for the blocks' pass (ModelSampling::hold); false computes
-    // them twice instead, for writers bounded by memory.
-    bool hold_flags = true;
+    // codec's flags, a byte each) for the blocks' pass (ModelSampling::hold), as they are or,
+    // for writers bounded by memory, compressed within held_flags_limit bytes.
+    HeldFlags hold_flags = HeldFlags::plain;
+    std::uint64_t held_flags_limit = UINT64_MAX;
 };
+
+// The bytes a bounded writer holds the context codec's flags of a class in, compressed: a bit a
+// position (they take about 0.8 on english 2-6).
+constexpr std::uint64_t held_flags_limit(std::uint64_t positions) {
+    return positions / 8 + 4096;
+}
 
 // fsync of a folder, checked (throws Error): makes the renames into it durable.
 void sync_folder(const std::filesystem::path& folder);
@@ -93,8 +100,8 @@ TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const Tabl
 // consecutive ranges from 0, one call at a time, while other threads encode the blocks before.
 // Each function makes the passes it says; the bytes and estimates are those of the functions
 // above on the same values. The writer needs options.counts_from (from wdl_table_counts).
-// options.hold_flags keeps what a codec's model pass computes per position (the context codec's
-// flags, a byte each) for the next pass instead of computing it again.
+// options.hold_flags says how a codec's model pass keeps what it computes per position (the
+// context codec's flags, a byte each) for the next pass instead of computing it again.
 using WdlValues = std::function<void(std::uint64_t first, std::span<std::uint8_t> out)>;
 using WdlPasses = std::function<WdlValues()>;
 // One pass; throws Error on an invalid value.

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include <zstd.h>
+
 #include "rules/error.hpp"
 #include "table/codec.hpp"
 #include "table/wdl_context.hpp"
@@ -92,9 +94,11 @@ struct Shared {
     std::unique_ptr<PositionFlags> flags;
     std::uint32_t positions_per_block = 0;
     std::uint32_t stride = 1;
-    std::vector<std::uint8_t> held;
+    std::vector<std::uint8_t> held;              // HeldFlags::plain
+    std::vector<std::vector<std::byte>> packed;  // HeldFlags::compressed, by sampled block
 
-    // The flags of the block of positions [first, first + n): held, or computed into scratch.
+    // The flags of the block of positions [first, first + n): held, or read back or computed
+    // into scratch.
     std::span<const std::uint8_t> of_block(std::uint64_t first, std::size_t n,
                                            std::vector<std::uint8_t>& scratch) const {
         const std::uint64_t block = first / positions_per_block;
@@ -102,8 +106,26 @@ struct Shared {
         if (block % stride == 0 && at + n <= held.size())
             return std::span<const std::uint8_t>(held).subspan(at, n);
         scratch.resize(n);
+        if (block % stride == 0 && block / stride < packed.size() &&
+            unpack(block / stride, scratch))
+            return scratch;
         flags->compute(first, scratch);
         return scratch;
+    }
+    // Sampled block i's flags kept compressed within `limit` bytes (counted in `used`).
+    void pack(std::uint64_t i, std::span<const std::uint8_t> f, std::uint64_t limit,
+              std::atomic<std::uint64_t>& used) {
+        thread_local std::vector<std::byte> buffer;
+        buffer.resize(ZSTD_compressBound(f.size()));
+        const std::size_t n = ZSTD_compress(buffer.data(), buffer.size(), f.data(), f.size(), 1);
+        if (ZSTD_isError(n) || used.fetch_add(n) + n > limit) return;
+        packed[i].assign(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    bool unpack(std::uint64_t i, std::span<std::uint8_t> out) const {
+        const std::vector<std::byte>& in = packed[i];
+        if (in.empty()) return false;
+        const std::size_t n = ZSTD_decompress(out.data(), out.size(), in.data(), in.size());
+        return !ZSTD_isError(n) && n == out.size();
     }
 };
 
@@ -172,7 +194,9 @@ class ContextModelBuilder : public ModelBuilder {
         const std::uint64_t blocks =
             (h.positions + h.positions_per_block - 1) / h.positions_per_block;
         const std::uint64_t sampled = (blocks + shared_.stride - 1) / shared_.stride;
-        if (sampling.hold) shared_.held.resize(sampled * h.positions_per_block);
+        if (sampling.hold == HeldFlags::plain) shared_.held.resize(sampled * h.positions_per_block);
+        if (sampling.hold == HeldFlags::compressed) shared_.packed.resize(sampled);
+        hold_limit_ = sampling.hold_limit;
         counts_.assign(std::max(1u, sampling.workers), Kind::counts(shared_.model));
     }
     bool needs_values() const override { return true; }
@@ -188,6 +212,8 @@ class ContextModelBuilder : public ModelBuilder {
             f = scratch;
         }
         shared_.flags->compute(block * h_.positions_per_block, f);
+        if (block % shared_.stride == 0 && block / shared_.stride < shared_.packed.size())
+            shared_.pack(block / shared_.stride, f, hold_limit_, packed_bytes_);
         for (std::size_t i = 0; i < v.size(); ++i)
             if (!(f[i] & skipped) && v[i] > wdl_win) uncodable_ = true;
         if (!uncodable_) Kind::count(shared_.model, v, f, counts_.at(worker));
@@ -205,6 +231,8 @@ class ContextModelBuilder : public ModelBuilder {
     Shared<Kind> shared_;
     std::vector<typename Kind::Counts> counts_;
     std::atomic<bool> uncodable_{false};
+    std::uint64_t hold_limit_ = UINT64_MAX;
+    std::atomic<std::uint64_t> packed_bytes_{0};
 };
 
 template <class Kind>

@@ -103,7 +103,8 @@ template <class T>
 std::unique_ptr<const TableCodec> build(const BlockCodec& codec, const TableHeader& h,
                                         const std::vector<T>& values) {
     const std::uint32_t ppb = h.positions_per_block;
-    const auto builder = codec.model_builder(h, {.workers = 2, .stride = 1, .hold = true});
+    const auto builder =
+        codec.model_builder(h, {.workers = 2, .stride = 1, .hold = HeldFlags::plain});
     if (builder->needs_values()) {
         if constexpr (sizeof(T) == 1) {
             for (std::uint64_t b = h.blocks; b-- > 0;) {
