@@ -274,24 +274,36 @@ void UnitStream::close() {
                      impl_->layout.slice_positions(impl_->slice));
 }
 
-void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
-                int slice, const SliceChunkFn& values, bool split) {
-    const std::vector<UnitReader::Chunk> chunks =
-        slice_chunks(layout, slice, split ? Chunking::split : Chunking::runs);
-    UnitWriter out(path, chunks.size());
+namespace {
+
+// Every chunk's values (from `values`; with capture flags or, for a solved class file, without)
+// compressed in parallel and put in `out`.
+void put_chunks(UnitWriter& out, const std::filesystem::path& path,
+                const std::vector<UnitReader::Chunk>& chunks, bool with_capture,
+                const SliceChunkFn& values) {
     std::mutex writing;
     tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t k) {
         const UnitReader::Chunk& c = chunks[k];
         thread_local std::vector<std::uint16_t> outcomes;
         thread_local std::vector<std::uint8_t> capture;
         outcomes.resize(c.positions);
-        capture.resize(c.positions);
+        capture.resize(with_capture ? c.positions : 0);
         values(c.first, outcomes, capture);
         std::uint64_t hash = 0;
         const std::vector<std::byte> packed = compress_chunk(path, outcomes, capture, hash);
         const std::lock_guard lock(writing);
         out.put(k, c.first, c.positions, packed, hash);
     });
+}
+
+}  // namespace
+
+void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
+                int slice, const SliceChunkFn& values, bool split) {
+    const std::vector<UnitReader::Chunk> chunks =
+        slice_chunks(layout, slice, split ? Chunking::split : Chunking::runs);
+    UnitWriter out(path, chunks.size());
+    put_chunks(out, path, chunks, true, values);
     out.close(v, layout.material(0), slice, layout.slice_positions(slice));
 }
 
@@ -529,19 +541,17 @@ void SolvedClassWriter::close() {
 
 void write_solved_class(const std::filesystem::path& path, const Variant& v, Material m,
                         std::span<const std::uint16_t> outcomes) {
-    const std::uint64_t per = chunk_positions();
-    const std::size_t chunks = static_cast<std::size_t>((outcomes.size() + per - 1) / per);
-    UnitWriter out(path, chunks);
-    std::mutex writing;
-    tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t k) {
-        const std::uint64_t first = k * per;
-        const std::span<const std::uint16_t> part =
-            outcomes.subspan(first, std::min<std::uint64_t>(per, outcomes.size() - first));
-        std::uint64_t hash = 0;
-        const std::vector<std::byte> packed = compress_chunk(path, part, {}, hash);
-        const std::lock_guard lock(writing);
-        out.put(k, first, part.size(), packed, hash);
-    });
+    std::vector<UnitReader::Chunk> chunks;
+    for (std::uint64_t first = 0; first < outcomes.size(); first += chunk_positions())
+        chunks.push_back(
+            {.first = first,
+             .positions = std::min<std::uint64_t>(chunk_positions(), outcomes.size() - first)});
+    UnitWriter out(path, chunks.size());
+    put_chunks(out, path, chunks, false,
+               [&](std::uint64_t first, std::span<std::uint16_t> part, std::span<std::uint8_t>) {
+                   std::copy_n(outcomes.begin() + static_cast<std::ptrdiff_t>(first), part.size(),
+                               part.begin());
+               });
     out.close(v, m, solved_class_slice, outcomes.size());
 }
 
