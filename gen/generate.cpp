@@ -437,6 +437,7 @@ void PairRunner::run(std::size_t i) {
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double solving = std::chrono::duration<double>(solved - t0).count() - loaded;
+    const double writing = secs - loaded - solving;
     const std::uint64_t peak = take_peak_resident_bytes();
     if (peak > summary.peak_resident_bytes) {
         summary.peak_resident_bytes = peak;
@@ -449,7 +450,7 @@ void PairRunner::run(std::size_t i) {
                   "%.2f s; CPU %.2f s; peak %.0f MiB, planned %.0f)",
                   label.c_str(), static_cast<unsigned long long>(step.positions), secs,
                   secs > 0 ? static_cast<double>(step.positions) / secs / 1e6 : 0.0, loaded,
-                  solving, times.initialise, times.resolve, secs - solving, cpu_seconds() - cpu0,
+                  solving, times.initialise, times.resolve, writing, cpu_seconds() - cpu0,
                   static_cast<double>(peak) / (1024.0 * 1024.0),
                   static_cast<double>(step.peak_bytes) / (1024.0 * 1024.0));
     progress.finish(note);

@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "gen/solver.hpp"
 #include "gen/unit_file.hpp"
@@ -258,26 +259,34 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource&
                                      PairFiles files) {
     WriteOptions wo = write_options(o);
     hold_flags(pair, wo);
-    // Held whole, one class's wdl values in memory at a time (those of the class that keeps them
-    // are taken again for its file); in units, none: each is read in passes from the unit files.
+    // Held whole, one class's wdl values in memory at a time: the second class's are kept for
+    // its file if it keeps them, the first's are taken again (in units, packed again from the
+    // unit files); in units and not packed, none: each pass reads the unit files.
     WdlChoice choice[2];
     TableHeader counts[2];
+    std::optional<ClassWdl> second;
     for (int c = 0; c < 2; ++c) {
-        const ClassWdl wdl = pair.wdl(c);
+        ClassWdl wdl = pair.wdl(c);
         choice[c] = estimated_wdl_coding(o, pair.material(c), wdl.positions(), wdl.passes(), wo);
         counts[c] = wdl.counts(table_info(o.variant, pair.material(c)), wo.threads);
+        if (c == 1) second.emplace(std::move(wdl));
     }
     // The second class on a tie, as apply_mirror_layout.
     const int kept = choice[0].bytes < choice[1].bytes ? 0 : 1;
+    if (kept == 0) second.reset();
     TableHeader headers[2];
     for (int c = 0; c < 2; ++c) {
         const Material m = pair.material(c);
         const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
-        headers[c] =
-            c == kept
-                ? write_wdl_with(o, m, pair.wdl(c), counts[c], choice[c].coding, path, wo)
-                : write_wdl_mirror_table(path, table_info(o.variant, m), counts[c], o.durable);
+        if (c != kept)
+            headers[c] =
+                write_wdl_mirror_table(path, table_info(o.variant, m), counts[c], o.durable);
+        else if (second)
+            headers[c] = write_wdl_with(o, m, *second, counts[c], choice[c].coding, path, wo);
+        else
+            headers[c] = write_wdl_with(o, m, pair.wdl(c), counts[c], choice[c].coding, path, wo);
     }
+    second.reset();
     std::uint64_t bytes = 0;
     for (int c = 0; c < 2; ++c) {
         bytes += headers[c].file_size;

@@ -229,16 +229,23 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     // Writing (gen/generate.cpp): held whole, the results, a byte a position of one class at a
     // time for its wdl values and one more for the context codec's position flags; the DTW
     // values are taken block by block. In units, every value is read in passes from the unit
-    // files (gen/writer.hpp: WdlPasses), a chunk of each slice's unit at a time
-    // (gen/unit_file.hpp: ClassStream): its values and compressed bytes. A chunk is a men
-    // configuration or 64 Ki positions, or 64 Ki positions of a configuration split into chunks.
-    // The context codec's flags of the class being written, compressed (gen/writer.hpp).
+    // files (gen/writer.hpp: WdlPasses), a chunk of each slice's unit at a time and a segment
+    // gathered from them (gen/unit_file.hpp: ClassStream), up to chunks_at_once chunks
+    // decompressed for it, each thread's buffers of a chunk's raw and compressed bytes, and a
+    // batch of the solved class file being written (16 chunks of u16, and their compressed
+    // bytes). A chunk is a men configuration or 64 Ki positions, or 64 Ki positions of a
+    // configuration split into chunks. The context codec's flags of the class being written,
+    // compressed (gen/writer.hpp).
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool splits = compact_splits_configurations(index.kings_per_men());
     const std::uint64_t chunk =
         splits ? unit_chunk_positions()
                : std::max<std::uint64_t>(unit_chunk_positions(), index.kings_per_men());
-    const std::uint64_t streams = 6 * chunk * static_cast<std::uint64_t>(index.slice_count());
+    const std::uint64_t streams =
+        3 * chunk *
+            (static_cast<std::uint64_t>(index.slice_count()) + ClassStream::chunks_at_once) +
+        3 * ClassStream::segment_positions + 6 * chunk * static_cast<std::uint64_t>(threads) +
+        4 * 16 * unit_chunk_positions();
     c.whole_write = results + 2 * c.largest_class;
     c.units_write = layout + streams + held_flags_limit(c.largest_class);
     // With the byte-a-position solver: for every slice where it splits men configurations, else

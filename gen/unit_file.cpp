@@ -428,16 +428,31 @@ std::optional<SliceValues> read_unit(const std::filesystem::path& path, const Va
 
 struct ClassStream::Cursor {
     std::unique_ptr<UnitReader> reader;
-    // The class's configurations of the slice passed so far: the rank of the next one.
+    // The class's configurations of the slice planned so far: the rank of the next one.
     std::uint64_t passed = 0;
-    std::size_t chunk = SIZE_MAX;
+    std::size_t chunk = SIZE_MAX;    // held in outcomes and capture
+    std::size_t planned = SIZE_MAX;  // the chunk the segment's plan reached
+    std::vector<std::uint16_t> outcomes;
+    std::vector<std::uint8_t> capture;
+};
+
+// A run of segment positions from one chunk of one slice.
+struct ClassStream::Piece {
+    int slice;
+    std::size_t chunk;
+    std::uint64_t from, positions;  // within the chunk
+};
+
+struct ClassStream::Decoded {
+    int slice = 0;
+    std::size_t chunk = 0;
     std::vector<std::uint16_t> outcomes;
     std::vector<std::uint8_t> capture;
 };
 
 ClassStream::ClassStream(const std::filesystem::path& dir, const Variant& v,
                          const PairLayout& layout, int c)
-    : layout_(layout), c_(c), walk_(layout.walk_slices(c)) {
+    : layout_(layout), c_(c), walk_(layout.walk_slices(c)), decoded_(chunks_at_once) {
     for (int s = 0; s < layout.slice_count(); ++s) {
         auto cursor = std::make_unique<Cursor>();
         cursor->reader =
@@ -448,34 +463,91 @@ ClassStream::ClassStream(const std::filesystem::path& dir, const Variant& v,
 
 ClassStream::~ClassStream() = default;
 
-void ClassStream::next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t> capture) {
+// The next segment's pieces, up to segment_positions positions or as many as chunks_at_once
+// chunks not held yet allow; returns how many such chunks (in decoded_, in order of first use).
+std::size_t ClassStream::plan_segment() {
     const std::uint64_t k = layout_.kings_per_men();
-    std::size_t done = 0;
-    while (done < outcomes.size()) {
+    pieces_.clear();
+    for (auto& cur : slices_) cur->planned = cur->chunk;
+    std::size_t fresh = 0;
+    std::uint64_t n = 0;
+    while (n < segment_positions) {
         const int s = walk_.slice();
-        if (s < 0) throw Error("a class's values read beyond its end");
+        if (s < 0) break;
         Cursor& cur = *slices_[static_cast<std::size_t>(s)];
         const std::uint64_t at = layout_.slice_base(c_, s) + cur.passed * k + within_;
-        if (cur.chunk == SIZE_MAX || at < cur.reader->chunk(cur.chunk).first ||
-            at >= cur.reader->chunk(cur.chunk).first + cur.reader->chunk(cur.chunk).positions) {
-            cur.chunk = cur.reader->chunk_at(at);
-            cur.reader->read(cur.chunk, cur.outcomes, cur.capture);
+        const auto holds = [&](std::size_t i) {
+            if (i == SIZE_MAX) return false;
+            const UnitReader::Chunk& chunk = cur.reader->chunk(i);
+            return at >= chunk.first && at < chunk.first + chunk.positions;
+        };
+        if (!holds(cur.planned)) {
+            if (fresh == chunks_at_once) break;
+            cur.planned = cur.reader->chunk_at(at);
+            decoded_[fresh].slice = s;
+            decoded_[fresh].chunk = cur.planned;
+            ++fresh;
         }
-        const UnitReader::Chunk& chunk = cur.reader->chunk(cur.chunk);
+        const UnitReader::Chunk& chunk = cur.reader->chunk(cur.planned);
         const std::uint64_t from = at - chunk.first;
-        const std::uint64_t n =
-            std::min({k - within_, outcomes.size() - done, chunk.positions - from});
-        std::copy_n(cur.outcomes.begin() + static_cast<std::ptrdiff_t>(from), n,
-                    outcomes.begin() + static_cast<std::ptrdiff_t>(done));
-        std::copy_n(cur.capture.begin() + static_cast<std::ptrdiff_t>(from), n,
-                    capture.begin() + static_cast<std::ptrdiff_t>(done));
-        done += n;
-        within_ += n;
+        const std::uint64_t take =
+            std::min({k - within_, segment_positions - n, chunk.positions - from});
+        pieces_.push_back({s, cur.planned, from, take});
+        n += take;
+        within_ += take;
         if (within_ == k) {
             within_ = 0;
             ++cur.passed;
             walk_.next();
         }
+    }
+    return fresh;
+}
+
+void ClassStream::fill() {
+    const std::size_t fresh = plan_segment();
+    tbb::parallel_for(std::size_t{0}, fresh, [&](std::size_t i) {
+        Decoded& d = decoded_[i];
+        slices_[static_cast<std::size_t>(d.slice)]->reader->read(d.chunk, d.outcomes, d.capture);
+    });
+    std::uint64_t n = 0;
+    for (const Piece& p : pieces_) n += p.positions;
+    outcomes_.resize(n);
+    capture_.resize(n);
+    std::size_t next_fresh = 0;
+    std::uint64_t at = 0;
+    for (const Piece& p : pieces_) {
+        Cursor& cur = *slices_[static_cast<std::size_t>(p.slice)];
+        if (cur.chunk != p.chunk) {  // the first piece of a chunk decoded for this segment
+            Decoded& d = decoded_[next_fresh++];
+            std::swap(cur.outcomes, d.outcomes);
+            std::swap(cur.capture, d.capture);
+            cur.chunk = p.chunk;
+        }
+        const auto from = static_cast<std::ptrdiff_t>(p.from);
+        const auto to = static_cast<std::ptrdiff_t>(at);
+        std::copy_n(cur.outcomes.begin() + from, p.positions, outcomes_.begin() + to);
+        std::copy_n(cur.capture.begin() + from, p.positions, capture_.begin() + to);
+        at += p.positions;
+    }
+    taken_ = 0;
+}
+
+void ClassStream::next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t> capture) {
+    std::size_t done = 0;
+    while (done < outcomes.size()) {
+        if (taken_ == outcomes_.size()) {
+            fill();
+            if (outcomes_.empty()) throw Error("a class's values read beyond its end");
+        }
+        const std::size_t n = std::min(outcomes.size() - done, outcomes_.size() - taken_);
+        const auto from = static_cast<std::ptrdiff_t>(taken_);
+        std::copy_n(outcomes_.begin() + from, n,
+                    outcomes.begin() + static_cast<std::ptrdiff_t>(done));
+        std::copy_n(capture_.begin() + from, n,
+                    capture.begin() + static_cast<std::ptrdiff_t>(done));
+        taken_ += n;
+        done += n;
     }
 }
 
@@ -488,20 +560,36 @@ std::filesystem::path solved_class_path(const std::filesystem::path& dir, const 
     return units_dir(dir, v) / (m.name() + ".solved");
 }
 
+// Chunks are gathered a batch at a time and compressed in parallel: compressed one by one on the
+// writer's serial reading thread, they held up the pass that writes them.
 struct SolvedClassWriter::Impl {
+    static constexpr std::uint64_t batch_chunks = 16;
+
     Impl(const std::filesystem::path& p, const Variant& v, Material c, std::uint64_t n)
         : path(p),
           variant(v),
           m(c),
           positions(n),
-          out(p, (n + chunk_positions() - 1) / chunk_positions()) {}
-    // The full chunk in `pending` compressed and written.
+          out(p, (n + chunk_positions() - 1) / chunk_positions()),
+          packed(batch_chunks),
+          hashes(batch_chunks) {}
+    std::uint64_t batch_positions() const { return batch_chunks * chunk_positions(); }
+    // The chunks in `pending` (all full but the class's last) compressed and written.
     void flush() {
-        std::uint64_t hash = 0;
-        const std::vector<std::byte> packed = compress_chunk(path, pending, {}, hash);
-        out.put(static_cast<std::size_t>(written / chunk_positions()), written, pending.size(),
-                packed, hash);
-        written += pending.size();
+        const std::uint64_t chunks = (pending.size() + chunk_positions() - 1) / chunk_positions();
+        const auto part = [&](std::uint64_t k) {
+            const std::uint64_t first = k * chunk_positions();
+            return std::span<const std::uint16_t>(pending).subspan(
+                first, std::min<std::uint64_t>(chunk_positions(), pending.size() - first));
+        };
+        tbb::parallel_for(std::uint64_t{0}, chunks, [&](std::uint64_t k) {
+            packed[k] = compress_chunk(path, part(k), {}, hashes[k]);
+        });
+        for (std::uint64_t k = 0; k < chunks; ++k) {
+            out.put(static_cast<std::size_t>(written / chunk_positions()), written, part(k).size(),
+                    packed[k], hashes[k]);
+            written += part(k).size();
+        }
         pending.clear();
     }
     std::filesystem::path path;
@@ -510,6 +598,8 @@ struct SolvedClassWriter::Impl {
     std::uint64_t positions, written = 0;
     UnitWriter out;
     std::vector<std::uint16_t> pending;
+    std::vector<std::vector<std::byte>> packed;
+    std::vector<std::uint64_t> hashes;
 };
 
 SolvedClassWriter::SolvedClassWriter(const std::filesystem::path& path, const Variant& v,
@@ -524,11 +614,11 @@ void SolvedClassWriter::append(std::span<const std::uint16_t> outcomes) {
         throw Error(w.path.string() + ": more values than the class has");
     while (!outcomes.empty()) {
         const std::size_t n = std::min<std::size_t>(
-            outcomes.size(), static_cast<std::size_t>(chunk_positions() - w.pending.size()));
+            outcomes.size(), static_cast<std::size_t>(w.batch_positions() - w.pending.size()));
         w.pending.insert(w.pending.end(), outcomes.begin(),
                          outcomes.begin() + static_cast<std::ptrdiff_t>(n));
         outcomes = outcomes.subspan(n);
-        if (w.pending.size() == chunk_positions()) w.flush();
+        if (w.pending.size() == w.batch_positions()) w.flush();
     }
 }
 

@@ -122,9 +122,16 @@ class UnitReader {
 };
 
 // Class c's values of a pair solved in units, in class index order, gathered from every slice's
-// unit file at once, a chunk at a time: memory is a chunk per slice, not the class.
+// unit file at once: memory is a chunk per slice and a segment, not the class. A segment is
+// gathered at a time, the chunks it needs decompressed in parallel (one thread decompressing in
+// order made the writer's passes wait on it: a bounded pair's writing took 2.5 times as long).
 class ClassStream {
   public:
+    // Positions gathered at a time, and chunks decompressed at most at once (gen/plan.cpp counts
+    // both).
+    static constexpr std::uint64_t segment_positions = std::uint64_t{1} << 20;
+    static constexpr std::size_t chunks_at_once = 16;
+
     ClassStream(const std::filesystem::path& dir, const Variant& v, const PairLayout& layout,
                 int c);
     ~ClassStream();
@@ -133,12 +140,22 @@ class ClassStream {
 
   private:
     struct Cursor;
+    struct Piece;
+    struct Decoded;
+    void fill();
+    std::size_t plan_segment();
+
     const PairLayout& layout_;
     int c_;
-    // The next position: its men configuration's slice, and its kings rank.
+    // The next position to plan: its men configuration's slice, and its kings rank.
     PairLayout::SliceWalk walk_;
     std::uint64_t within_ = 0;
     std::vector<std::unique_ptr<Cursor>> slices_;
+    std::vector<Piece> pieces_;            // of the segment: runs of one chunk
+    std::vector<Decoded> decoded_;         // the chunks the segment reads first, in that order
+    std::vector<std::uint16_t> outcomes_;  // the segment
+    std::vector<std::uint8_t> capture_;
+    std::size_t taken_ = 0;  // of the segment
 };
 
 // Solved class files: one class's outcomes with its capture positions resolved (the packed u16 of
