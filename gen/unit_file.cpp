@@ -471,7 +471,8 @@ std::size_t ClassStream::plan_segment() {
     for (auto& cur : slices_) cur->planned = cur->chunk;
     std::size_t fresh = 0;
     std::uint64_t n = 0;
-    while (n < segment_positions) {
+    const std::uint64_t segment = segment_positions();
+    while (n < segment) {
         const int s = walk_.slice();
         if (s < 0) break;
         Cursor& cur = *slices_[static_cast<std::size_t>(s)];
@@ -490,8 +491,7 @@ std::size_t ClassStream::plan_segment() {
         }
         const UnitReader::Chunk& chunk = cur.reader->chunk(cur.planned);
         const std::uint64_t from = at - chunk.first;
-        const std::uint64_t take =
-            std::min({k - within_, segment_positions - n, chunk.positions - from});
+        const std::uint64_t take = std::min({k - within_, segment - n, chunk.positions - from});
         pieces_.push_back({s, cur.planned, from, take});
         n += take;
         within_ += take;

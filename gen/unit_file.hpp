@@ -127,9 +127,9 @@ class UnitReader {
 // order made the writer's passes wait on it: a bounded pair's writing took 2.5 times as long).
 class ClassStream {
   public:
-    // Positions gathered at a time, and chunks decompressed at most at once (gen/plan.cpp counts
-    // both).
-    static constexpr std::uint64_t segment_positions = std::uint64_t{1} << 20;
+    // Positions gathered at a time (16 chunks: 1 Mi positions; tests with small chunks cross
+    // segments often), and chunks decompressed at most at once (gen/plan.cpp counts both).
+    static std::uint64_t segment_positions() { return 16 * unit_chunk_positions(); }
     static constexpr std::size_t chunks_at_once = 16;
 
     ClassStream(const std::filesystem::path& dir, const Variant& v, const PairLayout& layout,
