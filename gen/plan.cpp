@@ -245,7 +245,7 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
         3 * chunk *
             (static_cast<std::uint64_t>(index.slice_count()) + ClassStream::chunks_at_once) +
         3 * ClassStream::segment_positions() + 6 * chunk * static_cast<std::uint64_t>(threads) +
-        4 * 16 * unit_chunk_positions();
+        4 * SolvedClassWriter::batch_chunks * unit_chunk_positions();
     c.whole_write = results + 2 * c.largest_class;
     c.units_write = layout + streams + held_flags_limit(c.largest_class);
     // With the byte-a-position solver: for every slice where it splits men configurations, else

@@ -280,7 +280,7 @@ namespace {
 // compressed in parallel and put in `out`.
 void put_chunks(UnitWriter& out, const std::filesystem::path& path,
                 const std::vector<UnitReader::Chunk>& chunks, bool with_capture,
-                const SliceChunkFn& values) {
+                const SliceChunkFn& values, std::size_t first_slot = 0) {
     std::mutex writing;
     tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t k) {
         const UnitReader::Chunk& c = chunks[k];
@@ -292,8 +292,26 @@ void put_chunks(UnitWriter& out, const std::filesystem::path& path,
         std::uint64_t hash = 0;
         const std::vector<std::byte> packed = compress_chunk(path, outcomes, capture, hash);
         const std::lock_guard lock(writing);
-        out.put(k, c.first, c.positions, packed, hash);
+        out.put(first_slot + k, c.first, c.positions, packed, hash);
     });
+}
+
+// A solved class file's positions [first, first + outcomes.size()) (first a multiple of the
+// chunk positions): its chunks compressed in parallel and put in `out`.
+void put_class_run(UnitWriter& out, const std::filesystem::path& path, std::uint64_t first,
+                   std::span<const std::uint16_t> outcomes) {
+    std::vector<UnitReader::Chunk> chunks;
+    for (std::uint64_t at = 0; at < outcomes.size(); at += chunk_positions())
+        chunks.push_back(
+            {.first = first + at,
+             .positions = std::min<std::uint64_t>(chunk_positions(), outcomes.size() - at)});
+    put_chunks(
+        out, path, chunks, false,
+        [&](std::uint64_t at, std::span<std::uint16_t> part, std::span<std::uint8_t>) {
+            std::copy_n(outcomes.begin() + static_cast<std::ptrdiff_t>(at - first), part.size(),
+                        part.begin());
+        },
+        static_cast<std::size_t>(first / chunk_positions()));
 }
 
 }  // namespace
@@ -563,33 +581,17 @@ std::filesystem::path solved_class_path(const std::filesystem::path& dir, const 
 // Chunks are gathered a batch at a time and compressed in parallel: compressed one by one on the
 // writer's serial reading thread, they held up the pass that writes them.
 struct SolvedClassWriter::Impl {
-    static constexpr std::uint64_t batch_chunks = 16;
-
     Impl(const std::filesystem::path& p, const Variant& v, Material c, std::uint64_t n)
         : path(p),
           variant(v),
           m(c),
           positions(n),
-          out(p, (n + chunk_positions() - 1) / chunk_positions()),
-          packed(batch_chunks),
-          hashes(batch_chunks) {}
+          out(p, (n + chunk_positions() - 1) / chunk_positions()) {}
     std::uint64_t batch_positions() const { return batch_chunks * chunk_positions(); }
     // The chunks in `pending` (all full but the class's last) compressed and written.
     void flush() {
-        const std::uint64_t chunks = (pending.size() + chunk_positions() - 1) / chunk_positions();
-        const auto part = [&](std::uint64_t k) {
-            const std::uint64_t first = k * chunk_positions();
-            return std::span<const std::uint16_t>(pending).subspan(
-                first, std::min<std::uint64_t>(chunk_positions(), pending.size() - first));
-        };
-        tbb::parallel_for(std::uint64_t{0}, chunks, [&](std::uint64_t k) {
-            packed[k] = compress_chunk(path, part(k), {}, hashes[k]);
-        });
-        for (std::uint64_t k = 0; k < chunks; ++k) {
-            out.put(static_cast<std::size_t>(written / chunk_positions()), written, part(k).size(),
-                    packed[k], hashes[k]);
-            written += part(k).size();
-        }
+        put_class_run(out, path, written, pending);
+        written += pending.size();
         pending.clear();
     }
     std::filesystem::path path;
@@ -598,8 +600,6 @@ struct SolvedClassWriter::Impl {
     std::uint64_t positions, written = 0;
     UnitWriter out;
     std::vector<std::uint16_t> pending;
-    std::vector<std::vector<std::byte>> packed;
-    std::vector<std::uint64_t> hashes;
 };
 
 SolvedClassWriter::SolvedClassWriter(const std::filesystem::path& path, const Variant& v,
@@ -631,17 +631,8 @@ void SolvedClassWriter::close() {
 
 void write_solved_class(const std::filesystem::path& path, const Variant& v, Material m,
                         std::span<const std::uint16_t> outcomes) {
-    std::vector<UnitReader::Chunk> chunks;
-    for (std::uint64_t first = 0; first < outcomes.size(); first += chunk_positions())
-        chunks.push_back(
-            {.first = first,
-             .positions = std::min<std::uint64_t>(chunk_positions(), outcomes.size() - first)});
-    UnitWriter out(path, chunks.size());
-    put_chunks(out, path, chunks, false,
-               [&](std::uint64_t first, std::span<std::uint16_t> part, std::span<std::uint8_t>) {
-                   std::copy_n(outcomes.begin() + static_cast<std::ptrdiff_t>(first), part.size(),
-                               part.begin());
-               });
+    UnitWriter out(path, (outcomes.size() + chunk_positions() - 1) / chunk_positions());
+    put_class_run(out, path, 0, outcomes);
     out.close(v, m, solved_class_slice, outcomes.size());
 }
 

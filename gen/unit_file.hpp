@@ -178,6 +178,8 @@ class SolvedClassWriter {
     ~SolvedClassWriter();  // unfinished: the temporary file is removed
     SolvedClassWriter(const SolvedClassWriter&) = delete;
     SolvedClassWriter& operator=(const SolvedClassWriter&) = delete;
+    // Chunks gathered and compressed in parallel at a time (gen/plan.cpp counts them).
+    static constexpr std::uint64_t batch_chunks = 16;
     void append(std::span<const std::uint16_t> outcomes);
     // Once every position is in.
     void close();
