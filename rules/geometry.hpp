@@ -15,6 +15,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "rules/bitboard.hpp"
@@ -153,6 +154,36 @@ struct Board {
         return (s > 0 ? b << s : b >> -s) & landing[d];
     }
     static constexpr Bitboard row(int y) { return tables.row(y); }
+
+    // Flying pieces: the squares beyond bit b in direction d on an empty board, and how many.
+    // A slide stops at its ray's first occupied square (first_on), which replaces a step loop
+    // whose exit the branch predictor misses on every ray.
+    struct Rays {
+        std::array<std::array<Bitboard, 4>, 64> squares{};
+        std::array<std::array<std::int8_t, 4>, 64> length{};
+    };
+    static constexpr Rays make_rays() {
+        Rays r;
+        for (int b = 0; b < 64; ++b) {
+            if (!(mask & bit(b))) continue;
+            for (int d = 0; d < 4; ++d) {
+                for (Bitboard t = step(bit(b), d); t; t = step(t, d)) {
+                    r.squares[b][d] |= t;
+                    ++r.length[b][d];
+                }
+            }
+        }
+        return r;
+    }
+    static constexpr Rays rays = make_rays();
+    [[gnu::always_inline]] static constexpr Bitboard ray(int b, int d) {
+        return rays.squares[b][d];
+    }
+    // The first of `on` (squares of one ray from a square) met going in direction d: the lowest
+    // bit where d's shift is positive, the highest where it is negative. `on` is not empty.
+    [[gnu::always_inline]] static constexpr int first_on(Bitboard on, int d) {
+        return shift[d] > 0 ? std::countr_zero(on) : 63 - std::countl_zero(on);
+    }
 };
 
 static_assert(Board<board_10x10>::squares == 50);

@@ -84,21 +84,22 @@ class MoveGenerator {
                 return true;
         const Bitboard kings = p.kings_of(us);
         if (!kings) return false;
-        for (int d = 0; d < 4; ++d) {
-            Bitboard front = B::step(kings, d);
-            if constexpr (R::flying_kings) {
-                // Slide every king at once; what stops on a non-empty square is its first piece.
-                Bitboard sliding = front & empty;
-                Bitboard hit = front & ~empty;
-                while (sliding) {
-                    sliding = B::step(sliding, d);
-                    hit |= sliding & ~empty;
-                    sliding &= empty;
+        if constexpr (R::flying_kings) {
+            // Each king's first piece on each ray: an opponent with a free square behind it.
+            const Bitboard occupied = p.occupied();
+            for (Bitboard k = kings; k; k &= k - 1) {
+                const int from = lowest_bit(k);
+                for (int d = 0; d < 4; ++d) {
+                    const Bitboard blockers = B::ray(from, d) & occupied;
+                    if (!blockers) continue;
+                    const Bitboard first = bit(B::first_on(blockers, d));
+                    if ((first & opponents) && (B::step(first, d) & empty)) return true;
                 }
-                front = hit;
             }
-            if (B::step(front & opponents, d) & empty) return true;
+            return false;
         }
+        for (int d = 0; d < 4; ++d)
+            if (B::step(B::step(kings, d) & opponents, d) & empty) return true;
         return false;
     }
 
@@ -112,15 +113,19 @@ class MoveGenerator {
             if (man_moves_in(us, d)) n += popcount(B::step(men, d) & empty);
         const Bitboard kings = p.kings_of(us);
         if (!kings) return n;
-        for (int d = 0; d < 4; ++d) {
-            if constexpr (R::flying_kings) {
-                // Slide the whole set of kings one step at a time: each step adds one move per
-                // king still sliding.
-                for (Bitboard t = B::step(kings, d) & empty; t; t = B::step(t, d) & empty)
-                    n += popcount(t);
-            } else {
-                n += popcount(B::step(kings, d) & empty);
+        if constexpr (R::flying_kings) {
+            // A ray's squares up to its first piece: the ray's length less the length beyond.
+            const Bitboard occupied = p.occupied();
+            for (Bitboard k = kings; k; k &= k - 1) {
+                const int from = lowest_bit(k);
+                for (int d = 0; d < 4; ++d) {
+                    n += B::rays.length[from][d];
+                    const Bitboard blockers = B::ray(from, d) & occupied;
+                    if (blockers) n -= B::rays.length[B::first_on(blockers, d)][d] + 1;
+                }
             }
+        } else {
+            for (int d = 0; d < 4; ++d) n += popcount(B::step(kings, d) & empty);
         }
         return n;
     }
@@ -138,6 +143,16 @@ class MoveGenerator {
                               static_cast<std::uint8_t>(to), (bit(to) & promo) != 0});
             });
         }
+    }
+
+    // Whether a quiet man move crowns (of a position without captures): generate_crowning's
+    // test without the list.
+    static bool has_crowning_move(const Position& p) {
+        const Color us = p.side;
+        const Bitboard arrivals = B::mask & ~p.occupied() & promotion_row(us);
+        for (int d = 0; d < 4; ++d)
+            if (man_moves_in(us, d) && (B::step(p.men(us), d) & arrivals)) return true;
+        return false;
     }
 
     // Only the quiet moves that crown a man (of a position without captures).
@@ -298,12 +313,20 @@ class MoveGenerator {
 
         bool extend_king(Bitboard at, int last_dir) {
             bool found = false;
+            const int from = lowest_bit(at);
             for (int d = 0; d < 4; ++d) {
                 if (R::forbid_reversal_in_capture && last_dir >= 0 && d == opposite(last_dir))
                     continue;
-                Bitboard t = B::step(at, d);
-                if constexpr (R::flying_kings)
-                    while (t & empty_) t = B::step(t, d);
+                Bitboard t;
+                if constexpr (R::flying_kings) {
+                    // The first non-empty square of the ray (empty_ counts the captured pieces,
+                    // which stay on the board, as occupied).
+                    const Bitboard blockers = B::ray(from, d) & ~empty_;
+                    if (!blockers) continue;
+                    t = bit(B::first_on(blockers, d));
+                } else {
+                    t = B::step(at, d);
+                }
                 const Bitboard victim = t & targets(true);
                 if (!victim) continue;
                 Bitboard land = B::step(victim, d) & empty_;
