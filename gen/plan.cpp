@@ -83,7 +83,13 @@ std::set<Material> held_within(const BoardSpec& board, const std::set<Material>&
 //   against 4: the king classes take 1.54 times as long, so that international 2-5 takes its
 //   186.5 s on 2 threads (its pairs 0113 + 1301 5.5 M positions/s, 0104 + 0401 4.5, 0203 + 0302
 //   7.7, 2030 + 3020 3.7; modelled 6.8, 5.8, 5.8, 2.9); brazilian 2-5 (8x8) then models 16.9 s
-//   against 17.9 s measured, so the board size adds nothing visible.
+//   against 17.9 s measured, so the board size adds nothing visible at 5 pieces. On 10x10, 1.75
+//   times more a piece from 6 pieces on: the 6-piece pairs of the international 2-6 run that
+//   loaded no classes (six, 5.0 G positions, loaded host) took 2.18 times the CPU modelled with
+//   1.54 (1.16-2.91 a pair), 1.77 once scaled to a quiet host by the english runs' 0.81: longer
+//   captures with more pieces in reach of a flying king on longer diagonals. Not on 8x8:
+//   brazilian 2-6 took 866 CPU-s on the same loaded host, 1.34 times the 648 modelled without it
+//   (1.08 scaled to a quiet host).
 // The model against runs: english 2-6 215.2 s (215.1 measured), international 2-5 186.7 s
 // (186.5), english 2-7 at the run's budget 10,974 CPU-s, 5,487 s on 2 threads (the loaded run:
 // 12,456 CPU-s, 8,794 s of running; its 2-6 pairs took 1.24 times their quiet CPU). Pairs in units
@@ -97,7 +103,10 @@ double cpu_seconds_per_position(const Variant& v, Material m) {
     const int kings = m.white_kings + m.black_kings;
     if (kings == 0) return 0.7e-6;
     const double beyond_six = std::pow(1.35, std::max(0, m.pieces() - 6));
-    return (46e-9 + 36e-9 * kings) * beyond_six * (has_flying_kings(v) ? 1.54 : 1.0);
+    const bool long_diagonals = v.info().board.width == 10;
+    const double flying =
+        1.54 * (long_diagonals ? std::pow(1.75, std::max(0, m.pieces() - 5)) : 1.0);
+    return (46e-9 + 36e-9 * kings) * beyond_six * (has_flying_kings(v) ? flying : 1.0);
 }
 constexpr double units_slowdown = 1.1;
 // The byte-a-position solver (gen/compact_solver.hpp) per position, against the other: english
@@ -443,7 +452,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                                    static_cast<double>(largest_units) * unit_bytes_per_position);
     plan.time_model =
         "model: CPU per position by pair, (46 + 36 a king) ns, 1.35 times a piece beyond 6, " +
-        std::string(has_flying_kings(o.variant) ? "flying kings 1.54 times, " : "") +
+        std::string(has_flying_kings(o.variant)
+                        ? "flying kings 1.54 times (on 10x10 1.75 times more a piece beyond 5), "
+                        : "") +
         "0.7 us without kings (fitted on this project's 2-core host), divided by " +
         std::to_string(threads) +
         " threads; pairs in units 10% slower, slices by bytes 4.6 times; reloads at 20 M/s";
