@@ -20,7 +20,10 @@
 namespace damas {
 
 // The position after the move. The same for every variant: the move carries all it needs.
-constexpr Position make_move(Position p, const Move& m) {
+// Built field by field in the returned object: changing a copy of p and returning it stored the
+// fields and read them back as 16-byte words, which the store buffer cannot forward (three
+// quarters of this function's time in the solver).
+constexpr Position make_move(const Position& p, const Move& m) {
     const Bitboard from = bit(m.from);
     const Bitboard to = bit(m.to);
     const bool was_king = (p.kings & from) != 0;
@@ -28,12 +31,12 @@ constexpr Position make_move(Position p, const Move& m) {
     const Bitboard mover = (p.of(p.side) & ~from) | to;
     const Bitboard other = p.of(~p.side) & ~m.captured;
     const bool white = p.side == Color::white;
-    p.pieces[0] = white ? mover : other;
-    p.pieces[1] = white ? other : mover;
-    p.kings &= ~(m.captured | from);
-    if (was_king || m.promotes) p.kings |= to;
-    p.side = ~p.side;
-    return p;
+    Position after;
+    after.pieces[0] = white ? mover : other;
+    after.pieces[1] = white ? other : mover;
+    after.kings = (p.kings & ~(m.captured | from)) | (was_king || m.promotes ? to : 0);
+    after.side = ~p.side;
+    return after;
 }
 
 template <class R>
