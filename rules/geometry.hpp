@@ -184,6 +184,12 @@ struct Board {
     [[gnu::always_inline]] static constexpr int first_on(Bitboard on, int d) {
         return shift[d] > 0 ? std::countr_zero(on) : 63 - std::countl_zero(on);
     }
+    // The first square of `occupied` met sliding from square `from` in direction d, or -1 when
+    // the ray is clear.
+    [[gnu::always_inline]] static constexpr int first_piece(int from, int d, Bitboard occupied) {
+        const Bitboard blockers = ray(from, d) & occupied;
+        return blockers ? first_on(blockers, d) : -1;
+    }
 };
 
 static_assert(Board<board_10x10>::squares == 50);

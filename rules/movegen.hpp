@@ -93,10 +93,9 @@ class MoveGenerator {
             for (Bitboard k = kings; k; k &= k - 1) {
                 const int from = lowest_bit(k);
                 for (int d = 0; d < 4; ++d) {
-                    const Bitboard blockers = B::ray(from, d) & occupied;
-                    if (!blockers) continue;
-                    const Bitboard first = bit(B::first_on(blockers, d));
-                    if ((first & opponents) && (B::step(first, d) & empty)) return true;
+                    const int first = B::first_piece(from, d, occupied);
+                    if (first < 0) continue;
+                    if ((bit(first) & opponents) && (B::step(bit(first), d) & empty)) return true;
                 }
             }
             return false;
@@ -123,8 +122,8 @@ class MoveGenerator {
                 const int from = lowest_bit(k);
                 for (int d = 0; d < 4; ++d) {
                     n += B::rays.length[from][d];
-                    const Bitboard blockers = B::ray(from, d) & occupied;
-                    if (blockers) n -= B::rays.length[B::first_on(blockers, d)][d] + 1;
+                    const int first = B::first_piece(from, d, occupied);
+                    if (first >= 0) n -= B::rays.length[first][d] + 1;
                 }
             }
         } else {
@@ -324,9 +323,9 @@ class MoveGenerator {
                 if constexpr (R::flying_kings) {
                     // The first non-empty square of the ray (empty_ counts the captured pieces,
                     // which stay on the board, as occupied).
-                    const Bitboard blockers = B::ray(from, d) & ~empty_;
-                    if (!blockers) continue;
-                    t = bit(B::first_on(blockers, d));
+                    const int first = B::first_piece(from, d, ~empty_);
+                    if (first < 0) continue;
+                    t = bit(first);
                 } else {
                     t = B::step(at, d);
                 }
