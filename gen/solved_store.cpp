@@ -16,7 +16,9 @@ namespace damas {
 void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes, bool complete) {
     SolvedClass c{m, std::make_unique<ClassIndex>(variant_.info().board, m), std::move(outcomes),
                   complete, nullptr};
-    by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
+    const SolvedClass& kept = classes_.insert_or_assign(m, std::move(c)).first->second;
+    by_key_[key(m)] = &kept;
+    save_if_loaded_again(kept);
 }
 
 StoreNeeds store_needs(Material m) {
@@ -52,7 +54,10 @@ void SolvedStore::load_below(Material m) {
             if (!has(c)) load(c);
     // Once what their capture searches read is in memory, their capture positions are resolved.
     for (const Material c : needs.complete)
-        if (!classes_.at(c).complete && !classes_.at(c).files) complete(classes_.at(c));
+        if (!classes_.at(c).complete && !classes_.at(c).files) {
+            complete(classes_.at(c));
+            save_if_loaded_again(classes_.at(c));
+        }
 }
 
 // Replaces the fill values of the capture positions by their outcomes, so that lookups read
@@ -99,7 +104,6 @@ bool SolvedStore::load_solved_file(Material m) {
 }
 
 void SolvedStore::drop(Material m) {
-    save_if_loaded_again(classes_.at(m));
     by_key_[key(m)] = nullptr;
     classes_.erase(m);
 }

@@ -4,6 +4,8 @@
 //    damaged, truncated file or one of another class or size reads as nothing;
 //  - the store loads a class from its solved file (complete: nothing to search), and from its
 //    table files when the solved file is damaged, which it removes;
+//  - the store writes a class's file once the class is complete (from the solver, or loaded and
+//    its captures resolved), not when it frees it;
 //  - a run on a budget that loads classes again reads them from solved files and writes the
 //    same files as the run that holds every class, leaving no solved file behind.
 #include <gtest/gtest.h>
@@ -114,6 +116,49 @@ TEST(SolvedClassFiles, StoreLoadsThemAndFallsBackToTheTables) {
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
         ASSERT_EQ(pack_outcome(damaged.lookup<English>(p)), complete[i]) << i;
     });
+}
+
+// Written once the class is complete, not when it is freed, so that a run killed while it holds
+// the class (and resumed) reads the class again instead of searching its captures.
+TEST(SolvedClassFiles, WrittenOnceAClassIsComplete) {
+    test::ScratchDir dir("solved-eager");
+    test::generate_quietly(english, 4, dir.path);
+    const Material m = Material::parse("1110").value();
+    GenerateOptions o;
+    o.variant = english;
+    o.max_pieces = 4;
+    Material above = m;
+    for (const Material c : planned_classes(o))
+        if (store_needs(c).complete.count(m)) above = c;
+    ASSERT_NE(above, m);
+    const std::filesystem::path path = solved_class_path(dir.path, english, m);
+    std::filesystem::create_directories(path.parent_path());
+
+    SolvedStore store(english, dir.path);
+    store.use_solved_files([&](Material c) { return c == m; });
+    store.load_below(above);  // loads m from its tables and resolves its captures
+    ASSERT_TRUE(std::filesystem::exists(path));
+    for (const Material c : store_needs(above).complete) {
+        if (c == m) continue;
+        EXPECT_FALSE(std::filesystem::exists(solved_class_path(dir.path, english, c))) << c.name();
+    }
+
+    SolvedStore again(english, dir.path);  // the rerun: reads it, searches nothing
+    again.use_solved_files([](Material) { return false; });
+    again.add_from_files(m);
+    EXPECT_EQ(again.classes_from_solved_files(), 1u);
+    const ClassIndex index(english.info().board, m);
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        ASSERT_EQ(pack_outcome(again.lookup<English>(p)), pack_outcome(store.lookup<English>(p)))
+            << i;
+    });
+
+    // A class added complete (a pair's results) is written at once too.
+    std::filesystem::remove(path);
+    SolvedStore solver(english, dir.path);
+    solver.use_solved_files([&](Material c) { return c == m; });
+    solver.add(m, some_outcomes(index.size()), true);
+    EXPECT_EQ(read_solved_class(path, english, m, index.size()), some_outcomes(index.size()));
 }
 
 TEST(SolvedClassFiles, BoundedRunReadsThemAndWritesTheSameFiles) {
