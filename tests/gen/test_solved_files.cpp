@@ -36,6 +36,18 @@ void flip_byte(const std::filesystem::path& p, std::streamoff at) {
     f.put(static_cast<char>(c ^ 0x10));
 }
 
+// A class of english 2-4 that m is one move away from (m itself if none): solving it loads m
+// from its tables and completes it.
+Material one_move_above(Material m) {
+    GenerateOptions o;
+    o.variant = english;
+    o.max_pieces = 4;
+    Material above = m;
+    for (const Material c : planned_classes(o))
+        if (store_needs(c).complete.count(m)) above = c;
+    return above;
+}
+
 TEST(SolvedClassFiles, ReadBackOrNothing) {
     set_unit_chunk_positions_for_tests(1000);  // many chunks, a partial last one
     test::ScratchDir dir("solved-files");
@@ -79,13 +91,7 @@ TEST(SolvedClassFiles, StoreLoadsThemAndFallsBackToTheTables) {
     test::ScratchDir dir("solved-store");
     test::generate_quietly(english, 4, dir.path);
     const Material m = Material::parse("1110").value();
-    // A class that 1110 is one move away from: solving it loads 1110 and completes it.
-    GenerateOptions o;
-    o.variant = english;
-    o.max_pieces = 4;
-    Material above = m;
-    for (const Material c : planned_classes(o))
-        if (store_needs(c).complete.count(m)) above = c;
+    const Material above = one_move_above(m);
     ASSERT_NE(above, m);
     // The class completed from its tables: what its solved file holds.
     SolvedStore tables(english, dir.path);
@@ -124,12 +130,7 @@ TEST(SolvedClassFiles, WrittenOnceAClassIsComplete) {
     test::ScratchDir dir("solved-eager");
     test::generate_quietly(english, 4, dir.path);
     const Material m = Material::parse("1110").value();
-    GenerateOptions o;
-    o.variant = english;
-    o.max_pieces = 4;
-    Material above = m;
-    for (const Material c : planned_classes(o))
-        if (store_needs(c).complete.count(m)) above = c;
+    const Material above = one_move_above(m);
     ASSERT_NE(above, m);
     const std::filesystem::path path = solved_class_path(dir.path, english, m);
     std::filesystem::create_directories(path.parent_path());
