@@ -358,7 +358,10 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
     const bool forced_compact = o.pair_solving == PairSolving::units_compact;
     const bool forced_units =
         o.pair_solving == PairSolving::units || forced_read_through || forced_compact;
-    plan.bounded = forced_units || with_overhead(whole_peak) > plan.budget_bytes;
+    const auto fits = [&](std::uint64_t bytes) {
+        return with_overhead(bytes) <= plan.budget_bytes;
+    };
+    plan.bounded = forced_units || !fits(whole_peak);
 
     std::uint64_t peak = 0, largest_units = 0;
     std::set<Material> loaded;  // what the store holds, in the bounded model
@@ -378,19 +381,17 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
             const std::set<Material>& closure = next_uses.closure(i);
             for (Material d : closure) step.store_bytes += store_bytes_of(board, d);
             const std::uint64_t whole = step.store_bytes + std::max(c.whole_solve, c.whole_write);
-            step.in_units = forced_units || with_overhead(whole) > plan.budget_bytes;
+            step.in_units = forced_units || !fits(whole);
             // The byte-a-position solver where the state words do not fit even with every
             // smaller class read through the cache.
-            step.compact = step.in_units &&
-                           (forced_compact ||
-                            (with_overhead(c.units_solve + cache_bytes_for(plan.budget_bytes)) >
-                                 plan.budget_bytes &&
-                             c.compact_solve < c.units_solve));
+            step.compact =
+                step.in_units &&
+                (forced_compact || (!fits(c.units_solve + cache_bytes_for(plan.budget_bytes)) &&
+                                    c.compact_solve < c.units_solve));
             const std::uint64_t units_solve = step.compact ? c.compact_solve : c.units_solve;
             const std::uint64_t units_write = step.compact ? c.compact_write : c.units_write;
             std::set<Material> held = closure;
-            if (step.in_units &&
-                with_overhead(step.store_bytes + units_solve) > plan.budget_bytes) {
+            if (step.in_units && !fits(step.store_bytes + units_solve)) {
                 step.cache_bytes = cache_bytes_for(plan.budget_bytes);
                 const std::uint64_t room = within_overhead(plan.budget_bytes);
                 const std::uint64_t taken = units_solve + step.cache_bytes;
@@ -417,9 +418,6 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                 // classes again from their solved class files for the next pair: the store is
                 // emptied for them where only that makes room (english 2-6 at 512 MiB: 1221 +
                 // 2112 and 1122 + 2211).
-                const auto fits = [&](std::uint64_t bytes) {
-                    return with_overhead(bytes) <= plan.budget_bytes;
-                };
                 const bool may_pack = wdl_packed_for_tests.value_or(true);
                 step.empty_store_before_writing =
                     !fits(store + units_write) ||

@@ -54,10 +54,7 @@ void SolvedStore::load_below(Material m) {
             if (!has(c)) load(c);
     // Once what their capture searches read is in memory, their capture positions are resolved.
     for (const Material c : needs.complete)
-        if (!classes_.at(c).complete && !classes_.at(c).files) {
-            complete(classes_.at(c));
-            save_if_loaded_again(classes_.at(c));
-        }
+        if (!classes_.at(c).complete && !classes_.at(c).files) complete(classes_.at(c));
 }
 
 // Replaces the fill values of the capture positions by their outcomes, so that lookups read
@@ -77,6 +74,7 @@ void SolvedStore::complete(SolvedClass& c) {
                           });
     });
     c.complete = true;
+    save_if_loaded_again(c);
 }
 
 void SolvedStore::save_if_loaded_again(const SolvedClass& c) const {
