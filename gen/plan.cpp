@@ -80,21 +80,19 @@ std::set<Material> held_within(const BoardSpec& board, const std::set<Material>&
 //   read at random): 0.7 us a position (english 2040 + 4020 3.1 M positions/s on 2 threads, 3030
 //   3.0; 1.0-1.1 M per CPU-second at 6-7 pieces in the loaded run).
 // - Flying kings (every variant but english and italian) have up to 13 moves (17 on 10x10)
-//   against 4: the king classes take 1.54 times as long, so that international 2-5 takes its
-//   186.5 s on 2 threads (its pairs 0113 + 1301 5.5 M positions/s, 0104 + 0401 4.5, 0203 + 0302
-//   7.7, 2030 + 3020 3.7; modelled 6.8, 5.8, 5.8, 2.9); brazilian 2-5 (8x8) then models 16.9 s
-//   against 17.9 s measured, so the board size adds nothing visible at 5 pieces. On 10x10, 1.75
-//   times more a piece from 6 pieces on: the 6-piece pairs of the international 2-6 run that
-//   loaded no classes (six, 5.0 G positions, loaded host) took 2.18 times the CPU modelled with
-//   1.54 (1.16-2.91 a pair), 1.77 once scaled to a quiet host by the english runs' 0.81: longer
-//   captures with more pieces in reach of a flying king on longer diagonals. Not on 8x8:
-//   brazilian 2-6 took 866 CPU-s on the same loaded host, 1.34 times the 648 modelled without it
-//   (1.08 scaled to a quiet host).
-// The model against runs: english 2-6 215.2 s (215.1 measured), international 2-5 186.7 s
-// (186.5), english 2-7 at the run's budget 10,974 CPU-s, 5,487 s on 2 threads (the loaded run:
-// 12,456 CPU-s, 8,794 s of running; its 2-6 pairs took 1.24 times their quiet CPU). Pairs in units
-// are counted 10% slower (their unit files are compressed, then read back to be assembled), and
-// classes loaded again from the files at 20 M positions/s.
+//   against 4: the king classes take 1.42 times as long. Refitted on the current 2-core host
+//   (AMD EPYC, avx512) after the ray tables (Board::first_piece), quiet runs on 2 threads:
+//   international 2-5 169.2 s (modelled 173.2), brazilian 2-5 14.6 s (15.7). On 10x10, 1.15
+//   times more a piece from 6 pieces on: the international 2-6 run's 6-piece pairs (20 pairs,
+//   the CPU of each less its loading, weighted log error 0.5%; 1.75 before the ray tables,
+//   fitted on the earlier host): longer captures with more pieces in reach of a flying king on
+//   longer diagonals. English (46 + 36 kings ns) still holds on this host: 2-6 208.2 s, quiet.
+// The model against runs: english 2-6 215.2 s (215.1 measured on the earlier host, 208.2 on this
+// one), international 2-5 173.2 s (169.2), brazilian 2-5 15.7 s (14.6), english 2-7 at the
+// earlier run's budget 10,974 CPU-s, 5,487 s on 2 threads (that loaded run: 12,456 CPU-s, 8,794 s
+// of running; its 2-6 pairs took 1.24 times their quiet CPU). Pairs in units are counted 10%
+// slower (their unit files are compressed, then read back to be assembled), and classes loaded
+// again from the files at 20 M positions/s.
 bool has_flying_kings(const Variant& v) {
     return dispatch(v.base, [](auto rules) { return decltype(rules)::flying_kings; });
 }
@@ -105,7 +103,7 @@ double cpu_seconds_per_position(const Variant& v, Material m) {
     const double beyond_six = std::pow(1.35, std::max(0, m.pieces() - 6));
     const bool long_diagonals = v.info().board.width == 10;
     const double flying =
-        1.54 * (long_diagonals ? std::pow(1.75, std::max(0, m.pieces() - 5)) : 1.0);
+        1.42 * (long_diagonals ? std::pow(1.15, std::max(0, m.pieces() - 5)) : 1.0);
     return (46e-9 + 36e-9 * kings) * beyond_six * (has_flying_kings(v) ? flying : 1.0);
 }
 constexpr double units_slowdown = 1.1;
@@ -460,7 +458,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
     plan.time_model =
         "model: CPU per position by pair, (46 + 36 a king) ns, 1.35 times a piece beyond 6, " +
         std::string(has_flying_kings(o.variant)
-                        ? "flying kings 1.54 times (on 10x10 1.75 times more a piece beyond 5), "
+                        ? "flying kings 1.42 times (on 10x10 1.15 times more a piece beyond 5), "
                         : "") +
         "0.7 us without kings (fitted on this project's 2-core host), divided by " +
         std::to_string(threads) +
