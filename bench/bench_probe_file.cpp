@@ -108,13 +108,17 @@ void Compress(benchmark::State& state) {
     const auto rule = static_cast<FillRule>(state.range(1));
     const bool dtw = state.range(2) != 0;
     const auto level = static_cast<int>(state.range(3));
+    const auto codec = static_cast<Codec>(state.range(4));  // dtw: zstd (0) or zstd-planes (3)
     const auto& w = wdl_data();
     static const std::vector<std::uint16_t> d = synthetic_dtw(wdl_data());
     const auto path = bench_dir() / "compress.tmp";
     TableHeader h;
     for (auto _ : state) {
-        const WriteOptions opt{
-            .threads = 1, .positions_per_block = ppb, .fill = rule, .zstd_level = level};
+        const WriteOptions opt{.threads = 1,
+                               .positions_per_block = ppb,
+                               .fill = rule,
+                               .zstd_level = level,
+                               .distance_codec = codec};
         h = dtw ? write_dtw_table(path, info, d, opt) : write_wdl_table(path, info, w, opt);
     }
     state.counters["bits_per_pos"] =
@@ -125,11 +129,11 @@ void Compress(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(h.positions));
 }
 BENCHMARK(Compress)
-    ->ArgNames({"ppb", "fill", "dtw", "level"})
-    ->ArgsProduct({{16384, 32768, 65536, 131072}, {1, 2}, {0}, {0}})
-    ->ArgsProduct({{32768, 65536}, {1}, {0}, {3, 9, 12, 15, 19, 22}})
-    ->ArgsProduct({{4096, 8192, 16384}, {1, 2}, {1}, {0}})
-    ->ArgsProduct({{8192}, {2}, {1}, {3, 9, 12, 15, 19}})
+    ->ArgNames({"ppb", "fill", "dtw", "level", "codec"})
+    ->ArgsProduct({{16384, 32768, 65536, 131072}, {1, 2}, {0}, {0}, {0}})
+    ->ArgsProduct({{32768, 65536}, {1}, {0}, {3, 9, 12, 15, 19, 22}, {0}})
+    ->ArgsProduct({{4096, 8192, 16384}, {1, 2}, {1}, {0}, {0, 3}})
+    ->ArgsProduct({{8192}, {2}, {1}, {3, 9, 12, 15, 19}, {0, 3}})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
@@ -166,9 +170,10 @@ BENCHMARK(ColdBlock)
     ->ArgsProduct({{16384, 32768, 65536, 131072}, {0}})
     ->Unit(benchmark::kMicrosecond);
 
-// One block of a real table file (DAMAS_BENCH_WDL: its path; skipped without it), read and
-// decoded as a probe's cache miss does: for the context codecs, the flags of its positions
-// computed from the positions, then the model's decoding. Blocks taken in a fixed random order.
+// One block of a real table file (DAMAS_BENCH_WDL: its path, a stored wdl file or a dtw file;
+// skipped without it), read and decoded as a probe's cache miss does: for the context codecs,
+// the flags of its positions computed from the positions, then the model's decoding. Blocks
+// taken in a fixed random order.
 //   DAMAS_BENCH_WDL=db/english/2212.wdl build/bench/bench_probe_file --benchmark_filter=File
 void FileColdBlock(benchmark::State& state) {
     const char* path = std::getenv("DAMAS_BENCH_WDL");
@@ -178,7 +183,7 @@ void FileColdBlock(benchmark::State& state) {
     }
     const TableFile t(path);
     if (!t.holds_values() || t.header().blocks < 2) {
-        state.SkipWithError("not a stored wdl file of two blocks or more");
+        state.SkipWithError("not a stored table file of two blocks or more");
         return;
     }
     std::vector<std::byte> out(t.block_size(0));

@@ -103,6 +103,7 @@ WriteOptions write_options(const GenerateOptions& o) {
     WriteOptions wo;
     wo.threads = static_cast<unsigned>(std::max(1, o.threads));
     wo.durable = o.durable;
+    wo.distance_codec = o.distance_codec;
     return wo;
 }
 

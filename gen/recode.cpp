@@ -17,8 +17,10 @@
 #include "gen/progress.hpp"
 #include "gen/run_record.hpp"
 #include "gen/threads.hpp"
+#include "gen/writer.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
+#include "table/bytes.hpp"
 #include "table/outcome.hpp"
 #include "table/table_file.hpp"
 
@@ -131,19 +133,48 @@ std::vector<Material> pairs_to_recode(const RecodeOptions& r) {
     return pairs;
 }
 
-std::uint64_t wdl_bytes(const GenerateOptions& o, Material m) {
+std::uint64_t file_bytes(const GenerateOptions& o, Material m, Metric metric) {
     std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(path_of(o, m, Metric::wdl), ec);
+    const std::uintmax_t size = std::filesystem::file_size(path_of(o, m, metric), ec);
     return ec ? 0 : static_cast<std::uint64_t>(size);
 }
 
-std::uint64_t pair_wdl_bytes(const GenerateOptions& o, Material m) {
-    return wdl_bytes(o, m) + (m.mirrored() != m ? wdl_bytes(o, m.mirrored()) : 0);
+std::uint64_t pair_bytes(const GenerateOptions& o, Material m, Metric metric) {
+    return file_bytes(o, m, metric) + (m.mirrored() != m ? file_bytes(o, m.mirrored(), metric) : 0);
+}
+
+// Class c's dtw file written again with o.distance_codec from its own decoded blocks (recode.hpp);
+// false if it has that codec already.
+bool recode_dtw_file(const GenerateOptions& o, Material c) {
+    const std::filesystem::path path = path_of(o, c, Metric::dtw);
+    const TableFile old(path, TableIdentity{o.variant, c, Metric::dtw});
+    const TableHeader h = old.header();
+    if (h.codec == o.distance_codec) return false;
+    WriteOptions wo;
+    wo.threads = static_cast<unsigned>(std::max(1, o.threads));
+    wo.durable = o.durable;
+    wo.distance_codec = o.distance_codec;
+    wo.positions_per_block = h.positions_per_block;
+    wo.counts_from = &h;
+    write_dtw_table(
+        path, table_info(o.variant, c), h.positions,
+        [&](std::uint64_t first, std::span<std::uint16_t> out) {
+            thread_local std::vector<std::byte> block;
+            const std::uint64_t b = first / h.positions_per_block;
+            block.resize(old.block_size(b));
+            if (first % h.positions_per_block != 0 || block.size() != 2 * out.size() ||
+                old.read_block(b, block) != ReadStatus::ok)
+                throw Error(path.string() + ": cannot read block " + std::to_string(b));
+            for (std::size_t i = 0; i < out.size(); ++i)
+                out[i] = le::load<std::uint16_t>(&block[2 * i]);
+        },
+        wo);
+    return true;
 }
 
 }  // namespace
 
-RecodeSummary recode_wdl(const RecodeOptions& r, Progress& progress) {
+RecodeSummary recode_folder(const RecodeOptions& r, Progress& progress) {
     const auto start = std::chrono::steady_clock::now();
     GenerateOptions o = r.gen;
     const int threads = checked_threads(o.threads, "threads");
@@ -167,18 +198,30 @@ RecodeSummary recode_wdl(const RecodeOptions& r, Progress& progress) {
         lock.emplace(o.dir, o.variant);
     RecodeSummary s;
     for (const Material m : pairs) {
-        const DtwFilesSource source(o, m);
-        const std::uint64_t before = pair_wdl_bytes(o, m);
-        for (int c = 0; c < source.classes(); ++c) s.positions += source.positions(c);
-        write_pair(o, source, PairFiles::wdl_only);
-        remove_leftovers(o, m);
-        const std::uint64_t after = pair_wdl_bytes(o, m);
-        s.wdl_bytes_before += before;
-        s.wdl_bytes_after += after;
-        s.classes += source.classes();
         std::string line = m.name();
         if (m.mirrored() != m) line += '+' + m.mirrored().name();
-        line += ": wdl " + std::to_string(before) + " -> " + std::to_string(after) + " bytes";
+        line += ':';
+        if (r.dtw) {
+            const std::uint64_t before = pair_bytes(o, m, Metric::dtw);
+            s.dtw_files_written += recode_dtw_file(o, m);
+            if (m.mirrored() != m) s.dtw_files_written += recode_dtw_file(o, m.mirrored());
+            const std::uint64_t after = pair_bytes(o, m, Metric::dtw);
+            s.dtw_bytes_before += before;
+            s.dtw_bytes_after += after;
+            line += " dtw " + std::to_string(before) + " -> " + std::to_string(after) + " bytes";
+        }
+        const DtwFilesSource source(o, m);
+        for (int c = 0; c < source.classes(); ++c) s.positions += source.positions(c);
+        s.classes += source.classes();
+        if (r.wdl) {
+            const std::uint64_t before = pair_bytes(o, m, Metric::wdl);
+            write_pair(o, source, PairFiles::wdl_only);
+            remove_leftovers(o, m);
+            const std::uint64_t after = pair_bytes(o, m, Metric::wdl);
+            s.wdl_bytes_before += before;
+            s.wdl_bytes_after += after;
+            line += " wdl " + std::to_string(before) + " -> " + std::to_string(after) + " bytes";
+        }
         progress.message(line);
     }
     if (run) run->finish();

@@ -1,6 +1,7 @@
 // `damas recode`: a folder's wdl files written again with another codec (or the generator's
 // automatic choice) without solving anything again: to make an existing set smaller with a
-// newer codec, or faster to probe cold with zstd.
+// newer codec, or faster to probe cold with zstd. Its dtw files likewise, with another codec of
+// 16-bit tables (a folder written before zstd-planes shrinks by about a fifth).
 //
 // Owns: the pass over a folder's pairs of classes. A class's DTW file holds its wdl values (the
 // winner by the parity of the plies, or a draw: table/format.hpp's dtw_outcome) except where
@@ -10,6 +11,10 @@
 // wdl files come out byte-identical to those `damas gen` writes with the same codec and layout
 // options; the DTW files are not touched (a DTW header takes only the wdl counts, which no codec
 // changes).
+// A dtw file is written again block by block from its own decoded blocks (the positions the
+// probe never reads hold the fill value the writer chose from the block's known values, which
+// it chooses again), so its decoded bytes, checksums and counts stay, and the file is the one
+// `damas gen` writes with that codec; a file that has the codec already is left as it is.
 //
 // Memory: the largest class's DTW values (2 bytes a position) while its wdl values (1 byte) are
 // taken from them, then what the writer holds (the values and, for the context codecs, a byte of
@@ -34,6 +39,9 @@ struct RecodeOptions {
     GenerateOptions gen;
     // These classes and their mirrors; empty: every class that has a DTW file.
     std::vector<Material> only;
+    // What is written again: the wdl files (gen.wdl_codec), the dtw files (gen.distance_codec).
+    bool wdl = true;
+    bool dtw = false;
 };
 
 struct RecodeSummary {
@@ -41,11 +49,14 @@ struct RecodeSummary {
     std::uint64_t positions = 0;
     std::uint64_t wdl_bytes_before = 0;  // the wdl files of those classes, before and after
     std::uint64_t wdl_bytes_after = 0;
+    std::uint64_t dtw_bytes_before = 0;  // the dtw files of those classes, before and after
+    std::uint64_t dtw_bytes_after = 0;
+    int dtw_files_written = 0;
     double seconds = 0;
 };
 
 // Throws Error naming the file or class when the folder has no DTW file for a class (or its
 // mirror) or a file cannot be read or written.
-RecodeSummary recode_wdl(const RecodeOptions& options, Progress& progress);
+RecodeSummary recode_folder(const RecodeOptions& options, Progress& progress);
 
 }  // namespace damas

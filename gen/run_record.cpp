@@ -23,6 +23,7 @@ std::string gen_options(const GenerateOptions& o) {
     nlohmann::json j = common(o.variant, o.max_pieces, o.max_per_side, o.only);
     j["mirror_wdl"] = o.mirror_wdl;
     j["wdl_codec"] = o.wdl_codec ? block_codec(*o.wdl_codec).name() : "auto";
+    j["dtw_codec"] = block_codec(o.distance_codec).name();
     return j.dump();
 }
 

@@ -402,13 +402,18 @@ std::optional<TableHeader> write_coded_table(const std::filesystem::path& path,
     return h;
 }
 
-// A zstd table (the codec that codes any values, without a model).
+// The codec of a table without a model: zstd for wdl, opt.distance_codec for the others.
+inline const BlockCodec& modelless_codec(const WriteOptions& opt, Metric metric) {
+    return metric == Metric::wdl ? zstd_block_codec() : block_codec(opt.distance_codec);
+}
+
+// A table of a codec without a model (modelless_codec).
 template <class T, class Values, class Produce = NoValues>
 TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
                         std::uint64_t positions, std::span<const T> all, const Values& values,
                         const WriteOptions& opt, Metric metric, const Produce& produce = {}) {
     return *write_coded_table(path, info, positions, all, values, opt, metric,
-                              Coding{zstd_block_codec()}, produce);
+                              Coding{modelless_codec(opt, metric)}, produce);
 }
 
 // A table of values held in memory.
@@ -427,7 +432,8 @@ std::optional<TableHeader> write_coded_table(const std::filesystem::path& path,
 template <class T>
 TableHeader write_table(const std::filesystem::path& path, const TableInfo& info,
                         std::span<const T> values, const WriteOptions& opt, Metric metric) {
-    return *write_coded_table(path, info, values, opt, metric, Coding{zstd_block_codec()});
+    return *write_coded_table(path, info, values, opt, metric,
+                              Coding{modelless_codec(opt, metric)});
 }
 
 // Blocks 0, stride, 2 stride, ... of a table of `blocks` blocks: the ones an estimate encodes.

@@ -10,10 +10,11 @@
 // (codec.cpp); tests/table/test_codec.cpp runs over every registered codec.
 //
 // Codecs: zstd (table/zstd_codec.cpp; every metric; no model; unknown positions filled with a
-// value that compresses well, FillRule) and the context codecs (table/context_codec.cpp over
-// table/wdl_context.hpp, "context", and table/wdl_mix.hpp, "context-mix"; stored wdl tables
-// only; a model of probabilities; positions the probe never reads are not coded and decode as 3;
-// they alone can skip a class's odd half, format.hpp's half layout).
+// value that compresses well, FillRule), zstd-planes (the same for the 16-bit metrics, a block's
+// low and high bytes apart: the generator's dtw and dtr files) and the context codecs
+// (table/context_codec.cpp over table/wdl_context.hpp, "context", and table/wdl_mix.hpp,
+// "context-mix"; stored wdl tables only; a model of probabilities; positions the probe never reads
+// are not coded and decode as 3; they alone can skip a class's odd half, format.hpp's half layout).
 //
 // Estimates are an encoding of a sample of blocks: the model built from the sampled blocks, the
 // same blocks encoded (gen/writer.hpp's estimate_wdl_bytes drives it, on the writer's threads).
@@ -147,6 +148,7 @@ const BlockCodec& block_codec(Codec c);
 
 // The implementations, for the registry (codec.cpp).
 const BlockCodec& zstd_block_codec();         // table/zstd_codec.cpp
+const BlockCodec& zstd_planes_block_codec();  // table/zstd_codec.cpp
 const BlockCodec& context_block_codec();      // table/context_codec.cpp
 const BlockCodec& context_mix_block_codec();  // table/context_codec.cpp
 

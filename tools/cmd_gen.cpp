@@ -32,7 +32,8 @@ struct RecodeFlags {
     std::string variant;
     std::string dir;
     std::vector<std::string> classes;
-    std::string wdl_codec = "auto";
+    std::string wdl_codec;  // empty: not asked (auto if --dtw-codec is not asked either)
+    std::string dtw_codec;  // empty: the dtw files are left as they are
     bool full_wdl = false;
     int threads = 0;
     bool no_sync = false;
@@ -47,34 +48,54 @@ void run_recode(const RecodeFlags& f) {
     r.gen.threads = checked_threads(f.threads);
     r.gen.durable = !f.no_sync;
     r.gen.mirror_wdl = !f.full_wdl;
-    r.gen.wdl_codec = wdl_codec_option(f.wdl_codec);
+    // The wdl files unless only the dtw files' codec is asked.
+    r.wdl = !f.wdl_codec.empty() || f.dtw_codec.empty();
+    r.gen.wdl_codec = wdl_codec_option(f.wdl_codec.empty() ? "auto" : f.wdl_codec);
+    r.dtw = !f.dtw_codec.empty();
+    if (r.dtw) r.gen.distance_codec = dtw_codec_option(f.dtw_codec);
     for (const std::string& c : f.classes) {
         const std::optional<Material> m = Material::parse(c);
         if (!m) throw Error("--class " + c + ": not a class (four digits, e.g. 2112)");
         r.only.push_back(*m);
     }
     Progress progress(Progress::detect(f.quiet));
-    const RecodeSummary s = recode_wdl(r, progress);
+    const RecodeSummary s = recode_folder(r, progress);
     if (f.json) {
-        print_json({{"variant", r.gen.variant.name()},
-                    {"dir", r.gen.dir.string()},
-                    {"wdl_codec", f.wdl_codec},
-                    {"classes", s.classes},
-                    {"positions", s.positions},
-                    {"wdl_bytes_before", s.wdl_bytes_before},
-                    {"wdl_bytes_after", s.wdl_bytes_after},
-                    {"seconds", s.seconds}});
+        Json j{{"variant", r.gen.variant.name()},
+               {"dir", r.gen.dir.string()},
+               {"classes", s.classes},
+               {"positions", s.positions},
+               {"seconds", s.seconds}};
+        if (r.wdl) {
+            j["wdl_codec"] = f.wdl_codec.empty() ? "auto" : f.wdl_codec;
+            j["wdl_bytes_before"] = s.wdl_bytes_before;
+            j["wdl_bytes_after"] = s.wdl_bytes_after;
+        }
+        if (r.dtw) {
+            j["dtw_codec"] = f.dtw_codec;
+            j["dtw_files_written"] = s.dtw_files_written;
+            j["dtw_bytes_before"] = s.dtw_bytes_before;
+            j["dtw_bytes_after"] = s.dtw_bytes_after;
+        }
+        print_json(j);
         return;
     }
-    const double bits = s.positions ? 8.0 * static_cast<double>(s.wdl_bytes_after) /
-                                          static_cast<double>(s.positions)
-                                    : 0.0;
-    std::printf(
-        "recoded %d classes (%llu positions) in %.1f s: wdl %llu -> %llu bytes (%.3f bits "
-        "a position)\n",
-        s.classes, static_cast<unsigned long long>(s.positions), s.seconds,
-        static_cast<unsigned long long>(s.wdl_bytes_before),
-        static_cast<unsigned long long>(s.wdl_bytes_after), bits);
+    const auto bits = [&](std::uint64_t bytes) {
+        return s.positions ? 8.0 * static_cast<double>(bytes) / static_cast<double>(s.positions)
+                           : 0.0;
+    };
+    std::printf("recoded %d classes (%llu positions) in %.1f s", s.classes,
+                static_cast<unsigned long long>(s.positions), s.seconds);
+    if (r.wdl)
+        std::printf(": wdl %llu -> %llu bytes (%.3f bits a position)",
+                    static_cast<unsigned long long>(s.wdl_bytes_before),
+                    static_cast<unsigned long long>(s.wdl_bytes_after), bits(s.wdl_bytes_after));
+    if (r.dtw)
+        std::printf("%s dtw %llu -> %llu bytes (%.3f bits a position; %d files written again)",
+                    r.wdl ? "," : ":", static_cast<unsigned long long>(s.dtw_bytes_before),
+                    static_cast<unsigned long long>(s.dtw_bytes_after), bits(s.dtw_bytes_after),
+                    s.dtw_files_written);
+    std::printf("\n");
 }
 
 struct VerifyFlags {
@@ -146,15 +167,23 @@ void add_gen_commands(CLI::App& app) {
     static RecodeFlags ro;
     auto* recode = app.add_subcommand(
         "recode",
-        "Write a folder's wdl files again with another codec, from its DTW files (nothing is "
-        "solved again; the files are those gen writes with that codec)");
+        "Write a folder's wdl files again with another codec, from its DTW files, or its dtw "
+        "files with --dtw-codec (nothing is solved again; the files are those gen writes with "
+        "that codec)");
     recode->add_option("--variant,-v", ro.variant, "Variant (" + variant_names() + ")")->required();
     recode->add_option("--dir,-d", ro.dir, "Database folder (default: $DAMAS_DB or ./db)")
         ->check(non_empty_folder);
     recode->add_option("--class,-c", ro.classes,
                        "Only this class and its mirror (repeat the option for more; default: "
                        "every class with a DTW file)");
-    recode->add_option("--wdl-codec", ro.wdl_codec, wdl_codec_help);
+    recode->add_option("--wdl-codec", ro.wdl_codec,
+                       std::string(wdl_codec_help) +
+                           " (default: auto, unless only --dtw-codec "
+                           "is given)");
+    recode->add_option("--dtw-codec", ro.dtw_codec,
+                       std::string(dtw_codec_help) +
+                           " (default: the dtw files are left as they are; given alone, only "
+                           "they are written)");
     recode->add_flag("--full-wdl", ro.full_wdl,
                      "Write the wdl values of both classes of each pair (as gen --full-wdl)");
     recode->add_option("--threads,-t", ro.threads, "Threads (default: all cores)");

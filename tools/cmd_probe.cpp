@@ -275,9 +275,11 @@ std::string hex64(std::uint64_t x) {
     return buf;
 }
 
-// What `info` says of a file's codec: nothing for zstd, the default.
+// What `info` says of a file's codec: nothing for the generator's default (zstd for wdl,
+// zstd-planes for the 16-bit tables).
 std::string codec_note(const TableHeader& h) {
-    if (h.codec == Codec::zstd) return "";
+    const Codec usual = h.metric == Metric::wdl ? Codec::zstd : Codec::zstd_planes;
+    if (h.codec == usual) return "";
     return std::string(block_codec(h.codec).name()) + " codec, " +
            (h.half ? "half layout (odd positions searched), " : "");
 }

@@ -13,7 +13,21 @@ const char* const wdl_codec_help =
     "wdl compression: auto (a context codec for classes of 16 M positions or more when smaller "
     "than zstd), zstd, context or context-mix (wherever it applies)";
 
+const char* const dtw_codec_help =
+    "dtw compression: zstd-planes (default: a block's low and high bytes apart, about a fifth "
+    "smaller) or zstd (as before it)";
+
 namespace {
+
+// The names of the registered codecs that code metric m, "a, b or c".
+std::string codec_names(Metric m, std::string names) {
+    std::vector<std::string> all;
+    for (const BlockCodec* c : block_codecs())
+        if (c->codes(m)) all.emplace_back(c->name());
+    for (std::size_t i = 0; i < all.size(); ++i)
+        names += (names.empty() ? "" : i + 1 == all.size() ? " or " : ", ") + all[i];
+    return names;
+}
 
 std::string gib(std::uint64_t bytes) {
     char buf[32];
@@ -134,6 +148,7 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
                   "about twice the wdl bytes (default: one class per pair, the other's file in "
                   "the mirror layout)");
     gen->add_option("--wdl-codec", g.wdl_codec, wdl_codec_help);
+    gen->add_option("--dtw-codec", g.dtw_codec, dtw_codec_help);
     gen->add_option(
         "--memory", g.memory,
         std::string(per_rank ? "Most memory each rank may take" : "Most memory the run may take") +
@@ -157,12 +172,15 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
 
 WdlCodec wdl_codec_option(const std::string& name) {
     if (name == "auto") return automatic_wdl_codec;
-    if (const BlockCodec* codec = find_block_codec(name)) return codec->id();
-    std::string names = "auto";
-    const auto codecs = block_codecs();
-    for (std::size_t i = 0; i < codecs.size(); ++i)
-        names += (i + 1 == codecs.size() ? " or " : ", ") + std::string(codecs[i]->name());
-    throw Error("bad --wdl-codec '" + name + "' (" + names + ")");
+    const BlockCodec* codec = find_block_codec(name);
+    if (codec && codec->codes(Metric::wdl)) return codec->id();
+    throw Error("bad --wdl-codec '" + name + "' (" + codec_names(Metric::wdl, "auto") + ")");
+}
+
+Codec dtw_codec_option(const std::string& name) {
+    const BlockCodec* codec = find_block_codec(name);
+    if (codec && codec->codes(Metric::dtw)) return codec->id();
+    throw Error("bad --dtw-codec '" + name + "' (" + codec_names(Metric::dtw, "") + ")");
 }
 
 GenerateOptions generate_options(const GenFlags& o) {
@@ -177,6 +195,7 @@ GenerateOptions generate_options(const GenFlags& o) {
     g.mirror_wdl = !o.full_wdl;
     g.durable = !o.no_sync;
     g.wdl_codec = wdl_codec_option(o.wdl_codec);
+    g.distance_codec = dtw_codec_option(o.dtw_codec);
     g.only = class_option(o.only);
     if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
     if (o.in_units) g.pair_solving = PairSolving::units;

@@ -30,6 +30,7 @@ struct RunFlags {
 struct GenFlags : RunFlags {
     bool full_wdl = false;
     std::string wdl_codec = "auto";
+    std::string dtw_codec = "zstd-planes";
     std::string memory;
     bool plan = false;
     bool in_units = false;
@@ -42,6 +43,9 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank = false);
 // --wdl-codec: "auto" or a codec's name; throws Error naming the choices.
 WdlCodec wdl_codec_option(const std::string& name);
 extern const char* const wdl_codec_help;
+// --dtw-codec: a codec of 16-bit tables (zstd-planes or zstd); throws Error naming the choices.
+Codec dtw_codec_option(const std::string& name);
+extern const char* const dtw_codec_help;
 // The options the flags ask for; throws Error on a bad value.
 GenerateOptions generate_options(const GenFlags& flags);
 // "40 s", "12.5 min", "3.2 h".

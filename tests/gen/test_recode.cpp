@@ -1,7 +1,8 @@
 // damas recode (gen/recode.hpp): a folder's wdl files written again with another codec from its
 // DTW files must be the very files gen writes with that codec (every file of the folder,
 // manifest included, byte for byte), for every variant, through the automatic choice by
-// estimates, and back again; bad requests are clear errors that change nothing.
+// estimates, and back again; so must its dtw files written again with another codec of 16-bit
+// tables; bad requests are clear errors that change nothing.
 #include <gtest/gtest.h>
 
 #include "gen/progress.hpp"
@@ -28,7 +29,23 @@ GenerateOptions options(const Variant& v, int pieces, const std::filesystem::pat
 
 RecodeSummary recode_with(const GenerateOptions& o, std::vector<Material> only = {}) {
     Progress progress(Progress::Mode::quiet);
-    return recode_wdl({o, std::move(only)}, progress);
+    return recode_folder({o, std::move(only)}, progress);
+}
+
+// The dtw files only, with `codec`.
+RecodeSummary recode_dtw_with(GenerateOptions o, Codec codec) {
+    Progress progress(Progress::Mode::quiet);
+    o.distance_codec = codec;
+    return recode_folder({.gen = o, .only = {}, .wdl = false, .dtw = true}, progress);
+}
+
+// gen as generate_in_units does (every pair whole), its dtw files with `codec`.
+void generate_with_dtw_codec(const Variant& v, int pieces, const std::filesystem::path& dir,
+                             Codec codec) {
+    GenerateOptions o = options(v, pieces, dir, automatic_wdl_codec, context_min_positions);
+    o.distance_codec = codec;
+    Progress progress(Progress::Mode::quiet);
+    generate(o, progress);
 }
 
 void expect_same_trees(const std::filesystem::path& a, const std::filesystem::path& b) {
@@ -67,6 +84,30 @@ TEST_P(Recode, GivesTheFilesGenWrites) {
     expect_same_trees(work.path, zstd.path);
     recode_with(options(v, pieces, work.path, automatic_wdl_codec, all_large));
     expect_same_trees(work.path, autom.path);
+}
+
+// zstd-planes -> zstd -> zstd-planes, each against gen writing that codec; a second recode to
+// the same codec writes nothing.
+TEST_P(Recode, GivesTheDtwFilesGenWrites) {
+    const auto [v, pieces] = GetParam();
+    ScratchDir planes("recode-dtw-planes"), zstd("recode-dtw-zstd"), work("recode-dtw-work");
+    generate_with_dtw_codec(v, pieces, planes.path, Codec::zstd_planes);
+    generate_with_dtw_codec(v, pieces, zstd.path, Codec::zstd);
+    generate_with_dtw_codec(v, pieces, work.path, Codec::zstd_planes);
+    const GenerateOptions o = options(v, pieces, work.path, automatic_wdl_codec, 0);
+
+    RecodeSummary s = recode_dtw_with(o, Codec::zstd);
+    EXPECT_GT(s.dtw_files_written, 0);
+    EXPECT_EQ(s.wdl_bytes_before + s.wdl_bytes_after, 0u);
+    EXPECT_LT(s.dtw_bytes_before, s.dtw_bytes_after);  // the planes are smaller
+    expect_same_trees(work.path, zstd.path);
+    s = recode_dtw_with(o, Codec::zstd_planes);
+    EXPECT_GT(s.dtw_files_written, 0);
+    expect_same_trees(work.path, planes.path);
+    s = recode_dtw_with(o, Codec::zstd_planes);
+    EXPECT_EQ(s.dtw_files_written, 0);
+    EXPECT_EQ(s.dtw_bytes_before, s.dtw_bytes_after);
+    expect_same_trees(work.path, planes.path);
 }
 
 std::string case_name(const ::testing::TestParamInfo<RecodeCase>& info) {
@@ -129,11 +170,14 @@ TEST(RecodeCli, BadRequestsExitNonZero) {
     const std::string dir = " -d " + empty.path.string();
     EXPECT_EQ(run_damas("recode -v english -q" + dir), 2);  // no tables there
     EXPECT_EQ(run_damas("recode -v english --wdl-codec lzma -q" + dir), 2);
+    EXPECT_EQ(run_damas("recode -v english --wdl-codec zstd-planes -q" + dir), 2);  // dtw only
+    EXPECT_EQ(run_damas("recode -v english --dtw-codec context -q" + dir), 2);      // wdl only
     EXPECT_EQ(run_damas("recode -v checkers -q" + dir), 2);
     generate_in_units(*parse_variant("english"), 2, empty.path, PairSolving::automatic, Codec::zstd,
                       context_min_positions);
     EXPECT_EQ(run_damas("recode -v english -c 9999 -q" + dir), 2);
     EXPECT_EQ(run_damas("recode -v english --wdl-codec context -q --no-sync" + dir), 0);
+    EXPECT_EQ(run_damas("recode -v english --dtw-codec zstd -q --no-sync" + dir), 0);
     EXPECT_EQ(run_damas("verify -q" + dir), 0);
 }
 
