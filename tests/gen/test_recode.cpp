@@ -172,6 +172,10 @@ TEST(RecodeCli, BadRequestsExitNonZero) {
     EXPECT_EQ(run_damas("recode -v english --wdl-codec lzma -q" + dir), 2);
     EXPECT_EQ(run_damas("recode -v english --wdl-codec zstd-planes -q" + dir), 2);  // dtw only
     EXPECT_EQ(run_damas("recode -v english --dtw-codec context -q" + dir), 2);      // wdl only
+    // gen takes the same names, refused before anything is written.
+    EXPECT_EQ(run_damas("gen -v english -p 2 --dtw-codec context -q" + dir), 2);
+    EXPECT_EQ(run_damas("gen -v english -p 2 --wdl-codec zstd-planes -q" + dir), 2);
+    EXPECT_TRUE(tree_bytes(empty.path).empty());
     EXPECT_EQ(run_damas("recode -v checkers -q" + dir), 2);
     generate_in_units(*parse_variant("english"), 2, empty.path, PairSolving::automatic, Codec::zstd,
                       context_min_positions);
