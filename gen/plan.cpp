@@ -112,10 +112,10 @@ constexpr double units_slowdown = 1.1;
 constexpr double compact_slowdown = 4.6;
 constexpr double reload_positions_per_second = 20e6;
 
-// Bytes per position of the table files, measured on english 2-6 (DTW 2.74 bits, WDL 0.045
-// bits); the same is assumed for the 10x10 boards. Unit files: at most a byte per position
-// (3 bytes of values, compressed by zstd).
-constexpr double table_bytes_per_position = (2.74 + 0.045) / 8;
+// Bytes per position of the table files, measured on english 2-6 (DTW 2.14 bits with
+// zstd-planes, 2.58 with zstd; WDL 0.045 bits); the same is assumed for the 10x10 boards. Unit
+// files: at most a byte per position (3 bytes of values, compressed by zstd).
+constexpr double table_bytes_per_position = (2.14 + 0.045) / 8;
 constexpr double unit_bytes_per_position = 1.0;
 
 // The pairs in the order they are solved, each named by its first class.
