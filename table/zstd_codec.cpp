@@ -341,51 +341,44 @@ class NoModelBuilder : public ModelBuilder {
     Metric metric_;
 };
 
-class Zstd : public BlockCodec {
+// The zstd codecs as the registry holds them: no model, no half layout; Table decodes and makes
+// the encoders.
+template <class Table>
+class ModellessCodec : public BlockCodec {
+  public:
+    std::string header_problem(const TableHeader& h) const override {
+        if (!codes(h.metric))
+            return std::string("a ") + metric_name(h.metric) + " table with the " + name() +
+                   " codec";
+        if (h.half || h.model_size != 0) return "half layout or model without the context codec";
+        return {};
+    }
+    bool codes_half() const override { return false; }
+    std::uint32_t positions_per_block(Metric m, std::uint32_t asked) const override {
+        return asked != 0 ? asked : format::default_positions_per_block(m);
+    }
+    std::unique_ptr<const TableCodec> open(const TableHeader& h, std::span<const std::byte>,
+                                           const std::string&) const override {
+        return std::make_unique<Table>(h.metric);
+    }
+    std::unique_ptr<ModelBuilder> model_builder(const TableHeader& h,
+                                                const ModelSampling&) const override {
+        return std::make_unique<NoModelBuilder<Table>>(h.metric);
+    }
+};
+
+class Zstd : public ModellessCodec<ZstdTable> {
   public:
     Codec id() const override { return Codec::zstd; }
     const char* name() const override { return "zstd"; }
     bool codes(Metric) const override { return true; }
-    std::string header_problem(const TableHeader& h) const override {
-        if (h.half || h.model_size != 0) return "half layout or model without the context codec";
-        return {};
-    }
-    bool codes_half() const override { return false; }
-    std::uint32_t positions_per_block(Metric m, std::uint32_t asked) const override {
-        return asked != 0 ? asked : format::default_positions_per_block(m);
-    }
-    std::unique_ptr<const TableCodec> open(const TableHeader& h, std::span<const std::byte>,
-                                           const std::string&) const override {
-        return std::make_unique<ZstdTable>(h.metric);
-    }
-    std::unique_ptr<ModelBuilder> model_builder(const TableHeader& h,
-                                                const ModelSampling&) const override {
-        return std::make_unique<NoModelBuilder<ZstdTable>>(h.metric);
-    }
 };
 
-class ZstdPlanes : public BlockCodec {
+class ZstdPlanes : public ModellessCodec<ZstdPlanesTable> {
   public:
     Codec id() const override { return Codec::zstd_planes; }
     const char* name() const override { return "zstd-planes"; }
     bool codes(Metric m) const override { return m != Metric::wdl; }
-    std::string header_problem(const TableHeader& h) const override {
-        if (h.metric == Metric::wdl) return "a wdl table with the zstd-planes codec";
-        if (h.half || h.model_size != 0) return "half layout or model without the context codec";
-        return {};
-    }
-    bool codes_half() const override { return false; }
-    std::uint32_t positions_per_block(Metric m, std::uint32_t asked) const override {
-        return asked != 0 ? asked : format::default_positions_per_block(m);
-    }
-    std::unique_ptr<const TableCodec> open(const TableHeader& h, std::span<const std::byte>,
-                                           const std::string&) const override {
-        return std::make_unique<ZstdPlanesTable>(h.metric);
-    }
-    std::unique_ptr<ModelBuilder> model_builder(const TableHeader& h,
-                                                const ModelSampling&) const override {
-        return std::make_unique<NoModelBuilder<ZstdPlanesTable>>(h.metric);
-    }
 };
 
 }  // namespace
