@@ -52,7 +52,7 @@ WdlChoice estimated_wdl_coding(const GenerateOptions& o, Material m, std::uint64
         *estimate_wdl_bytes(info, positions, passes, Codec::zstd, false, estimate_stride, wo)};
     if (best.bytes < context_min_zstd_bytes) return best;
     for (const BlockCodec* codec : block_codecs()) {
-        if (codec->id() == Codec::zstd) continue;
+        if (codec->id() == Codec::zstd || !codec->codes(Metric::wdl)) continue;
         const bool half = half_layout(o, *codec, m);
         const std::optional<std::uint64_t> bytes =
             estimate_wdl_bytes(info, positions, passes, codec->id(), half, estimate_stride, wo);
