@@ -1,7 +1,7 @@
 // `damas recode`: a folder's wdl files written again with another codec (or the generator's
 // automatic choice) without solving anything again: to make an existing set smaller with a
 // newer codec, or faster to probe cold with zstd. Its dtw files likewise, with another codec of
-// 16-bit tables (a folder written before zstd-planes shrinks by about a fifth).
+// 16-bit tables (a folder written before zstd-planes shrinks by about a sixth).
 //
 // Owns: the pass over a folder's pairs of classes. A class's DTW file holds its wdl values (the
 // winner by the parity of the plies, or a draw: table/format.hpp's dtw_outcome) except where

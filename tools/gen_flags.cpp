@@ -14,8 +14,8 @@ const char* const wdl_codec_help =
     "than zstd), zstd, context or context-mix (wherever it applies)";
 
 const char* const dtw_codec_help =
-    "dtw compression: zstd-planes (default: a block's low and high bytes apart, about a fifth "
-    "smaller) or zstd (as before it)";
+    "dtw compression: zstd-planes (default: a block's low and high bytes apart where that is "
+    "smaller, about a sixth smaller in all) or zstd (as before it)";
 
 namespace {
 
