@@ -52,7 +52,7 @@ struct GenerateOptions {
     // class; gen/wdl_policy.hpp says which layout and codec each class gets, and why.
     WdlCodec wdl_codec = automatic_wdl_codec;
     // The dtw files' codec: zstd-planes, or zstd as before it (table/zstd_codec.cpp).
-    Codec distance_codec = Codec::zstd_planes;
+    Codec distance_codec = default_codec(Metric::dtw);
     // Classes of this many positions or more are "large": with automatic, the other codecs are
     // tried, and their codec (and, in a pair, the class that keeps the wdl values) is chosen
     // from estimates on a sample of blocks, so that one wdl file per pair is written whole

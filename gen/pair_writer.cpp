@@ -97,7 +97,6 @@ void remove_leftovers(const GenerateOptions& o, Material m) {
             std::filesystem::remove(tmp, ec);
         }
 }
-namespace {
 
 WriteOptions write_options(const GenerateOptions& o) {
     WriteOptions wo;
@@ -106,6 +105,8 @@ WriteOptions write_options(const GenerateOptions& o) {
     wo.distance_codec = o.distance_codec;
     return wo;
 }
+
+namespace {
 
 // f(i) for i in [0, n), in parallel: the passes over a class's values before it is written
 // (hundreds of millions of positions; one thread took a tenth of a pair's writing time).

@@ -118,5 +118,7 @@ void remove_candidates(const GenerateOptions& o, Material m);
 void remove_leftovers(const GenerateOptions& o, Material m);
 
 TableInfo table_info(const Variant& v, Material m);
+// The writer's options for a run's files: its threads, durability and dtw codec.
+WriteOptions write_options(const GenerateOptions& o);
 
 }  // namespace damas

@@ -150,10 +150,7 @@ bool recode_dtw_file(const GenerateOptions& o, Material c) {
     const TableFile old(path, TableIdentity{o.variant, c, Metric::dtw});
     const TableHeader h = old.header();
     if (h.codec == o.distance_codec) return false;
-    WriteOptions wo;
-    wo.threads = static_cast<unsigned>(std::max(1, o.threads));
-    wo.durable = o.durable;
-    wo.distance_codec = o.distance_codec;
+    WriteOptions wo = write_options(o);
     wo.positions_per_block = h.positions_per_block;
     wo.counts_from = &h;
     write_dtw_table(

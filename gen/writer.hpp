@@ -34,9 +34,9 @@ struct WriteOptions {
     std::uint32_t positions_per_block = 0;  // 0: the format's default for the metric (zstd)
     FillRule fill = FillRule::automatic;    // zstd (table/codec.hpp)
     int zstd_level = 0;                     // 0: the format's default for the metric
-    // The dtw and dtr tables' codec (zstd or zstd-planes: table/zstd_codec.cpp says why the
-    // planes by default); wdl tables are written by gen/wdl_policy.hpp's choice.
-    Codec distance_codec = Codec::zstd_planes;
+    // The dtw and dtr tables' codec (zstd or zstd-planes); wdl tables are written by
+    // gen/wdl_policy.hpp's choice.
+    Codec distance_codec = default_codec(Metric::dtw);
     // fsync the file before the rename and its folder after it (each checked). The rename alone
     // already makes a killed process leave either the old state or the complete file; fsync
     // also covers a power cut. Off only for scratch runs (gen --no-sync).

@@ -229,6 +229,12 @@ enum class Layout : std::uint32_t {
 
 // The header's codec byte: which codec (table/codec.hpp) codes the blocks.
 enum class Codec : std::uint8_t { zstd = 0, context = 1, context_mix = 2, zstd_planes = 3 };
+// The codec the generator writes a metric's tables with unless asked otherwise: zstd for wdl
+// (the large classes' codec is then chosen by estimates, gen/wdl_policy.hpp), zstd-planes for
+// the 16-bit tables (table/zstd_codec.cpp says why).
+constexpr Codec default_codec(Metric m) {
+    return m == Metric::wdl ? Codec::zstd : Codec::zstd_planes;
+}
 
 // Every field of the header. Counts of the four piece kinds in the order white men, white
 // kings, black men, black kings.

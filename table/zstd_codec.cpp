@@ -12,7 +12,7 @@
 //   twice as long 0.98 of that for twice the decoding per probe. But in the classes of many
 //   kings and few men (english 0312 + 1203, 0303) the planes take 1.23-1.28 times zstd's bytes:
 //   there zstd's matches of 3 values (6 bytes) carry the block, and a plane needs 6 values
-//   to match. So each block is compressed both ways and keeps the smaller (about 5% more of
+//   to match. So each block is compressed both ways and keeps the smaller (about 6% more of
 //   a run's CPU, measured in README's performance section).
 #include <zstd.h>
 
@@ -206,7 +206,7 @@ class ZstdEncoder : public BlockEncoder {
         compressor_.compress(plain, coded);
     }
 
-  private:
+  protected:
     Metric metric_;
     FillRule fill_;
     Compressor compressor_;
@@ -238,25 +238,18 @@ void join_planes(std::span<const std::byte> planes, std::span<std::byte> plain) 
     }
 }
 
-class ZstdPlanesEncoder : public BlockEncoder {
+// The zstd encoder's frame of the values (same fill, level and search), and one of their planes:
+// the smaller, behind its tag.
+class ZstdPlanesEncoder : public ZstdEncoder {
   public:
-    ZstdPlanesEncoder(Metric metric, const EncodeSettings& s)
-        : metric_(metric),
-          fill_(s.fill != FillRule::automatic ? s.fill : FillRule::block_majority),
-          compressor_(s.zstd_level != 0 ? s.zstd_level : format::dtw_zstd_level,
-                      s.zstd_level == 0 ? &format::dtw_zstd_search : nullptr) {}
+    using ZstdEncoder::encode;  // wdl values: refused there (a 16-bit table)
+    using ZstdEncoder::ZstdEncoder;
 
-    void encode(std::uint64_t, std::span<const std::uint8_t>, std::vector<std::byte>&,
-                std::vector<std::byte>&) override {
-        throw Error("zstd-planes codec: wdl values (it codes 16-bit tables)");
-    }
-    void encode(std::uint64_t, std::span<const std::uint16_t> values, std::vector<std::byte>& plain,
-                std::vector<std::byte>& coded) override {
-        if (metric_ == Metric::wdl) throw Error("zstd-planes codec: a wdl table");
-        encode_plain(values, fill_, plain);
+    void encode(std::uint64_t first, std::span<const std::uint16_t> values,
+                std::vector<std::byte>& plain, std::vector<std::byte>& coded) override {
+        ZstdEncoder::encode(first, values, plain, interleaved_);
         split_planes(plain, planes_);
         compressor_.compress(planes_, split_);
-        compressor_.compress(plain, interleaved_);
         const bool planes = split_.size() <= interleaved_.size();
         const std::vector<std::byte>& frame = planes ? split_ : interleaved_;
         coded.resize(1 + frame.size());
@@ -265,9 +258,6 @@ class ZstdPlanesEncoder : public BlockEncoder {
     }
 
   private:
-    Metric metric_;
-    FillRule fill_;
-    Compressor compressor_;
     std::vector<std::byte> planes_, split_, interleaved_;
 };
 
@@ -290,42 +280,32 @@ class ZstdTable : public TableCodec {
         return std::make_unique<ZstdEncoder>(metric_, settings);
     }
 
-  private:
+  protected:
     Metric metric_;
 };
 
-class ZstdPlanesTable : public TableCodec {
+// A zstd table's frame behind a tag byte: the decoded bytes, or their two planes.
+class ZstdPlanesTable : public ZstdTable {
   public:
-    explicit ZstdPlanesTable(Metric metric) : metric_(metric) {}
-    std::span<const std::byte> model() const override { return {}; }
+    using ZstdTable::ZstdTable;
     std::size_t max_encoded_bytes(std::uint64_t n) const override {
-        return 1 + ZSTD_compressBound(format::block_bytes(metric_, n));
+        return 1 + ZstdTable::max_encoded_bytes(n);
     }
-    bool decode(std::uint64_t, std::uint64_t, std::span<const std::byte> in,
+    bool decode(std::uint64_t first, std::uint64_t n, std::span<const std::byte> in,
                 std::span<std::byte> out) const override {
-        thread_local Decompressor d;
-        thread_local std::vector<std::byte> planes;
-        if (d.dctx == nullptr || out.size() % 2 != 0 || in.empty()) return false;
+        if (in.empty() || out.size() % 2 != 0) return false;
         const std::span<const std::byte> frame = in.subspan(1);
-        if (in[0] == interleaved_tag) {
-            const std::size_t r =
-                ZSTD_decompressDCtx(d.dctx, out.data(), out.size(), frame.data(), frame.size());
-            return !ZSTD_isError(r) && r == out.size();
-        }
+        if (in[0] == interleaved_tag) return ZstdTable::decode(first, n, frame, out);
         if (in[0] != planes_tag) return false;
+        thread_local std::vector<std::byte> planes;
         planes.resize(out.size());
-        const std::size_t r =
-            ZSTD_decompressDCtx(d.dctx, planes.data(), planes.size(), frame.data(), frame.size());
-        if (ZSTD_isError(r) || r != out.size()) return false;
+        if (!ZstdTable::decode(first, n, frame, planes)) return false;
         join_planes(planes, out);
         return true;
     }
     std::unique_ptr<BlockEncoder> encoder(const EncodeSettings& settings) const override {
         return std::make_unique<ZstdPlanesEncoder>(metric_, settings);
     }
-
-  private:
-    Metric metric_;
 };
 
 // No model: finish() right away.

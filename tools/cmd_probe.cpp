@@ -275,11 +275,9 @@ std::string hex64(std::uint64_t x) {
     return buf;
 }
 
-// What `info` says of a file's codec: nothing for the generator's default (zstd for wdl,
-// zstd-planes for the 16-bit tables).
+// What `info` says of a file's codec: nothing for the generator's default (default_codec).
 std::string codec_note(const TableHeader& h) {
-    const Codec usual = h.metric == Metric::wdl ? Codec::zstd : Codec::zstd_planes;
-    if (h.codec == usual) return "";
+    if (h.codec == default_codec(h.metric)) return "";
     return std::string(block_codec(h.codec).name()) + " codec, " +
            (h.half ? "half layout (odd positions searched), " : "");
 }

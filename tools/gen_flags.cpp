@@ -195,7 +195,7 @@ GenerateOptions generate_options(const GenFlags& o) {
     g.mirror_wdl = !o.full_wdl;
     g.durable = !o.no_sync;
     g.wdl_codec = wdl_codec_option(o.wdl_codec);
-    g.distance_codec = dtw_codec_option(o.dtw_codec);
+    if (!o.dtw_codec.empty()) g.distance_codec = dtw_codec_option(o.dtw_codec);
     g.only = class_option(o.only);
     if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
     if (o.in_units) g.pair_solving = PairSolving::units;

@@ -30,7 +30,7 @@ struct RunFlags {
 struct GenFlags : RunFlags {
     bool full_wdl = false;
     std::string wdl_codec = "auto";
-    std::string dtw_codec = "zstd-planes";
+    std::string dtw_codec;  // empty: default_codec(Metric::dtw)
     std::string memory;
     bool plan = false;
     bool in_units = false;
