@@ -1,7 +1,9 @@
 #include "gen/compact_solver.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "gen/huge_pages.hpp"
+#include "gen/previous_slice.hpp"
 #include "gen/unit_file.hpp"
 #include "index/flip.hpp"
 #include "rules/error.hpp"
@@ -27,7 +30,12 @@ namespace {
 // The byte of a position (see the header).
 constexpr std::uint8_t max_pending = 100, draw_exit = 101, drawn = 102, overflowed = 103,
                        win_code = 104, loss_code = 180;
-constexpr int byte_distances = 76;  // a byte holds wins and losses in 0..75 plies
+constexpr int byte_distances = 76;
+// The positions whose losses wait for their exits (defer_loss): at most a 256th of a slice's.
+constexpr std::uint64_t deferred_share = 256;
+// The fewest listed before a thread settles them; tests make it small, so that lists are
+// settled within levels too.
+std::atomic<std::size_t> deferred_batch{4096};  // a byte holds wins and losses in 0..75 plies
 // Tests make it smaller, so that small classes take the overflow map's paths.
 std::atomic<int> code_distances{byte_distances};
 
@@ -75,18 +83,6 @@ struct Exits {
     }
 };
 
-// A solved slice kept for the next one's man moves: its bytes and the values they cannot hold.
-struct KeptSlice {
-    int slice = -1;
-    HugeArray<std::atomic<std::uint8_t>> bytes;
-    std::unordered_map<std::uint64_t, std::uint16_t> overflow;  // packed outcomes
-
-    Outcome outcome(std::uint64_t local) const {
-        const std::uint8_t b = bytes[local].load(std::memory_order_relaxed);
-        return b == overflowed ? unpack_outcome(overflow.at(local)) : outcome_of(b);
-    }
-};
-
 template <class R>
 class CompactSolver {
   public:
@@ -103,20 +99,18 @@ class CompactSolver {
              SolveTimes* times) {
         total_ = layout_.positions();
         for (int s = 0; s < first; ++s) done_ += layout_.slice_positions(s);
-        if (first > 0) load_previous(*open_unit(first - 1), first - 1);
+        if (first > 0) read_previous(open_unit, first - 1);
         for (int s = first; s < end; ++s) {
             solve_slice(s);
             solved(s, [this](std::uint64_t from, std::span<std::uint16_t> outcomes,
                              std::span<std::uint8_t> capture) { values(from, outcomes, capture); });
             done_ += size_;
             report(0);
-            previous_.slice = s;
-            for (int c = 0; c < 2; ++c) previous_men_[c] = std::exchange(slice_men_[c], {});
-            previous_.bytes = std::move(bytes_);
-            previous_.overflow = std::move(overflow_);
+            bytes_.reset();
             overflow_ = {};
             levels_.clear();
             capture_.reset();
+            if (s + 1 < end) read_previous(open_unit, s);
         }
         if (times) *times = times_;
     }
@@ -138,7 +132,7 @@ class CompactSolver {
         const ClassIndex& index = layout_.index(c);
         const int s = index.slice_of(p);
         const SliceMen* men = s == slice_            ? &slice_men_[c]
-                              : s == previous_.slice ? &previous_men_[c]
+                              : s == previous_slice_ ? &previous_men_[c]
                                                      : nullptr;
         if (!men) return s;
         const std::uint64_t i = index.index(p);
@@ -154,6 +148,12 @@ class CompactSolver {
         bytes_ = make_huge_array<std::atomic<std::uint8_t>>(size_);
         capture_ = make_huge_array<std::atomic<std::uint64_t>>((size_ + 63) / 64);
         highest_ = 0;
+        // A 256th of the slice's positions listed at most, a 32nd of a byte each: still
+        // hundreds of positions a unit chunk when sorted.
+        deferred_limit_ = std::max<std::size_t>(
+            deferred_batch.load(),
+            size_ / deferred_share /
+                static_cast<std::uint64_t>(tbb::this_task_arena::max_concurrency()));
         for_ranges(size_, [&](std::uint64_t begin, std::uint64_t end) {
             for (std::uint64_t local = begin; local < end; ++local) initialise(local);
         });
@@ -179,9 +179,10 @@ class CompactSolver {
         std::uint64_t local = 0;
         const int s = locate(mirror(c), after, local);
         if (s == slice_) return true;
-        if (s != previous_.slice)
+        if (s != previous_slice_)
             throw Error("a man move leads to slice " + std::to_string(s) + ", not the one before");
-        exit = previous_.outcome(local);
+        exit = unpack_outcome(
+            *previous_chunks_.local().outcomes(*previous_unit_, previous_slice_, local, 1));
         return false;
     }
 
@@ -288,6 +289,7 @@ class CompactSolver {
             ++resolved;
             tell_predecessors(local, o.value, d);
         });
+        settle_all_deferred(d);
         report(resolved.load());
     }
 
@@ -308,7 +310,7 @@ class CompactSolver {
             if (value == Value::loss)
                 offer_win(q, d);
             else
-                take_pending(q, before_class, u.before, d);
+                take_pending(q, d);
         });
     }
 
@@ -331,7 +333,7 @@ class CompactSolver {
         }
     }
 
-    void take_pending(std::uint64_t q, int c, const Position& p, int d) {
+    void take_pending(std::uint64_t q, int d) {
         std::uint8_t b = bytes_[q].load(std::memory_order_relaxed);
         for (;;) {
             if (!is_pending(b)) return;  // a win known, a draw exit, resolved or scheduled
@@ -342,12 +344,57 @@ class CompactSolver {
                 continue;
             }
             // Every quiet move in the slice loses: a loss in the longest of d + 1 and the exits'.
+            // The exits are read later, in order (defer_loss).
+            return defer_loss(q, d);
+        }
+    }
+
+    // A position whose last pending move lost at level d: its loss is the longest of d + 1 and
+    // its exits' losses, which are read from the slice before's unit file. Those reads are
+    // batched and sorted, so that the unit's chunks are decoded once for many positions rather
+    // than once each (a position's exits are near its own rank in the configurations its man
+    // moves reach). The position's byte stays 1 meanwhile: every quiet move of it has been
+    // resolved, so nothing else changes it.
+    void defer_loss(std::uint64_t q, int d) {
+        std::vector<std::uint64_t>& list = deferred_.local();
+        list.push_back(q);
+        if (list.size() >= deferred_limit_) settle_deferred(list, d);
+    }
+    void settle_deferred(std::vector<std::uint64_t>& list, int d) {
+        std::sort(list.begin(), list.end());
+        for (const std::uint64_t q : list) {
+            int c = 0;
+            const Position p = position_at(q, c);
             const Outcome loss{
                 Value::loss, static_cast<std::uint16_t>(std::max(d + 1, longest_exit_loss(c, p)))};
-            if (!fits(loss)) return settle_overflowing(q, loss);
-            if (bytes_[q].compare_exchange_weak(b, code_of(loss), std::memory_order_relaxed))
-                return raise_highest(loss.plies);
+            if (!fits(loss)) {
+                settle_overflowing(q, loss);
+                continue;
+            }
+            std::uint8_t b = 1;
+            if (bytes_[q].compare_exchange_strong(b, code_of(loss), std::memory_order_relaxed))
+                raise_highest(loss.plies);
+            else
+                throw Error("a position's pending count changed after its last move lost");
         }
+        list.clear();
+    }
+    // The lists left at the end of a level, merged and settled in parallel, in order.
+    void settle_all_deferred(int d) {
+        std::vector<std::uint64_t> all;
+        for (std::vector<std::uint64_t>& list : deferred_) {
+            all.insert(all.end(), list.begin(), list.end());
+            std::vector<std::uint64_t>().swap(list);
+        }
+        if (all.empty()) return;
+        std::sort(all.begin(), all.end());
+        constexpr std::size_t part = 4096;
+        tbb::parallel_for(std::size_t{0}, (all.size() + part - 1) / part, [&](std::size_t j) {
+            std::vector<std::uint64_t> list(
+                all.begin() + static_cast<std::ptrdiff_t>(j * part),
+                all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), (j + 1) * part)));
+            settle_deferred(list, d);
+        });
     }
 
     // The longest loss among the exits of a quiet position with no exit that wins or draws.
@@ -410,29 +457,13 @@ class CompactSolver {
         }
     }
 
-    // A slice solved by an earlier run, from its unit file.
-    void load_previous(const UnitReader& unit, int slice) {
-        previous_.slice = slice;
+    // The slice before, from its unit file (written by either solver, in this run or an earlier
+    // one): its men configurations, and its values read a chunk at a time.
+    void read_previous(const OpenUnit& open_unit, int slice) {
+        previous_unit_ = open_unit(slice);
+        previous_slice_ = slice;
         for (int c = 0; c < layout_.classes(); ++c) previous_men_[c] = layout_.slice_men(c, slice);
-        previous_.bytes =
-            make_huge_array<std::atomic<std::uint8_t>>(layout_.slice_positions(slice));
-        std::mutex mutex;
-        tbb::parallel_for(std::size_t{0}, unit.chunks(), [&](std::size_t k) {
-            std::vector<std::uint16_t> outcomes;
-            std::vector<std::uint8_t> capture;
-            unit.read(k, outcomes, capture);
-            const std::uint64_t first = unit.chunk(k).first;
-            for (std::size_t i = 0; i < outcomes.size(); ++i) {
-                const Outcome o = unpack_outcome(outcomes[i]);
-                if (fits(o)) {
-                    previous_.bytes[first + i].store(code_of(o), std::memory_order_relaxed);
-                } else {
-                    const std::lock_guard lock(mutex);
-                    previous_.overflow[first + i] = outcomes[i];
-                    previous_.bytes[first + i].store(overflowed, std::memory_order_relaxed);
-                }
-            }
-        });
+        previous_chunks_.clear();
     }
 
     void report(std::uint64_t n) {
@@ -456,7 +487,13 @@ class CompactSolver {
     std::unordered_map<std::uint64_t, std::uint16_t> overflow_;  // packed outcomes
     std::map<int, std::vector<std::uint64_t>> levels_;  // the overflowed positions by level
     std::atomic<int> highest_{0};
-    KeptSlice previous_;
+    // Positions whose loss waits for their exits to be read (defer_loss), by thread.
+    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> deferred_;
+    std::size_t deferred_limit_ = 4096;
+    // The slice before (its man moves' exits): its unit file, and each thread's decoded chunks.
+    int previous_slice_ = -1;
+    std::unique_ptr<UnitReader> previous_unit_;
+    mutable tbb::enumerable_thread_specific<solving::PreviousChunks> previous_chunks_;
     std::uint64_t total_ = 0, done_ = 0, shown_ = 0;
     SolveTimes times_;
 };
@@ -465,6 +502,10 @@ class CompactSolver {
 
 void set_compact_byte_distances_for_tests(int distances) {
     code_distances = std::clamp(distances, 1, byte_distances);
+}
+
+void set_compact_deferred_batch_for_tests(std::size_t positions) {
+    deferred_batch = std::max<std::size_t>(1, positions);
 }
 
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
@@ -484,20 +525,19 @@ std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bo
     const BoardSpec board = v.info().board;
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool single = m == m.mirrored();
-    // A byte per position of the slice being solved and of the one before it, a bit per
-    // position of the first (must capture); a thread's buffers are small (move lists, a chunk of
-    // values while the unit is written).
-    std::uint64_t two = 0, largest = 0, before = 0;
+    // A byte and a bit per position of the slice being solved (must capture) and a 32nd of a
+    // byte of losses batched; each thread's decoded chunks of the slice before (PreviousChunks:
+    // 32 of 64 Ki positions, 3 bytes each) and small buffers (move lists, a chunk of values
+    // while the unit is written).
+    std::uint64_t largest = 0;
     for (int s = 0; s < index.slice_count(); ++s) {
         const std::uint64_t n =
             index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s));
-        if (!hybrid || !slice_in_components(v, index, s, threads)) {
-            two = std::max(two, n + before);
-            largest = std::max(largest, n);
-        }
-        before = n;
+        if (!hybrid || !slice_in_components(v, index, s, threads)) largest = std::max(largest, n);
     }
-    return two + largest / 8 + static_cast<std::uint64_t>(threads) * (std::uint64_t{4} << 20);
+    const std::uint64_t chunks = solving::PreviousChunks::capacity * 3 * unit_chunk_positions();
+    return largest + largest / 8 + largest / deferred_share * sizeof(std::uint64_t) +
+           static_cast<std::uint64_t>(threads) * ((std::uint64_t{4} << 20) + chunks);
 }
 
 }  // namespace damas

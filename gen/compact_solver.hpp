@@ -1,8 +1,12 @@
 // The retrograde solver of slices too large for gen/solver.hpp's states: a byte per position.
 //
 // Owns: solving the slices of a class pair in units with a byte of state per position of the
-// slice being solved and one of the slice before it (which its man moves reach), a bit per
-// position saying which must capture, and a map for the rare values a byte cannot hold. It
+// slice being solved, a bit per position saying which must capture, and a map for the rare
+// values a byte cannot hold. The slice before it (which its man moves reach) is not held: its
+// unit file is read a chunk at a time (each thread keeps the chunks it read last), in position
+// order, since a position's exits are near its own rank in the configurations its man moves
+// reach; where a loss must be worked out again from its exits, those positions are batched and
+// sorted first (turkish 1213 + 1312 held two slices of 40-50 G positions). It
 // answers the classes with few men configurations (international 0403 + 0304: one slice of 7.0 G
 // positions, 78 GiB with the 11 bytes a position the other solver takes, 8.3 GiB here), which
 // neither components (a component is a whole men configuration) nor units (a unit is a slice)
@@ -64,10 +68,13 @@ bool compact_splits_configurations(std::uint64_t kings_per_men);
 
 // Tests: the distances a byte holds (0..75), fewer so that small classes overflow.
 void set_compact_byte_distances_for_tests(int distances);
+// Tests: the fewest losses a thread batches before reading their exits (4096), fewer so that
+// small slices settle batches within a level.
+void set_compact_deferred_batch_for_tests(std::size_t positions);
 
-// The memory solve_slices_compact needs for m's pair: a byte per position of a slice and of the
-// one before it, and a bit per position of the first, at most; the threads' buffers. hybrid:
-// for the slices it solves in a hybrid run alone.
+// The memory solve_slices_compact needs for m's pair: a byte and a bit per position of its
+// largest slice, a 32nd of a byte more for the losses batched (defer_loss), the threads'
+// chunks of the slice before and buffers. hybrid: for the slices it solves in a hybrid run alone.
 std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid);
 
 }  // namespace damas

@@ -80,15 +80,18 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, CompactAgrees, ::testing::ValuesIn(all_var
 
 // Small classes made to take the paths of large ones: unit chunks of a few hundred positions
 // (men configurations split into several chunks; components' values streamed to the unit file
-// a configuration at a time) and bytes that hold 3 plies (most values in the overflow map).
+// a configuration at a time), bytes that hold 3 plies (most values in the overflow map) and
+// losses whose exits are read in batches of 7 (settled within a level, not only at its end).
 struct SmallChunksAndBytes {
     SmallChunksAndBytes(std::uint64_t chunk, int distances) {
         set_unit_chunk_positions_for_tests(chunk);
         set_compact_byte_distances_for_tests(distances);
+        set_compact_deferred_batch_for_tests(7);
     }
     ~SmallChunksAndBytes() {
         set_unit_chunk_positions_for_tests(64 * 1024);
         set_compact_byte_distances_for_tests(76);
+        set_compact_deferred_batch_for_tests(4096);
     }
 };
 
