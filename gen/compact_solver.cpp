@@ -18,7 +18,9 @@
 #include "gen/huge_pages.hpp"
 #include "gen/previous_slice.hpp"
 #include "gen/unit_file.hpp"
+#include "index/binomial.hpp"
 #include "index/flip.hpp"
+#include "index/man_rows.hpp"
 #include "rules/error.hpp"
 #include "rules/movegen.hpp"
 #include "rules/unmove.hpp"
@@ -96,20 +98,28 @@ class CompactSolver {
           k_(layout.kings_per_men()) {}
 
     void run(int first, int end, const CompactSliceFn& solved, const OpenUnit& open_unit,
-             SolveTimes* times) {
+             const OpenUnitStream& stream_unit, SolveTimes* times) {
         total_ = layout_.positions();
         for (int s = 0; s < first; ++s) done_ += layout_.slice_positions(s);
         if (first > 0) read_previous(open_unit, first - 1);
         for (int s = first; s < end; ++s) {
-            solve_slice(s);
-            solved(s, [this](std::uint64_t from, std::span<std::uint16_t> outcomes,
-                             std::span<std::uint8_t> capture) { values(from, outcomes, capture); });
-            done_ += size_;
-            report(0);
-            bytes_.reset();
-            overflow_ = {};
-            levels_.clear();
-            capture_.reset();
+            start_slice(s, static_cast<bool>(stream_unit));
+            if (grouped_) {
+                const std::unique_ptr<UnitStream> unit = stream_unit(s);
+                for (std::uint32_t g = 0; g < groups_.size(); ++g) {
+                    solve_group(g);
+                    put_group(*unit);
+                    end_group();
+                }
+                unit->close();
+            } else {
+                solve_group(0);
+                solved(s, [this](std::uint64_t from, std::span<std::uint16_t> outcomes,
+                                 std::span<std::uint8_t> capture) {
+                    values(from, outcomes, capture);
+                });
+                end_group();
+            }
             if (s + 1 < end) read_previous(open_unit, s);
         }
         if (times) *times = times_;
@@ -118,37 +128,109 @@ class CompactSolver {
   private:
     int mirror(int c) const { return layout_.classes() == 1 ? 0 : 1 - c; }
 
-    // The position at slice-local `local` of the slice being solved (White to move), and its
+    // A men configuration of the slice being solved: its class and its rank in the slice's list.
+    struct Member {
+        int c;
+        std::uint32_t j;
+    };
+
+    // The position at group-local `local` of the group being solved (White to move), and its
     // class.
     Position position_at(std::uint64_t local, int& c) const {
-        c = local < layout_.slice_positions(0, slice_) ? 0 : 1;
-        const std::uint64_t within = local - layout_.slice_base(c, slice_);
-        const std::uint64_t men = slice_men_[c][within / k_];
-        return layout_.index(c).unindex(men * k_ + within % k_);
+        std::uint64_t j = 0;
+        if (grouped_) {
+            const Member& m = groups_[group_][local / k_];
+            c = m.c;
+            j = m.j;
+        } else {
+            c = local < layout_.slice_positions(0, slice_) ? 0 : 1;
+            j = (local - layout_.slice_base(c, slice_)) / k_;
+        }
+        return layout_.index(c).unindex(slice_men_[c][j] * k_ + local % k_);
     }
-    // Where a White-to-move position of class c is: its slice, and its slice-local position if
-    // that is the slice being solved or the one before (else `local` is left alone).
+    // Where a White-to-move position of class c is: its slice, and its group-local position if
+    // that is the slice being solved, or its slice-local one if it is the slice before (else
+    // `local` is left alone).
     int locate(int c, const Position& p, std::uint64_t& local) const {
         const ClassIndex& index = layout_.index(c);
         const int s = index.slice_of(p);
-        const SliceMen* men = s == slice_            ? &slice_men_[c]
-                              : s == previous_slice_ ? &previous_men_[c]
-                                                     : nullptr;
-        if (!men) return s;
+        if (s != slice_ && s != previous_slice_) return s;
         const std::uint64_t i = index.index(p);
-        local = layout_.slice_base(c, s) + men->rank(i / k_) * k_ + i % k_;
+        if (s == slice_)
+            local = group_start(c, slice_men_[c].rank(i / k_)) + i % k_;
+        else
+            local = layout_.slice_base(c, s) + previous_men_[c].rank(i / k_) * k_ + i % k_;
         return s;
     }
+    // The first group-local position of configuration j of class c's list, which quiet moves
+    // reach from the group being solved: so it is in that group.
+    std::uint64_t group_start(int c, std::uint64_t j) const {
+        if (!grouped_) return layout_.slice_base(c, slice_) + j * k_;
+        if (group_of_[c][j] != group_)
+            throw Error("a quiet move leaves its group of configurations");
+        return std::uint64_t{rank_in_group_[c][j]} * k_;
+    }
 
-    void solve_slice(int s) {
-        const auto t0 = std::chrono::steady_clock::now();
+    // The slice's men configurations, and with a unit stream and configurations of at least 4 Ki
+    // positions, its groups: the configurations quiet moves connect (king moves keep the men,
+    // and turkish sideways man moves their rows), each solved alone. A group is a configuration
+    // and its flip's in the mirror class on the diagonal boards, and on the turkish board every
+    // configuration with the same men per row (its flips'), so a group holds a small part of the
+    // slice: turkish 1213 + 1312, 8.3 G positions of a 48.7 G slice.
+    void start_slice(int s, bool can_stream) {
         slice_ = s;
         for (int c = 0; c < layout_.classes(); ++c) slice_men_[c] = layout_.slice_men(c, s);
-        size_ = layout_.slice_positions(s);
+        grouped_ = can_stream && UnitStream::streams(k_);
+        groups_.clear();
+        if (grouped_) make_groups();
+    }
+    void make_groups() {
+        std::map<std::pair<Bitboard, Bitboard>, std::uint32_t> ids;
+        for (int c = 0; c < layout_.classes(); ++c) {
+            const SliceMen& men = slice_men_[c];
+            group_of_[c].assign(men.size(), 0);
+            rank_in_group_[c].assign(men.size(), 0);
+            for (std::uint64_t j = 0; j < men.size(); ++j) {
+                const MenPlacement placement = layout_.index(c).men(men[j]);
+                // In the first class's colours (a mirror configuration is the flip of one).
+                Bitboard white = placement.white, black = placement.black;
+                if (c == 1)
+                    white = flip_.rotate(placement.black), black = flip_.rotate(placement.white);
+                auto key = group_key(white, black);
+                if (layout_.classes() == 1)
+                    key = std::min(key, group_key(flip_.rotate(black), flip_.rotate(white)));
+                const auto [it, added] =
+                    ids.try_emplace(key, static_cast<std::uint32_t>(groups_.size()));
+                if (added) groups_.emplace_back();
+                std::vector<Member>& group = groups_[it->second];
+                group_of_[c][j] = it->second;
+                rank_in_group_[c][j] = static_cast<std::uint32_t>(group.size());
+                group.push_back({c, static_cast<std::uint32_t>(j)});
+            }
+        }
+    }
+    // What quiet moves keep of a configuration: its squares, or (turkish) its men per row.
+    std::pair<Bitboard, Bitboard> group_key(Bitboard white, Bitboard black) const {
+        if constexpr (!R::men_move_sideways) {
+            return {white, black};
+        } else {
+            Bitboard w = 0, b = 0;
+            for (int y = 0; y < R::Board::height; ++y) {
+                w |= static_cast<Bitboard>(popcount(white & R::Board::row(y))) << (4 * y);
+                b |= static_cast<Bitboard>(popcount(black & R::Board::row(y))) << (4 * y);
+            }
+            return {w, b};
+        }
+    }
+
+    void solve_group(std::uint32_t g) {
+        const auto t0 = std::chrono::steady_clock::now();
+        group_ = g;
+        size_ = grouped_ ? groups_[g].size() * k_ : layout_.slice_positions(slice_);
         bytes_ = make_huge_array<std::atomic<std::uint8_t>>(size_);
         capture_ = make_huge_array<std::atomic<std::uint64_t>>((size_ + 63) / 64);
         highest_ = 0;
-        // A 256th of the slice's positions listed at most, a 32nd of a byte each: still
+        // A 256th of the group's positions listed at most, a 32nd of a byte each: still
         // hundreds of positions a unit chunk when sorted.
         deferred_limit_ = std::max<std::size_t>(
             deferred_batch.load(),
@@ -163,6 +245,32 @@ class CompactSolver {
         const auto t2 = std::chrono::steady_clock::now();
         times_.initialise += std::chrono::duration<double>(t1 - t0).count();
         times_.resolve += std::chrono::duration<double>(t2 - t1).count();
+    }
+    void end_group() {
+        done_ += size_;
+        report(0);
+        bytes_.reset();
+        overflow_ = {};
+        levels_.clear();
+        capture_.reset();
+    }
+    // The solved group's values to the slice's unit, a configuration (or a part of a large one)
+    // a chunk, in parallel.
+    void put_group(UnitStream& unit) const {
+        const std::vector<Member>& group = groups_[group_];
+        const std::uint64_t part = split_ ? std::min(k_, unit_chunk_positions()) : k_;
+        const std::uint64_t parts = (k_ + part - 1) / part;
+        tbb::parallel_for(std::uint64_t{0}, group.size() * parts, [&](std::uint64_t i) {
+            const std::uint64_t e = i / parts, at = (i % parts) * part;
+            const std::uint64_t n = std::min(part, k_ - at);
+            thread_local std::vector<std::uint16_t> outcomes;
+            thread_local std::vector<std::uint8_t> capture;
+            outcomes.resize(n);
+            capture.resize(n);
+            values(e * k_ + at, outcomes, capture);
+            const Member& m = group[e];
+            unit.put(layout_.slice_base(m.c, slice_) + m.j * k_ + at, outcomes, capture);
+        });
     }
 
     template <class F>
@@ -480,6 +588,14 @@ class CompactSolver {
     int slice_ = -1;
     // The men configurations of the slice being solved and of the one before, by class.
     SliceMen slice_men_[2], previous_men_[2];
+    // Whether the slice is solved by groups (start_slice), and its unit's chunks split
+    // configurations (gen/unit_file.hpp).
+    bool grouped_ = false;
+    const bool split_ = compact_splits_configurations(k_);
+    std::vector<std::vector<Member>> groups_;
+    // By class and rank in the slice's list: each configuration's group and rank there.
+    std::vector<std::uint32_t> group_of_[2], rank_in_group_[2];
+    std::uint32_t group_ = 0;  // being solved
     std::uint64_t size_ = 0;
     HugeArray<std::atomic<std::uint8_t>> bytes_;
     HugeArray<std::atomic<std::uint64_t>> capture_;  // a bit per position: it must capture
@@ -510,10 +626,12 @@ void set_compact_deferred_batch_for_tests(std::size_t positions) {
 
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
                           int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
-                          const ProgressFn& progress, SolveTimes* times, int end) {
+                          const OpenUnitStream& stream_unit, const ProgressFn& progress,
+                          SolveTimes* times, int end) {
     dispatch(v.base, [&](auto rules) {
         CompactSolver<decltype(rules)>(v, layout, store, progress)
-            .run(first, end < 0 ? layout.slice_count() : end, solved, open_unit, times);
+            .run(first, end < 0 ? layout.slice_count() : end, solved, open_unit, stream_unit,
+                 times);
     });
 }
 
@@ -521,22 +639,74 @@ bool compact_splits_configurations(std::uint64_t kings_per_men) {
     return kings_per_men > 64 * unit_chunk_positions();
 }
 
+namespace {
+
+// The most men configurations of class m with the same men on each row (a turkish group holds
+// those of one class and as many of the mirror's): the best choice of each row's White and Black
+// men, row by row.
+double most_configurations_by_rows(const BoardSpec& board, Material m) {
+    const int wm = m.white_men, bm = m.black_men;
+    const GeometryTables t = make_tables(board);
+    // best[i][j]: the most configurations of i White and j Black men on the rows so far.
+    std::vector<std::vector<double>> best(wm + 1, std::vector<double>(bm + 1, 0));
+    best[0][0] = 1;
+    for (int y = 0; y < board.height; ++y) {
+        const int n = count_bits(t.row(y));
+        const int white_max = man_rows(board, Color::white).contains(y) ? n : 0;
+        const int black_max = man_rows(board, Color::black).contains(y) ? n : 0;
+        auto next = best;
+        for (int i = 0; i <= wm; ++i)
+            for (int j = 0; j <= bm; ++j)
+                for (int a = 0; a <= std::min(white_max, i); ++a)
+                    for (int b = 0; b <= std::min(std::max(black_max - a, 0), j); ++b)
+                        if (best[i - a][j - b] > 0)
+                            next[i][j] =
+                                std::max(next[i][j], best[i - a][j - b] *
+                                                         static_cast<double>(binomial(n, a)) *
+                                                         static_cast<double>(binomial(n - a, b)));
+        best.swap(next);
+    }
+    return best[wm][bm];
+}
+
+}  // namespace
+
+std::uint64_t compact_group_positions(const Variant& v, Material m) {
+    const BoardSpec board = v.info().board;
+    const std::uint64_t k = ClassIndex(board, m).kings_per_men();
+    const bool sideways =
+        dispatch(v.base, [](auto rules) { return decltype(rules)::men_move_sideways; });
+    const double configurations = sideways ? most_configurations_by_rows(board, m) : 1.0;
+    return 2 * k * static_cast<std::uint64_t>(configurations);
+}
+
 std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid) {
     const BoardSpec board = v.info().board;
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool single = m == m.mirrored();
-    // A byte and a bit per position of the slice being solved (must capture) and a 32nd of a
-    // byte of losses batched; each thread's decoded chunks of the slice before (PreviousChunks:
-    // 32 of 64 Ki positions, 3 bytes each) and small buffers (move lists, a chunk of values
-    // while the unit is written).
-    std::uint64_t largest = 0;
+    const std::uint64_t k = index.kings_per_men();
+    // A byte and a bit per position of the group being solved (must capture; a group is the
+    // slice where configurations are small) and a 32nd of a byte of losses batched, and 16 bytes
+    // per configuration of its slice (which group, and where in it); each thread's decoded
+    // chunks of the slice before (PreviousChunks: 32 of 64 Ki positions, or of a configuration
+    // where the unit's chunks are whole configurations, 3 bytes a position) and small buffers
+    // (move lists, a chunk of values while the unit is written).
+    const bool grouped = UnitStream::streams(k);
+    const std::uint64_t group = grouped ? compact_group_positions(v, m) : 0;
+    std::uint64_t largest = 0, configurations = 0;
     for (int s = 0; s < index.slice_count(); ++s) {
         const std::uint64_t n =
             index.positions_in_slice(s) + (single ? 0 : mirror.positions_in_slice(s));
-        if (!hybrid || !slice_in_components(v, index, s, threads)) largest = std::max(largest, n);
+        if (hybrid && slice_in_components(v, index, s, threads)) continue;
+        largest = std::max(largest, grouped ? std::min(n, group) : n);
+        if (grouped) configurations = std::max(configurations, n / k);
     }
-    const std::uint64_t chunks = solving::PreviousChunks::capacity * 3 * unit_chunk_positions();
+    const std::uint64_t chunk = compact_splits_configurations(k)
+                                    ? unit_chunk_positions()
+                                    : std::max(k, unit_chunk_positions());
+    const std::uint64_t chunks = solving::PreviousChunks::capacity * 3 * chunk;
     return largest + largest / 8 + largest / deferred_share * sizeof(std::uint64_t) +
+           16 * configurations +
            static_cast<std::uint64_t>(threads) * ((std::uint64_t{4} << 20) + chunks);
 }
 

@@ -52,12 +52,14 @@ namespace damas {
 using CompactSliceFn = std::function<void(int slice, const SliceChunkFn& values)>;
 
 // Solves the pair's slices from `first` to before `end` (-1: the last), each handed to `solved`
-// once solved; the slice before `first` is read from its unit file (open_unit), written by
-// either solver. Throws DamagedUnit if that one is damaged.
+// once solved, or, where stream_unit is given and men configurations have at least 4 Ki
+// positions, solved a group of configurations at a time into the unit stream_unit opens (groups:
+// the configurations quiet moves connect); the slice before `first` is read from its unit file
+// (open_unit), written by either solver. Throws DamagedUnit if that one is damaged.
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
                           int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
-                          const ProgressFn& progress = {}, SolveTimes* times = nullptr,
-                          int end = -1);
+                          const OpenUnitStream& stream_unit = {}, const ProgressFn& progress = {},
+                          SolveTimes* times = nullptr, int end = -1);
 
 // A pair is solved in units either with this solver for every slice, or, hybrid, with it for
 // the slices gen/solver.hpp would solve whole and as components for the others (most of a
@@ -73,8 +75,11 @@ void set_compact_byte_distances_for_tests(int distances);
 void set_compact_deferred_batch_for_tests(std::size_t positions);
 
 // The memory solve_slices_compact needs for m's pair: a byte and a bit per position of its
-// largest slice, a 32nd of a byte more for the losses batched (defer_loss), the threads'
+// largest slice or group, a 32nd of a byte more for the losses batched (defer_loss), the threads'
 // chunks of the slice before and buffers. hybrid: for the slices it solves in a hybrid run alone.
 std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid);
+// The most positions of a group of m's pair (a configuration and its flip's; on the turkish
+// board, those with the same men per row), where slices are solved by groups.
+std::uint64_t compact_group_positions(const Variant& v, Material m);
 
 }  // namespace damas

@@ -201,7 +201,13 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
                            split);
                 ++summary.units_written;
             },
-            open_unit, update, &range, end);
+            open_unit,
+            [&](int s) {
+                ++summary.units_written;
+                return std::make_unique<UnitStream>(unit_path(o.dir, o.variant, m, s), o.variant,
+                                                    layout, s, split);
+            },
+            update, &range, end);
     } else {
         solve_slices(
             o.variant, layout, store, first, {},

@@ -180,19 +180,28 @@ class UnitWriter {
 // How a slice is cut into chunks: runs of whole men configurations of one class (about
 // chunk_positions each), parts of at most chunk_positions of one configuration where a
 // configuration is larger (split), or one configuration each (a streamed unit).
-enum class Chunking { runs, split, configurations };
+// runs: whole configurations, about a chunk's positions each; split: a class's configurations
+// cut into chunks (written whole, gen/compact_solver.hpp); configurations: one each (streamed);
+// parts: each configuration alone, cut into chunks (streamed, gen/compact_solver.hpp's groups).
+enum class Chunking { runs, split, configurations, parts };
 
 std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice,
                                             Chunking chunking) {
     std::vector<UnitReader::Chunk> chunks;
     const std::uint64_t k = layout.kings_per_men();
     const bool split = chunking == Chunking::split;
-    const std::uint64_t per = chunking == Chunking::configurations
+    const std::uint64_t per = chunking == Chunking::configurations || chunking == Chunking::parts
                                   ? 1
                                   : std::max<std::uint64_t>(1, chunk_positions() / k);
     for (int c = 0; c < layout.classes(); ++c) {
         const std::uint64_t configs = layout.men_in_slice(c, slice);
         const std::uint64_t base = layout.slice_base(c, slice);
+        if (chunking == Chunking::parts && k > chunk_positions()) {
+            for (std::uint64_t j = 0; j < configs; ++j)
+                for (std::uint64_t at = 0; at < k; at += chunk_positions())
+                    chunks.push_back({base + j * k + at, std::min(chunk_positions(), k - at)});
+            continue;
+        }
         if (split && k > chunk_positions()) {
             for (std::uint64_t at = 0; at < configs * k; at += chunk_positions())
                 chunks.push_back({base + at, std::min(chunk_positions(), configs * k - at)});
@@ -220,12 +229,12 @@ std::vector<std::byte> compress_chunk(const std::filesystem::path& path,
 }
 
 struct UnitStream::Impl {
-    Impl(const std::filesystem::path& p, const Variant& v, const PairLayout& l, int s)
+    Impl(const std::filesystem::path& p, const Variant& v, const PairLayout& l, int s, bool split)
         : path(p),
           variant(v),
           layout(l),
           slice(s),
-          chunks(slice_chunks(l, s, Chunking::configurations)),
+          chunks(slice_chunks(l, s, split ? Chunking::parts : Chunking::configurations)),
           out(p, chunks.size()) {}
     std::filesystem::path path;
     Variant variant;
@@ -247,8 +256,8 @@ bool UnitStream::streams(std::uint64_t kings_per_men) {
 }
 
 UnitStream::UnitStream(const std::filesystem::path& path, const Variant& v,
-                       const PairLayout& layout, int slice)
-    : impl_(std::make_unique<Impl>(path, v, layout, slice)) {}
+                       const PairLayout& layout, int slice, bool split)
+    : impl_(std::make_unique<Impl>(path, v, layout, slice, split)) {}
 
 UnitStream::~UnitStream() = default;
 

@@ -67,12 +67,13 @@ void write_unit(const std::filesystem::path& path, const Variant& v, const PairL
                 int slice, const SliceChunkFn& values, bool split);
 // A unit file written as its chunks come, in any order, from any thread: a solver that finishes
 // a slice a men configuration at a time (gen/component_solver.hpp) never holds the slice's
-// values. Each put() is one whole chunk (as slice_chunk_bounds says); close() once every one is
-// in. Destroyed without close(), the unfinished file is removed.
+// values. Each put() is one whole chunk: a men configuration, or with `split` a part of one of
+// at most a chunk's positions (the byte-a-position solver's groups, gen/compact_solver.hpp);
+// close() once every one is in. Destroyed without close(), the unfinished file is removed.
 class UnitStream {
   public:
     UnitStream(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
-               int slice);
+               int slice, bool split = false);
     ~UnitStream();
     UnitStream(const UnitStream&) = delete;
     UnitStream& operator=(const UnitStream&) = delete;
