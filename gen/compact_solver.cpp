@@ -35,6 +35,15 @@ constexpr std::uint8_t max_pending = 100, draw_exit = 101, drawn = 102, overflow
 constexpr int byte_distances = 76;
 // The positions whose losses wait for their exits (defer_loss): at most a 256th of a slice's.
 constexpr std::uint64_t deferred_share = 256;
+// The chunks of the slice before a thread keeps decoded (gen/previous_slice.hpp): 2 Mi positions
+// in all, and at least 6 (a position's man moves reach at most a few configurations there).
+int chunks_kept(std::uint64_t kings_per_men) {
+    const std::uint64_t chunk = unit_chunk_positions() * 64 < kings_per_men
+                                    ? unit_chunk_positions()
+                                    : std::max(kings_per_men, unit_chunk_positions());
+    return static_cast<int>(std::clamp<std::uint64_t>((std::uint64_t{2} << 20) / chunk, 6,
+                                                      solving::PreviousChunks::capacity));
+}
 // The fewest listed before a thread settles them; tests make it small, so that lists are
 // settled within levels too.
 std::atomic<std::size_t> deferred_batch{4096};  // a byte holds wins and losses in 0..75 plies
@@ -290,7 +299,7 @@ class CompactSolver {
         if (s != previous_slice_)
             throw Error("a man move leads to slice " + std::to_string(s) + ", not the one before");
         exit = unpack_outcome(
-            *previous_chunks_.local().outcomes(*previous_unit_, previous_slice_, local, 1));
+            *previous_chunks_->local().outcomes(*previous_unit_, previous_slice_, local, 1));
         return false;
     }
 
@@ -571,7 +580,9 @@ class CompactSolver {
         previous_unit_ = open_unit(slice);
         previous_slice_ = slice;
         for (int c = 0; c < layout_.classes(); ++c) previous_men_[c] = layout_.slice_men(c, slice);
-        previous_chunks_.clear();
+        previous_chunks_ =
+            std::make_unique<tbb::enumerable_thread_specific<solving::PreviousChunks>>(
+                solving::PreviousChunks(chunks_kept(k_)));
     }
 
     void report(std::uint64_t n) {
@@ -609,7 +620,8 @@ class CompactSolver {
     // The slice before (its man moves' exits): its unit file, and each thread's decoded chunks.
     int previous_slice_ = -1;
     std::unique_ptr<UnitReader> previous_unit_;
-    mutable tbb::enumerable_thread_specific<solving::PreviousChunks> previous_chunks_;
+    mutable std::unique_ptr<tbb::enumerable_thread_specific<solving::PreviousChunks>>
+        previous_chunks_;
     std::uint64_t total_ = 0, done_ = 0, shown_ = 0;
     SolveTimes times_;
 };
@@ -688,7 +700,7 @@ std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bo
     // A byte and a bit per position of the group being solved (must capture; a group is the
     // slice where configurations are small) and a 32nd of a byte of losses batched, and 16 bytes
     // per configuration of its slice (which group, and where in it); each thread's decoded
-    // chunks of the slice before (PreviousChunks: 32 of 64 Ki positions, or of a configuration
+    // chunks of the slice before (chunks_kept of them, of 64 Ki positions or of a configuration
     // where the unit's chunks are whole configurations, 3 bytes a position) and small buffers
     // (move lists, a chunk of values while the unit is written).
     const bool grouped = UnitStream::streams(k);
@@ -704,7 +716,7 @@ std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bo
     const std::uint64_t chunk = compact_splits_configurations(k)
                                     ? unit_chunk_positions()
                                     : std::max(k, unit_chunk_positions());
-    const std::uint64_t chunks = solving::PreviousChunks::capacity * 3 * chunk;
+    const std::uint64_t chunks = static_cast<std::uint64_t>(chunks_kept(k)) * 3 * chunk;
     return largest + largest / 8 + largest / deferred_share * sizeof(std::uint64_t) +
            16 * configurations +
            static_cast<std::uint64_t>(threads) * ((std::uint64_t{4} << 20) + chunks);

@@ -8,10 +8,11 @@ const std::uint16_t* PreviousChunks::outcomes(const UnitReader& unit, int slice,
                                               std::uint64_t local, std::uint64_t count) {
     ++clock_;
     if (Entry& e = entries_[last_]; e.holds(slice, local)) return e.at(clock_, local);
-    for (int i = 0; i < capacity; ++i)
+    const int kept = static_cast<int>(entries_.size());
+    for (int i = 0; i < kept; ++i)
         if (entries_[i].holds(slice, local)) return entries_[last_ = i].at(clock_, local);
     int victim = 0;
-    for (int i = 1; i < capacity; ++i)
+    for (int i = 1; i < kept; ++i)
         if (entries_[i].used < entries_[victim].used) victim = i;
     Entry& e = entries_[last_ = victim];
     const std::size_t chunk = unit.chunk_at(local);

@@ -8,6 +8,7 @@
 // pointer per move and reads it for every placement of the kings.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -28,6 +29,10 @@ namespace damas::solving {
 class PreviousChunks {
   public:
     static constexpr int capacity = 32;
+    // Fewer chunks kept (at least 1): the byte-a-position solver reads a position's exits one
+    // at a time, at most a few configurations at once, from chunks of up to 4 Mi positions.
+    explicit PreviousChunks(int kept = capacity)
+        : entries_(static_cast<std::size_t>(std::max(1, kept))) {}
 
     // The `count` outcomes of a men configuration from slice position `local` on.
     const std::uint16_t* outcomes(const UnitReader& unit, int slice, std::uint64_t local,
@@ -46,7 +51,7 @@ class PreviousChunks {
             return values.data() + (local - first);
         }
     };
-    std::array<Entry, capacity> entries_;
+    std::vector<Entry> entries_;
     std::vector<std::uint8_t> capture_;
     std::uint64_t clock_ = 0;
     int last_ = 0;
