@@ -6,6 +6,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -141,6 +142,9 @@ class CompactSolver {
     struct Member {
         int c;
         std::uint32_t j;
+        // Its mirror configuration (turkish, files reversed), which the group does not hold.
+        std::uint32_t mirror = none;
+        static constexpr std::uint32_t none = UINT32_MAX;
     };
 
     // The position at group-local `local` of the group being solved (White to move), and its
@@ -164,10 +168,15 @@ class CompactSolver {
         const ClassIndex& index = layout_.index(c);
         const int s = index.slice_of(p);
         if (s != slice_ && s != previous_slice_) return s;
-        const std::uint64_t i = index.index(p);
-        if (s == slice_)
-            local = group_start(c, slice_men_[c].rank(i / k_)) + i % k_;
-        else
+        std::uint64_t i = index.index(p);
+        if (s == slice_) {
+            std::uint64_t j = slice_men_[c].rank(i / k_);
+            if (grouped_ && stands_for_mirror_[c][j]) {  // held as its mirror
+                i = index.index(mirror_files(p));
+                j = slice_men_[c].rank(i / k_);
+            }
+            local = group_start(c, j) + i % k_;
+        } else
             local = layout_.slice_base(c, s) + previous_men_[c].rank(i / k_) * k_ + i % k_;
         return s;
     }
@@ -195,10 +204,12 @@ class CompactSolver {
     }
     void make_groups() {
         std::map<std::pair<Bitboard, Bitboard>, std::uint32_t> ids;
+        std::vector<std::uint32_t> group_of[2], mirror_of[2];
+        std::vector<bool> halved;  // by group: no configuration is its own mirror
         for (int c = 0; c < layout_.classes(); ++c) {
             const SliceMen& men = slice_men_[c];
-            group_of_[c].assign(men.size(), 0);
-            rank_in_group_[c].assign(men.size(), 0);
+            group_of[c].assign(men.size(), 0);
+            mirror_of[c].assign(men.size(), Member::none);
             for (std::uint64_t j = 0; j < men.size(); ++j) {
                 const MenPlacement placement = layout_.index(c).men(men[j]);
                 // In the first class's colours (a mirror configuration is the flip of one).
@@ -209,14 +220,55 @@ class CompactSolver {
                 if (layout_.classes() == 1)
                     key = std::min(key, group_key(flip_.rotate(black), flip_.rotate(white)));
                 const auto [it, added] =
-                    ids.try_emplace(key, static_cast<std::uint32_t>(groups_.size()));
-                if (added) groups_.emplace_back();
-                std::vector<Member>& group = groups_[it->second];
-                group_of_[c][j] = it->second;
-                rank_in_group_[c][j] = static_cast<std::uint32_t>(group.size());
-                group.push_back({c, static_cast<std::uint32_t>(j)});
+                    ids.try_emplace(key, static_cast<std::uint32_t>(halved.size()));
+                if (added) halved.push_back(R::men_move_sideways);
+                group_of[c][j] = it->second;
+                if constexpr (R::men_move_sideways) {
+                    const Bitboard w = mirror_files(placement.white);
+                    const Bitboard b = mirror_files(placement.black);
+                    const std::uint64_t m = layout_.index(c).men_index(w, b);
+                    if (m == men[j]) halved[it->second] = false;
+                    mirror_of[c][j] = static_cast<std::uint32_t>(men.rank(m));
+                }
             }
         }
+        // A halved group holds one of each pair of mirror configurations, the one first in the
+        // slice's list: no position of it is its own mirror, so the mirror of a move is a move
+        // and un-moves count as they do unhalved.
+        groups_.assign(halved.size(), {});
+        for (int c = 0; c < layout_.classes(); ++c) {
+            const std::uint64_t n = slice_men_[c].size();
+            group_of_[c] = group_of[c];
+            rank_in_group_[c].assign(n, 0);
+            stands_for_mirror_[c].assign(n, false);
+            for (std::uint64_t j = 0; j < n; ++j) {
+                const std::uint32_t g = group_of[c][j];
+                std::uint32_t mirror = Member::none;
+                if (halved[g]) {
+                    if (mirror_of[c][j] < j) {
+                        stands_for_mirror_[c][j] = true;
+                        continue;
+                    }
+                    mirror = mirror_of[c][j];
+                }
+                rank_in_group_[c][j] = static_cast<std::uint32_t>(groups_[g].size());
+                groups_[g].push_back({c, static_cast<std::uint32_t>(j), mirror});
+            }
+        }
+    }
+    // A position with its files reversed (the turkish board is 8 squares wide: a bit's file is
+    // its low 3 bits), which has the same value.
+    static Bitboard mirror_files(Bitboard b) {
+        b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1);
+        b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2);
+        return ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    }
+    static Position mirror_files(const Position& p) {
+        Position m = p;
+        m.pieces[0] = mirror_files(p.pieces[0]);
+        m.pieces[1] = mirror_files(p.pieces[1]);
+        m.kings = mirror_files(p.kings);
+        return m;
     }
     // What quiet moves keep of a configuration: its squares, or (turkish) its men per row.
     std::pair<Bitboard, Bitboard> group_key(Bitboard white, Bitboard black) const {
@@ -257,6 +309,9 @@ class CompactSolver {
     }
     void end_group() {
         done_ += size_;
+        if (grouped_)
+            for (const Member& m : groups_[group_])
+                if (m.mirror != Member::none) done_ += k_;
         report(0);
         bytes_.reset();
         overflow_ = {};
@@ -269,16 +324,31 @@ class CompactSolver {
         const std::vector<Member>& group = groups_[group_];
         const std::uint64_t part = split_ ? std::min(k_, unit_chunk_positions()) : k_;
         const std::uint64_t parts = (k_ + part - 1) / part;
-        tbb::parallel_for(std::uint64_t{0}, group.size() * parts, [&](std::uint64_t i) {
-            const std::uint64_t e = i / parts, at = (i % parts) * part;
+        // Each member's chunks, then (halved groups) its mirror's.
+        tbb::parallel_for(std::uint64_t{0}, 2 * group.size() * parts, [&](std::uint64_t i) {
+            const bool of_mirror = i >= group.size() * parts;
+            const std::uint64_t e = (i % (group.size() * parts)) / parts, at = (i % parts) * part;
+            const Member& m = group[e];
+            if (of_mirror && m.mirror == Member::none) return;
             const std::uint64_t n = std::min(part, k_ - at);
             thread_local std::vector<std::uint16_t> outcomes;
             thread_local std::vector<std::uint8_t> capture;
             outcomes.resize(n);
             capture.resize(n);
-            values(e * k_ + at, outcomes, capture);
-            const Member& m = group[e];
-            unit.put(layout_.slice_base(m.c, slice_) + m.j * k_ + at, outcomes, capture);
+            if (!of_mirror) {
+                values(e * k_ + at, outcomes, capture);
+            } else {
+                const ClassIndex& index = layout_.index(m.c);
+                const std::uint64_t first = slice_men_[m.c][m.mirror] * k_ + at;
+                index.for_each_position(first, first + n, [&](std::uint64_t x, const Position& p) {
+                    std::uint64_t local = 0;
+                    locate(m.c, p, local);
+                    values(local, std::span(outcomes).subspan(x - first, 1),
+                           std::span(capture).subspan(x - first, 1));
+                });
+            }
+            const std::uint32_t j = of_mirror ? m.mirror : m.j;
+            unit.put(layout_.slice_base(m.c, slice_) + j * k_ + at, outcomes, capture);
         });
     }
 
@@ -606,6 +676,9 @@ class CompactSolver {
     std::vector<std::vector<Member>> groups_;
     // By class and rank in the slice's list: each configuration's group and rank there.
     std::vector<std::uint32_t> group_of_[2], rank_in_group_[2];
+    // By class and rank in the slice's list: the configurations a halved group holds as their
+    // mirror (make_groups).
+    std::vector<bool> stands_for_mirror_[2];
     std::uint32_t group_ = 0;  // being solved
     std::uint64_t size_ = 0;
     HugeArray<std::atomic<std::uint8_t>> bytes_;
@@ -653,32 +726,38 @@ bool compact_splits_configurations(std::uint64_t kings_per_men) {
 
 namespace {
 
-// The most men configurations of class m with the same men on each row (a turkish group holds
-// those of one class and as many of the mirror's): the best choice of each row's White and Black
-// men, row by row.
+// The most men configurations of class m with the same men on each row that a group holds (a
+// turkish group holds those of one class and as many of the mirror's), the best choice of each
+// row's White and Black men, row by row: all of them, or half where some row has an odd number
+// of White or of Black men (no configuration is then its own mirror: the group is halved).
 double most_configurations_by_rows(const BoardSpec& board, Material m) {
     const int wm = m.white_men, bm = m.black_men;
     const GeometryTables t = make_tables(board);
-    // best[i][j]: the most configurations of i White and j Black men on the rows so far.
-    std::vector<std::vector<double>> best(wm + 1, std::vector<double>(bm + 1, 0));
-    best[0][0] = 1;
+    // best[odd][i][j]: the most configurations of i White and j Black men on the rows so far,
+    // odd: with a row of an odd number of either.
+    std::vector<std::vector<double>> none(wm + 1, std::vector<double>(bm + 1, 0));
+    std::array<std::vector<std::vector<double>>, 2> best{none, none};
+    best[0][0][0] = 1;
     for (int y = 0; y < board.height; ++y) {
         const int n = count_bits(t.row(y));
         const int white_max = man_rows(board, Color::white).contains(y) ? n : 0;
         const int black_max = man_rows(board, Color::black).contains(y) ? n : 0;
         auto next = best;
-        for (int i = 0; i <= wm; ++i)
-            for (int j = 0; j <= bm; ++j)
-                for (int a = 0; a <= std::min(white_max, i); ++a)
-                    for (int b = 0; b <= std::min(std::max(black_max - a, 0), j); ++b)
-                        if (best[i - a][j - b] > 0)
-                            next[i][j] =
-                                std::max(next[i][j], best[i - a][j - b] *
-                                                         static_cast<double>(binomial(n, a)) *
-                                                         static_cast<double>(binomial(n - a, b)));
+        for (int odd = 0; odd < 2; ++odd)
+            for (int i = 0; i <= wm; ++i)
+                for (int j = 0; j <= bm; ++j)
+                    for (int a = 0; a <= std::min(white_max, i); ++a)
+                        for (int b = 0; b <= std::min(std::max(black_max - a, 0), j); ++b) {
+                            const double before = best[odd][i - a][j - b];
+                            if (before == 0) continue;
+                            const int now_odd = odd | (a % 2) | (b % 2);
+                            double& to = next[now_odd][i][j];
+                            to = std::max(to, before * static_cast<double>(binomial(n, a)) *
+                                                  static_cast<double>(binomial(n - a, b)));
+                        }
         best.swap(next);
     }
-    return best[wm][bm];
+    return std::max(best[0][wm][bm], best[1][wm][bm] / 2);
 }
 
 }  // namespace

@@ -97,7 +97,8 @@ struct SmallChunksAndBytes {
 
 // The groups the byte-a-position solver holds at a time, counted by hand: a configuration and
 // its flip's on the diagonal boards; on the turkish board (8 squares a row, men on rows 1-6) the
-// configurations with the same men on each row, both classes.
+// configurations with the same men on each row, both classes, halved where a row has an odd
+// number of White or Black men (each configuration's mirror, files reversed, is another one).
 TEST(CompactGroups, ConfigurationsQuietMovesConnect) {
     const auto group = [](const char* variant, const char* material) {
         return compact_group_positions(parse_variant(variant).value(),
@@ -105,11 +106,14 @@ TEST(CompactGroups, ConfigurationsQuietMovesConnect) {
     };
     // english 1102: a White man, a White king, two Black kings: 31 * C(30, 2) king placements.
     EXPECT_EQ(group("english", "1102"), 2u * 31 * 435);
-    // turkish 1102: the man's row holds 8 configurations; 63 * C(62, 2) king placements.
-    EXPECT_EQ(group("turkish", "1102"), 2u * 8 * 63 * 1891);
-    // turkish 2010: two White men on two rows (8 * 8, not C(8, 2) on one), a Black man on a
-    // third (8); no king.
-    EXPECT_EQ(group("turkish", "2010"), 2u * 8 * 8 * 8);
+    // turkish 1102: the man's row holds 8 configurations, 4 kept; 63 * C(62, 2) king placements.
+    EXPECT_EQ(group("turkish", "1102"), 2u * 4 * 63 * 1891);
+    // turkish 2010: two White men on two rows (8 * 8, more than C(8, 2) on one), a Black man on a
+    // third (8), halved; no king.
+    EXPECT_EQ(group("turkish", "2010"), 2u * 8 * 8 * 8 / 2);
+    // turkish 2020: each man on a row of its own, halved (2,048), beats a pair of White men on
+    // one row and of Black men on another (28 * 28 = 784: no halving, a pair can be symmetric).
+    EXPECT_EQ(group("turkish", "2020"), 2u * 8 * 8 * 8 * 8 / 2);
     // turkish 0304: no man, one configuration; C(64, 3) * C(61, 4) king placements.
     EXPECT_EQ(group("turkish", "0304"), std::uint64_t{2} * 41664 * 521855);
 }
