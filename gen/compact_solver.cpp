@@ -33,21 +33,26 @@ namespace {
 // The byte of a position (see the header).
 constexpr std::uint8_t max_pending = 100, draw_exit = 101, drawn = 102, overflowed = 103,
                        win_code = 104, loss_code = 180;
-constexpr int byte_distances = 76;
+constexpr int byte_distances = 76;  // a byte holds wins and losses in 0..75 plies
 // The positions whose losses wait for their exits (defer_loss): at most a 256th of a slice's.
 constexpr std::uint64_t deferred_share = 256;
 // The chunks of the slice before a thread keeps decoded (gen/previous_slice.hpp): 2 Mi positions
 // in all, and at least 6 (a position's man moves reach at most a few configurations there).
+// The positions of a chunk of the slice before's unit: a part of a configuration where they are
+// split, else a configuration or a run of small ones of about a chunk.
+std::uint64_t previous_chunk_positions(std::uint64_t kings_per_men) {
+    return compact_splits_configurations(kings_per_men)
+               ? unit_chunk_positions()
+               : std::max(kings_per_men, unit_chunk_positions());
+}
 int chunks_kept(std::uint64_t kings_per_men) {
-    const std::uint64_t chunk = unit_chunk_positions() * 64 < kings_per_men
-                                    ? unit_chunk_positions()
-                                    : std::max(kings_per_men, unit_chunk_positions());
+    const std::uint64_t chunk = previous_chunk_positions(kings_per_men);
     return static_cast<int>(std::clamp<std::uint64_t>((std::uint64_t{2} << 20) / chunk, 6,
                                                       solving::PreviousChunks::capacity));
 }
 // The fewest listed before a thread settles them; tests make it small, so that lists are
 // settled within levels too.
-std::atomic<std::size_t> deferred_batch{4096};  // a byte holds wins and losses in 0..75 plies
+std::atomic<std::size_t> deferred_batch{4096};
 // Tests make it smaller, so that small classes take the overflow map's paths.
 std::atomic<int> code_distances{byte_distances};
 
@@ -204,11 +209,11 @@ class CompactSolver {
     }
     void make_groups() {
         std::map<std::pair<Bitboard, Bitboard>, std::uint32_t> ids;
-        std::vector<std::uint32_t> group_of[2], mirror_of[2];
+        std::vector<std::uint32_t> mirror_of[2];
         std::vector<bool> halved;  // by group: no configuration is its own mirror
         for (int c = 0; c < layout_.classes(); ++c) {
             const SliceMen& men = slice_men_[c];
-            group_of[c].assign(men.size(), 0);
+            group_of_[c].assign(men.size(), 0);
             mirror_of[c].assign(men.size(), Member::none);
             for (std::uint64_t j = 0; j < men.size(); ++j) {
                 const MenPlacement placement = layout_.index(c).men(men[j]);
@@ -222,7 +227,7 @@ class CompactSolver {
                 const auto [it, added] =
                     ids.try_emplace(key, static_cast<std::uint32_t>(halved.size()));
                 if (added) halved.push_back(R::men_move_sideways);
-                group_of[c][j] = it->second;
+                group_of_[c][j] = it->second;
                 if constexpr (R::men_move_sideways) {
                     const Bitboard w = mirror_files(placement.white);
                     const Bitboard b = mirror_files(placement.black);
@@ -238,11 +243,10 @@ class CompactSolver {
         groups_.assign(halved.size(), {});
         for (int c = 0; c < layout_.classes(); ++c) {
             const std::uint64_t n = slice_men_[c].size();
-            group_of_[c] = group_of[c];
             rank_in_group_[c].assign(n, 0);
             stands_for_mirror_[c].assign(n, false);
             for (std::uint64_t j = 0; j < n; ++j) {
-                const std::uint32_t g = group_of[c][j];
+                const std::uint32_t g = group_of_[c][j];
                 std::uint32_t mirror = Member::none;
                 if (halved[g]) {
                     if (mirror_of[c][j] < j) {
@@ -545,11 +549,13 @@ class CompactSolver {
     void defer_loss(std::uint64_t q, int d) {
         std::vector<std::uint64_t>& list = deferred_.local();
         list.push_back(q);
-        if (list.size() >= deferred_limit_) settle_deferred(list, d);
+        if (list.size() < deferred_limit_) return;
+        settle_deferred(list, d);
+        list.clear();
     }
-    void settle_deferred(std::vector<std::uint64_t>& list, int d) {
-        std::sort(list.begin(), list.end());
-        for (const std::uint64_t q : list) {
+    void settle_deferred(std::span<std::uint64_t> positions, int d) {
+        std::sort(positions.begin(), positions.end());
+        for (const std::uint64_t q : positions) {
             int c = 0;
             const Position p = position_at(q, c);
             const Outcome loss{
@@ -564,7 +570,6 @@ class CompactSolver {
             else
                 throw Error("a position's pending count changed after its last move lost");
         }
-        list.clear();
     }
     // The lists left at the end of a level, merged and settled in parallel, in order.
     void settle_all_deferred(int d) {
@@ -577,10 +582,8 @@ class CompactSolver {
         std::sort(all.begin(), all.end());
         constexpr std::size_t part = 4096;
         tbb::parallel_for(std::size_t{0}, (all.size() + part - 1) / part, [&](std::size_t j) {
-            std::vector<std::uint64_t> list(
-                all.begin() + static_cast<std::ptrdiff_t>(j * part),
-                all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), (j + 1) * part)));
-            settle_deferred(list, d);
+            settle_deferred(std::span(all).subspan(j * part, std::min(part, all.size() - j * part)),
+                            d);
         });
     }
 
@@ -792,10 +795,8 @@ std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bo
         largest = std::max(largest, grouped ? std::min(n, group) : n);
         if (grouped) configurations = std::max(configurations, n / k);
     }
-    const std::uint64_t chunk = compact_splits_configurations(k)
-                                    ? unit_chunk_positions()
-                                    : std::max(k, unit_chunk_positions());
-    const std::uint64_t chunks = static_cast<std::uint64_t>(chunks_kept(k)) * 3 * chunk;
+    const std::uint64_t chunks =
+        static_cast<std::uint64_t>(chunks_kept(k)) * 3 * previous_chunk_positions(k);
     return largest + largest / 8 + largest / deferred_share * sizeof(std::uint64_t) +
            16 * configurations +
            static_cast<std::uint64_t>(threads) * ((std::uint64_t{4} << 20) + chunks);
