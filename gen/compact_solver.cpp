@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gen/huge_pages.hpp"
+#include "gen/king_quarters.hpp"
 #include "gen/previous_slice.hpp"
 #include "gen/unit_file.hpp"
 #include "index/binomial.hpp"
@@ -155,6 +156,7 @@ class CompactSolver {
     // The position at group-local `local` of the group being solved (White to move), and its
     // class.
     Position position_at(std::uint64_t local, int& c) const {
+        if (quartered_) return quarters_->position_at(local, c);
         std::uint64_t j = 0;
         if (grouped_) {
             const Member& m = groups_[group_][local / k_];
@@ -170,6 +172,10 @@ class CompactSolver {
     // that is the slice being solved, or its slice-local one if it is the slice before (else
     // `local` is left alone).
     int locate(int c, const Position& p, std::uint64_t& local) const {
+        if (quartered_) {  // no men: one slice
+            local = quarters_->locate(c, p);
+            return slice_;
+        }
         const ClassIndex& index = layout_.index(c);
         const int s = index.slice_of(p);
         if (s != slice_ && s != previous_slice_) return s;
@@ -177,7 +183,7 @@ class CompactSolver {
         if (s == slice_) {
             std::uint64_t j = slice_men_[c].rank(i / k_);
             if (grouped_ && stands_for_mirror_[c][j]) {  // held as its mirror
-                i = index.index(mirror_files(p));
+                i = index.index(reverse_files(p));
                 j = slice_men_[c].rank(i / k_);
             }
             local = group_start(c, j) + i % k_;
@@ -206,6 +212,11 @@ class CompactSolver {
         grouped_ = can_stream && UnitStream::streams(k_);
         groups_.clear();
         if (grouped_) make_groups();
+        // A kings-only turkish pair with a side of an odd number of kings: a quarter held.
+        const Material m = layout_.index(0).material();
+        quartered_ = grouped_ && KingQuarters::holds(variant_.info().board, m);
+        if (quartered_ && !quarters_)
+            quarters_ = std::make_unique<KingQuarters>(m, layout_.classes());
     }
     void make_groups() {
         std::map<std::pair<Bitboard, Bitboard>, std::uint32_t> ids;
@@ -229,8 +240,8 @@ class CompactSolver {
                 if (added) halved.push_back(R::men_move_sideways);
                 group_of_[c][j] = it->second;
                 if constexpr (R::men_move_sideways) {
-                    const Bitboard w = mirror_files(placement.white);
-                    const Bitboard b = mirror_files(placement.black);
+                    const Bitboard w = damas::reverse_files(placement.white);
+                    const Bitboard b = damas::reverse_files(placement.black);
                     const std::uint64_t m = layout_.index(c).men_index(w, b);
                     if (m == men[j]) halved[it->second] = false;
                     mirror_of[c][j] = static_cast<std::uint32_t>(men.rank(m));
@@ -260,18 +271,12 @@ class CompactSolver {
             }
         }
     }
-    // A position with its files reversed (the turkish board is 8 squares wide: a bit's file is
-    // its low 3 bits), which has the same value.
-    static Bitboard mirror_files(Bitboard b) {
-        b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1);
-        b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2);
-        return ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4);
-    }
-    static Position mirror_files(const Position& p) {
+    // A position with its files reversed (gen/king_quarters.hpp), which has the same value.
+    static Position reverse_files(const Position& p) {
         Position m = p;
-        m.pieces[0] = mirror_files(p.pieces[0]);
-        m.pieces[1] = mirror_files(p.pieces[1]);
-        m.kings = mirror_files(p.kings);
+        m.pieces[0] = damas::reverse_files(p.pieces[0]);
+        m.pieces[1] = damas::reverse_files(p.pieces[1]);
+        m.kings = damas::reverse_files(p.kings);
         return m;
     }
     // What quiet moves keep of a configuration: its squares, or (turkish) its men per row.
@@ -291,7 +296,9 @@ class CompactSolver {
     void solve_group(std::uint32_t g) {
         const auto t0 = std::chrono::steady_clock::now();
         group_ = g;
-        size_ = grouped_ ? groups_[g].size() * k_ : layout_.slice_positions(slice_);
+        size_ = quartered_ ? quarters_->size()
+                : grouped_ ? groups_[g].size() * k_
+                           : layout_.slice_positions(slice_);
         bytes_ = make_huge_array<std::atomic<std::uint8_t>>(size_);
         capture_ = make_huge_array<std::atomic<std::uint64_t>>((size_ + 63) / 64);
         highest_ = 0;
@@ -313,7 +320,9 @@ class CompactSolver {
     }
     void end_group() {
         done_ += size_;
-        if (grouped_)
+        if (quartered_)
+            done_ += layout_.slice_positions(slice_) - size_;
+        else if (grouped_)
             for (const Member& m : groups_[group_])
                 if (m.mirror != Member::none) done_ += k_;
         report(0);
@@ -323,36 +332,49 @@ class CompactSolver {
         capture_.reset();
     }
     // The solved group's values to the slice's unit, a configuration (or a part of a large one)
-    // a chunk, in parallel.
+    // a chunk, in parallel: each member's from the bytes, and each configuration a held
+    // position stands for (a halved group's mirrors, a quartered pair's classes) position by
+    // position, located.
     void put_group(UnitStream& unit) const {
-        const std::vector<Member>& group = groups_[group_];
+        struct Put {
+            int c;
+            std::uint64_t j;      // its rank in the slice's list
+            std::uint64_t local;  // where its bytes are, unless located
+            bool located;
+        };
+        std::vector<Put> puts;
+        if (quartered_) {
+            for (int c = 0; c < layout_.classes(); ++c) puts.push_back({c, 0, 0, true});
+        } else {
+            const std::vector<Member>& group = groups_[group_];
+            for (std::size_t e = 0; e < group.size(); ++e) {
+                puts.push_back({group[e].c, group[e].j, e * k_, false});
+                if (group[e].mirror != Member::none)
+                    puts.push_back({group[e].c, group[e].mirror, 0, true});
+            }
+        }
         const std::uint64_t part = split_ ? std::min(k_, unit_chunk_positions()) : k_;
         const std::uint64_t parts = (k_ + part - 1) / part;
-        // Each member's chunks, then (halved groups) its mirror's.
-        tbb::parallel_for(std::uint64_t{0}, 2 * group.size() * parts, [&](std::uint64_t i) {
-            const bool of_mirror = i >= group.size() * parts;
-            const std::uint64_t e = (i % (group.size() * parts)) / parts, at = (i % parts) * part;
-            const Member& m = group[e];
-            if (of_mirror && m.mirror == Member::none) return;
-            const std::uint64_t n = std::min(part, k_ - at);
+        tbb::parallel_for(std::uint64_t{0}, puts.size() * parts, [&](std::uint64_t i) {
+            const Put& put = puts[i / parts];
+            const std::uint64_t at = (i % parts) * part, n = std::min(part, k_ - at);
             thread_local std::vector<std::uint16_t> outcomes;
             thread_local std::vector<std::uint8_t> capture;
             outcomes.resize(n);
             capture.resize(n);
-            if (!of_mirror) {
-                values(e * k_ + at, outcomes, capture);
+            if (!put.located) {
+                values(put.local + at, outcomes, capture);
             } else {
-                const ClassIndex& index = layout_.index(m.c);
-                const std::uint64_t first = slice_men_[m.c][m.mirror] * k_ + at;
-                index.for_each_position(first, first + n, [&](std::uint64_t x, const Position& p) {
-                    std::uint64_t local = 0;
-                    locate(m.c, p, local);
-                    values(local, std::span(outcomes).subspan(x - first, 1),
-                           std::span(capture).subspan(x - first, 1));
-                });
+                const std::uint64_t first = slice_men_[put.c][put.j] * k_ + at;
+                layout_.index(put.c).for_each_position(
+                    first, first + n, [&](std::uint64_t x, const Position& p) {
+                        std::uint64_t local = 0;
+                        locate(put.c, p, local);
+                        values(local, std::span(outcomes).subspan(x - first, 1),
+                               std::span(capture).subspan(x - first, 1));
+                    });
             }
-            const std::uint32_t j = of_mirror ? m.mirror : m.j;
-            unit.put(layout_.slice_base(m.c, slice_) + j * k_ + at, outcomes, capture);
+            unit.put(layout_.slice_base(put.c, slice_) + put.j * k_ + at, outcomes, capture);
         });
     }
 
@@ -682,6 +704,9 @@ class CompactSolver {
     // By class and rank in the slice's list: the configurations a halved group holds as their
     // mirror (make_groups).
     std::vector<bool> stands_for_mirror_[2];
+    // Whether the slice (a kings-only pair's) is held a quarter, and how (gen/king_quarters.hpp).
+    bool quartered_ = false;
+    std::unique_ptr<KingQuarters> quarters_;
     std::uint32_t group_ = 0;  // being solved
     std::uint64_t size_ = 0;
     HugeArray<std::atomic<std::uint8_t>> bytes_;
@@ -767,6 +792,8 @@ double most_configurations_by_rows(const BoardSpec& board, Material m) {
 
 std::uint64_t compact_group_positions(const Variant& v, Material m) {
     const BoardSpec board = v.info().board;
+    if (KingQuarters::holds(board, m))
+        return (m == m.mirrored() ? 1 : 2) * KingQuarters::held_positions(m);
     const std::uint64_t k = ClassIndex(board, m).kings_per_men();
     const bool sideways =
         dispatch(v.base, [](auto rules) { return decltype(rules)::men_move_sideways; });
@@ -797,8 +824,10 @@ std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bo
     }
     const std::uint64_t chunks =
         static_cast<std::uint64_t>(chunks_kept(k)) * 3 * previous_chunk_positions(k);
+    const std::uint64_t quarters =
+        grouped && KingQuarters::holds(board, m) ? KingQuarters::table_bytes(m) : 0;
     return largest + largest / 8 + largest / deferred_share * sizeof(std::uint64_t) +
-           16 * configurations +
+           16 * configurations + quarters +
            static_cast<std::uint64_t>(threads) * ((std::uint64_t{4} << 20) + chunks);
 }
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "gen/compact_solver.hpp"
+#include "gen/king_quarters.hpp"
 #include "gen/pair_layout.hpp"
 #include "gen/solved_store.hpp"
 #include "gen/solver.hpp"
@@ -262,6 +263,10 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
         if (splits || !slice_in_components(v, index, s, threads))
             c.compact_positions += index.positions_in_slice(s) +
                                    (m == m.mirrored() ? 0 : mirror.positions_in_slice(s));
+    // A kings-only turkish pair held a quarter solves a quarter (gen/king_quarters.hpp); its
+    // writer's locating every position is counted in the cost of the positions themselves.
+    if (KingQuarters::holds(board, m) && UnitStream::streams(index.kings_per_men()))
+        c.compact_positions = (m == m.mirrored() ? 1 : 2) * KingQuarters::held_positions(m);
     if (splits)
         c.compact_solve = compact_solver_bytes(v, m, threads, false) + layout;
     else

@@ -114,8 +114,16 @@ TEST(CompactGroups, ConfigurationsQuietMovesConnect) {
     // turkish 2020: each man on a row of its own, halved (2,048), beats a pair of White men on
     // one row and of Black men on another (28 * 28 = 784: no halving, a pair can be symmetric).
     EXPECT_EQ(group("turkish", "2020"), 2u * 8 * 8 * 8 * 8 / 2);
-    // turkish 0304: no man, one configuration; C(64, 3) * C(61, 4) king placements.
-    EXPECT_EQ(group("turkish", "0304"), std::uint64_t{2} * 41664 * 521855);
+    // turkish 0304: no man, one configuration of C(64, 3) * C(61, 4) king placements, held a
+    // quarter (gen/king_quarters.hpp: the four images of a placement of 3 White kings under
+    // files and rows reversed are distinct): 41,664 / 4 White placements.
+    EXPECT_EQ(group("turkish", "0304"), std::uint64_t{2} * 10416 * 521855);
+    // turkish 0205: the 5 Black kings decide, C(64, 5) / 4 = 1,906,128 placements, C(59, 2).
+    EXPECT_EQ(group("turkish", "0205"), std::uint64_t{2} * 1906128 * 1711);
+    // turkish 0303, its own mirror: one class, a quarter; 0204 (2 and 4 kings, which can be
+    // their own mirror image) is held whole.
+    EXPECT_EQ(group("turkish", "0303"), std::uint64_t{1} * 10416 * 35990);
+    EXPECT_EQ(group("turkish", "0204"), std::uint64_t{2} * 2016 * 557845);
 }
 
 TEST(CompactAgrees, OverflowMapAndSplitChunks) {
