@@ -229,6 +229,29 @@ TEST(UnitsPlan, BoundedPlansFitTheirBudget) {
     EXPECT_EQ(bounded.positions, whole.positions);
 }
 
+// The sets issue 18 names plan within 16 GiB on 2 threads, every pair of each within it
+// (turkish 2-7 since its pairs without men are held a quarter, gen/king_quarters.hpp).
+TEST(UnitsPlan, TheIssuesSetsFitSixteenGiB) {
+    const std::uint64_t budget = std::uint64_t{16} << 30;
+    for (const auto& [variant, pieces] :
+         std::vector<std::pair<const char*, int>>{{"international", 6},
+                                                  {"english", 7},
+                                                  {"russian", 7},
+                                                  {"turkish", 7},
+                                                  {"international", 7},
+                                                  {"english", 8}}) {
+        GenerateOptions o;
+        o.variant = parse_variant(variant).value();
+        o.max_pieces = pieces;
+        o.threads = 2;
+        o.memory_bytes = budget;
+        const GenerationPlan plan = plan_generation(o);
+        EXPECT_LE(plan.peak_bytes, budget) << variant << " 2-" << pieces;
+        for (const PairStep& step : plan.pairs)
+            EXPECT_LE(step.peak_bytes, budget) << variant << " " << step.material.name();
+    }
+}
+
 // The time model (gen/plan.cpp) against runs measured on this project's host, 2 threads, quiet:
 // english 2-6, international 2-5, brazilian 2-5, and the english 2-7 run's CPU per position
 // growing with the kings at 7 pieces.

@@ -13,8 +13,10 @@ inline GenerateSummary generate_in_units(const Variant& v, int pieces,
                                          const std::filesystem::path& dir,
                                          PairSolving how = PairSolving::units,
                                          WdlCodec codec = automatic_wdl_codec,
-                                         std::uint64_t large_class_positions = 0) {
+                                         std::uint64_t large_class_positions = 0,
+                                         std::optional<Material> only = std::nullopt) {
     GenerateOptions o;
+    o.only = only;
     o.wdl_codec = codec;
     if (large_class_positions > 0) o.large_class_positions = large_class_positions;
     o.variant = v;
@@ -26,15 +28,17 @@ inline GenerateSummary generate_in_units(const Variant& v, int pieces,
     return generate(o, progress);
 }
 
-// codec, large_class_positions: as GenerateOptions (0: its default), for both runs.
+// codec, large_class_positions, only: as GenerateOptions (0: its default), for both runs.
 inline void expect_same_files_in_units(const Variant& v, int pieces,
                                        PairSolving how = PairSolving::units,
                                        WdlCodec codec = automatic_wdl_codec,
-                                       std::uint64_t large_class_positions = 0) {
+                                       std::uint64_t large_class_positions = 0,
+                                       std::optional<Material> only = std::nullopt) {
     ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
-    generate_in_units(v, pieces, whole.path, PairSolving::automatic, codec, large_class_positions);
+    generate_in_units(v, pieces, whole.path, PairSolving::automatic, codec, large_class_positions,
+                      only);
     const GenerateSummary s =
-        generate_in_units(v, pieces, units.path, how, codec, large_class_positions);
+        generate_in_units(v, pieces, units.path, how, codec, large_class_positions, only);
     EXPECT_GT(s.pairs_in_units, 0);
     EXPECT_GT(s.units_written, 0u);
     EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, v)));  // removed once done
