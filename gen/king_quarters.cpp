@@ -11,9 +11,12 @@ constexpr int squares = 64;
 constexpr Bitboard files_a_to_d = 0x0F0F0F0F0F0F0F0FULL;
 constexpr Bitboard rows_1_to_4 = 0x00000000FFFFFFFFULL;
 
-// The side whose kings decide the held position of class m: White's if odd, else Black's.
+// The side whose kings decide the held position of class m: a side with an odd number, the
+// fewer where both are odd (the table has C(64, n) entries: 0701's 7 kings would take 2.5 GB).
 Color deciding_side(Material m) {
-    return m.white_kings % 2 == 1 ? Color::white : Color::black;
+    const bool white_odd = m.white_kings % 2 == 1, black_odd = m.black_kings % 2 == 1;
+    if (white_odd && black_odd) return m.white_kings <= m.black_kings ? Color::white : Color::black;
+    return white_odd ? Color::white : Color::black;
 }
 int kings_of(Material m, Color side) {
     return side == Color::white ? m.white_kings : m.black_kings;

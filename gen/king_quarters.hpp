@@ -16,8 +16,9 @@
 //
 // The held position of an orbit: the one with more than half of the odd side's kings on files
 // a-d and more than half on rows 1-4 (reversing the files turns the first count into its
-// complement and keeps the second; reversing the rows the other way round). In a pair both
-// classes hold by the same side's kings (White's in the first class, Black's in its mirror), so
+// complement and keeps the second; reversing the rows the other way round). The odd side is the
+// one with fewer kings where both are odd (the table has C(64, n) entries), and in a pair both
+// classes hold by the same kings (a side's in the first class, the other's in its mirror), so
 // one table serves both.
 //
 // Layout: local = class base + (rank of the held side's kings among the held placements) *

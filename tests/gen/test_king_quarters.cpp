@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gen/king_quarters.hpp"
+#include "index/binomial.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 
@@ -67,6 +68,11 @@ TEST(KingQuarters, OnlyKingsOnlyTurkishPairsWithAnOddSide) {
     EXPECT_FALSE(holds(board_8x8_orthogonal, "1102"));  // men move one way
     EXPECT_FALSE(holds(board_8x8, "0304"));             // the diagonal board
     EXPECT_THROW(KingQuarters(Material::parse("0202").value(), 1), Error);
+    // Where both sides' kings are odd, the fewer decide: a table of C(64, 1) for 0701, not of
+    // C(64, 7) (621 M entries).
+    EXPECT_EQ(KingQuarters::held_positions(Material::parse("0701").value()),
+              std::uint64_t{16} * binomial(63, 7));
+    EXPECT_LT(KingQuarters::table_bytes(Material::parse("0701").value()), 1024u);
 }
 
 }  // namespace
