@@ -156,7 +156,7 @@ class CompactSolver {
     // The position at group-local `local` of the group being solved (White to move), and its
     // class.
     Position position_at(std::uint64_t local, int& c) const {
-        if (quartered_) return quarters_->position_at(local, c);
+        if (quarters_) return quarters_->position_at(local, c);
         std::uint64_t j = 0;
         if (grouped_) {
             const Member& m = groups_[group_][local / k_];
@@ -172,7 +172,7 @@ class CompactSolver {
     // that is the slice being solved, or its slice-local one if it is the slice before (else
     // `local` is left alone).
     int locate(int c, const Position& p, std::uint64_t& local) const {
-        if (quartered_) {  // no men: one slice
+        if (quarters_) {  // no men: one slice
             local = quarters_->locate(c, p);
             return slice_;
         }
@@ -212,10 +212,10 @@ class CompactSolver {
         grouped_ = can_stream && UnitStream::streams(k_);
         groups_.clear();
         if (grouped_) make_groups();
-        // A kings-only turkish pair with a side of an odd number of kings: a quarter held.
+        // A kings-only turkish pair with a side of an odd number of kings (one slice): a quarter
+        // held.
         const Material m = layout_.index(0).material();
-        quartered_ = grouped_ && KingQuarters::holds(variant_.info().board, m);
-        if (quartered_ && !quarters_)
+        if (grouped_ && KingQuarters::holds(variant_.info().board, m))
             quarters_ = std::make_unique<KingQuarters>(m, layout_.classes());
     }
     void make_groups() {
@@ -296,7 +296,7 @@ class CompactSolver {
     void solve_group(std::uint32_t g) {
         const auto t0 = std::chrono::steady_clock::now();
         group_ = g;
-        size_ = quartered_ ? quarters_->size()
+        size_ = quarters_  ? quarters_->size()
                 : grouped_ ? groups_[g].size() * k_
                            : layout_.slice_positions(slice_);
         bytes_ = make_huge_array<std::atomic<std::uint8_t>>(size_);
@@ -320,7 +320,7 @@ class CompactSolver {
     }
     void end_group() {
         done_ += size_;
-        if (quartered_)
+        if (quarters_)
             done_ += layout_.slice_positions(slice_) - size_;
         else if (grouped_)
             for (const Member& m : groups_[group_])
@@ -343,7 +343,7 @@ class CompactSolver {
             bool located;
         };
         std::vector<Put> puts;
-        if (quartered_) {
+        if (quarters_) {
             for (int c = 0; c < layout_.classes(); ++c) puts.push_back({c, 0, 0, true});
         } else {
             const std::vector<Member>& group = groups_[group_];
@@ -704,8 +704,7 @@ class CompactSolver {
     // By class and rank in the slice's list: the configurations a halved group holds as their
     // mirror (make_groups).
     std::vector<bool> stands_for_mirror_[2];
-    // Whether the slice (a kings-only pair's) is held a quarter, and how (gen/king_quarters.hpp).
-    bool quartered_ = false;
+    // How the slice is held a quarter (a kings-only pair's, gen/king_quarters.hpp), or null.
     std::unique_ptr<KingQuarters> quarters_;
     std::uint32_t group_ = 0;  // being solved
     std::uint64_t size_ = 0;
@@ -792,8 +791,7 @@ double most_configurations_by_rows(const BoardSpec& board, Material m) {
 
 std::uint64_t compact_group_positions(const Variant& v, Material m) {
     const BoardSpec board = v.info().board;
-    if (KingQuarters::holds(board, m))
-        return (m == m.mirrored() ? 1 : 2) * KingQuarters::held_positions(m);
+    if (KingQuarters::holds(board, m)) return KingQuarters::pair_held_positions(m);
     const std::uint64_t k = ClassIndex(board, m).kings_per_men();
     const bool sideways =
         dispatch(v.base, [](auto rules) { return decltype(rules)::men_move_sideways; });

@@ -51,6 +51,10 @@ class KingQuarters {
     static bool holds(const BoardSpec& board, Material m);
     // The positions of one class of m's pair held (a quarter of them).
     static std::uint64_t held_positions(Material m);
+    // Those of both classes (one where m is its own mirror).
+    static std::uint64_t pair_held_positions(Material m) {
+        return (m == m.mirrored() ? 1 : 2) * held_positions(m);
+    }
     // The table's bytes for m (what the solver holds beside its byte a position).
     static std::uint64_t table_bytes(Material m);
 

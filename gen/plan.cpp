@@ -266,7 +266,7 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     // A kings-only turkish pair held a quarter solves a quarter (gen/king_quarters.hpp); its
     // writer's locating every position is counted in the cost of the positions themselves.
     if (KingQuarters::holds(board, m) && UnitStream::streams(index.kings_per_men()))
-        c.compact_positions = (m == m.mirrored() ? 1 : 2) * KingQuarters::held_positions(m);
+        c.compact_positions = KingQuarters::pair_held_positions(m);
     if (splits)
         c.compact_solve = compact_solver_bytes(v, m, threads, false) + layout;
     else
