@@ -1,4 +1,4 @@
-// damas annotate's engine (probe/annotate.hpp): a PDN file of 100 english games read and
+// damas annotate's engine (probe/study/annotate.hpp): a PDN file of 100 english games read and
 // annotated, once the tables it reads are cached (issue 21's figure: under a second).
 // The games are random legal playouts from the initial position (a fixed seed), played to the
 // end of the game or to 200 plies, so most reach the tablebase. Needs english tables (every
@@ -18,7 +18,7 @@
 #include <random>
 #include <string>
 
-#include "probe/annotate.hpp"
+#include "probe/study/annotate.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"

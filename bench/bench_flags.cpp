@@ -1,4 +1,4 @@
-// The wdl writer's position flags (table/wdl_context.hpp): what the context codecs compute for
+// The wdl writer's position flags (table/codecs/wdl_context.hpp): what the context codecs compute for
 // every position of a class, in the writer and again when a block is read. Single thread;
 // positions per second over the first million positions of a 6-piece class with men and kings.
 #include <benchmark/benchmark.h>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "table/wdl_context.hpp"
+#include "table/codecs/wdl_context.hpp"
 
 namespace {
 

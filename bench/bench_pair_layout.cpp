@@ -1,4 +1,4 @@
-// PairLayout (gen/pair_layout.hpp), tabled against computed: making the layout, listing every
+// PairLayout (gen/units/pair_layout.hpp), tabled against computed: making the layout, listing every
 // slice (what a pair solved slice by slice asks once per slice), and a rank (what the solvers
 // ask per position), on international 2030 + 0320 (12.2 M men configurations a class, no kings);
 // and the computed list of the largest slice of international 3040 (1.64 G configurations a
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "gen/pair_layout.hpp"
+#include "gen/units/pair_layout.hpp"
 
 namespace damas {
 namespace {

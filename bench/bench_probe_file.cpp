@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "gen/writer.hpp"
+#include "gen/write/writer.hpp"
 #include "table/table_file.hpp"
 
 namespace damas {

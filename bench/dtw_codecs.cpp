@@ -17,7 +17,7 @@
 
 #include "table/format.hpp"
 #include "table/table_file.hpp"
-#include "table/wdl_context.hpp"
+#include "table/codecs/wdl_context.hpp"
 
 namespace damas {
 namespace {

@@ -1,12 +1,12 @@
 // wdl_models: the size a wdl table file's values would take under candidate context models, to
-// choose the context codec's model (table/wdl_context.hpp) by measurement. Not a benchmark of
+// choose the context codec's model (table/codecs/wdl_context.hpp) by measurement. Not a benchmark of
 // speed (bench_probe_file times decoding) and not a test.
 //
 //   build/bench/wdl_models FILE.wdl [--stride N]
 //
 // Reads a sample of the file's blocks through TableFile as the prober does (every N-th pair of
 // blocks: 64 Ki positions), computes per position the flags the decoder could compute from the
-// position (table/wdl_context.hpp's threat, and candidate features), and prints for each
+// position (table/codecs/wdl_context.hpp's threat, and candidate features), and prints for each
 // candidate model the estimated file bytes: each candidate's static probabilities are fitted to
 // the sample (as the writer does), the code length is the sum of -log2 of the 12-bit
 // probabilities the coder would use, plus the coder's 5 flush bytes per block, scaled to the
@@ -25,8 +25,8 @@
 #include "rules/movegen.hpp"
 #include "rules/variants.hpp"
 #include "table/table_file.hpp"
-#include "table/wdl_context.hpp"
-#include "table/wdl_mix.hpp"
+#include "table/codecs/wdl_context.hpp"
+#include "table/codecs/wdl_mix.hpp"
 
 namespace damas {
 namespace {

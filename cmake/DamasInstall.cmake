@@ -1,11 +1,11 @@
 # Installation of the probing library (included by the top-level CMakeLists.txt).
 #
 # What `cmake --install` puts under the prefix:
-#   lib/libdamas-probe.so       the probing library: rules, index, table and probe compiled again
+#   lib/libdamas-probe.so       the probing library: rules, index, table, limits and probe compiled again
 #                               as position-independent code into one shared library that links
 #                               zstd and the C++ runtime itself, so a C program (or another
 #                               language's FFI) links it alone. The static in-tree libraries
-#                               (damas_rules, damas_index, damas_table, damas_probe) are not
+#                               (damas_rules, damas_index, damas_table, damas_limits, damas_probe) are not
 #                               installed.
 #   include/damas/              the public headers, with -I include/damas: damas_probe.h (C, C89;
 #                               also as probe/damas_probe.h) and damas.hpp (C++17, inline code
@@ -20,9 +20,9 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 find_package(zstd CONFIG REQUIRED)
 
-# The sources of the four lower libraries, as absolute paths.
+# The sources of the five lower libraries, as absolute paths.
 set(damas_probe_shared_sources)
-foreach(lib damas_rules damas_index damas_table damas_probe)
+foreach(lib damas_rules damas_index damas_table damas_limits damas_probe)
   get_target_property(lib_dir ${lib} SOURCE_DIR)
   get_target_property(lib_sources ${lib} SOURCES)
   foreach(src IN LISTS lib_sources)

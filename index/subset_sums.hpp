@@ -1,6 +1,6 @@
 // The k-subsets of a list of squares whose values sum to a target: the men placements of one
 // total advancement (a slice), for ClassIndex::for_each_men_in_slice (bitboards, in reverse
-// colex order) and gen/pair_layout.cpp's computed layout (colex ranks, in colex order).
+// colex order) and gen/units/pair_layout.cpp's computed layout (colex ranks, in colex order).
 //
 // A pruned depth-first search: the values never grow along the list (the caller orders the
 // squares so), so the largest position chosen first bounds the rest. A choice of position e for

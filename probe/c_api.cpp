@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "probe/probe.hpp"
-#include "probe/rules_probe.hpp"
+#include "probe/limits_probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "rules/printable.hpp"

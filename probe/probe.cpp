@@ -751,22 +751,6 @@ std::vector<TableListing> Tablebase::identify() const {
     return out;
 }
 
-std::vector<TableCheck> Tablebase::verify() const {
-    std::vector<TableCheck> out;
-    for (const TableListing& t : identify()) {
-        TableCheck c{t.path, t.error};
-        if (c.error.empty()) {
-            try {
-                TableFile(t.path, listed_identity(t)).verify();
-            } catch (const Error& e) {
-                c.error = e.what();
-            }
-        }
-        out.push_back(std::move(c));
-    }
-    return out;
-}
-
 void Tablebase::refresh() {
     impl_->refresh();
 }

@@ -52,7 +52,7 @@
 #include "rules/position.hpp"
 #include "rules/variant.hpp"
 #include "table/block_cache.hpp"
-#include "table/draw_rules.hpp"
+#include "limits/draw_rules.hpp"
 #include "table/format.hpp"
 #include "table/outcome.hpp"
 
@@ -100,7 +100,7 @@ struct TablebaseOptions {
     std::chrono::milliseconds retry_delay{1000};
 };
 
-// ---- Under the move-limit draw rules (table/draw_rules.hpp).
+// ---- Under the move-limit draw rules (limits/draw_rules.hpp).
 
 // The counts already used at the position; the defaults mean "the count starts now".
 struct RuleCounters {
@@ -155,11 +155,6 @@ struct TableListing {
     std::uint64_t file_bytes = 0;
     TableHeader header;  // valid when error is empty
     std::string error;   // why the file cannot be used, or empty
-};
-
-struct TableCheck {
-    std::filesystem::path path;
-    std::string error;  // empty when the checksums match
 };
 
 // Square masks in PDN numbering (see the top of this file).
@@ -249,8 +244,6 @@ class Tablebase {
     // Every table file of the folder (wdl, dtw and the rule tables), read now (headers only), by
     // variant then name. Does not touch the probe's tables. Thread-safe.
     std::vector<TableListing> identify() const;
-    // Checks the checksums of every table file (reads them whole). Thread-safe.
-    std::vector<TableCheck> verify() const;
 
     // Lets go of every open table and cached block and forgets every failure, so the next probe
     // of each table opens the file the folder holds then (a table replaced by a rename is picked

@@ -29,10 +29,12 @@
 #include <vector>
 
 #include "index/material.hpp"
-#include "probe/annotate.hpp"
+#include "probe/study/annotate.hpp"
+#include "probe/study/line.hpp"
+#include "probe/study/root_analysis.hpp"
 #include "probe/messages.hpp"
 #include "probe/probe.hpp"
-#include "probe/rules_probe.hpp"
+#include "probe/limits_probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
@@ -88,7 +90,7 @@ struct MoveValue {
     std::optional<Rules> rules;
 };
 
-// A game's move as annotate gives it (probe/annotate.hpp).
+// A game's move as annotate gives it (probe/study/annotate.hpp).
 struct GameMove {
     std::string number;  // "12." or "12..."
     std::string side;    // "white" or "black": who played it
@@ -284,32 +286,30 @@ class PyTablebase {
 
     // An optimal line: from a won or lost position, the best move at each ply until the game
     // ends (empty for a draw or a game already over).
+    // (probe/study/line.hpp, with the pure values alone).
     std::vector<MoveValue> line(const std::string& fen) const {
-        Position p = parse(fen);
-        ProbeResult r = pure(p);
+        const Position p = parse(fen);
+        const auto analyse = [this](const Position& q, const RuleCounters& counters) {
+            study::RootAnalysis a = study::analyse_root(*tb_, variant_, q, {{}, counters});
+            if (!a.root.ok()) fail(q, a.root.status);
+            return a;
+        };
+        study::OptimalLine line;
+        try {
+            line = study::optimal_line(variant_, p, analyse(p, {}), analyse);
+        } catch (const study::InconsistentTables& e) {
+            throw TableError(e.what());
+        }
         std::vector<MoveValue> out;
-        if (r.value == Value::draw) return out;
-        std::vector<RootMove> moves;
-        while (r.plies > 0) {
-            if (const ProbeStatus s = tb_->probe_root(variant_, p, moves); s != ProbeStatus::ok)
-                fail(p, s);
-            if (moves.empty() || moves.front().result.value != r.value ||
-                moves.front().result.plies != r.plies)
-                throw TableError("inconsistent tables at " + to_fen(variant_, p) +
-                                 ": the best move does not keep the distance");
-            const RootMove& m = moves.front();
-            out.push_back({m.notation,
-                           to_fen(variant_, m.after),
-                           value_name(m.result.value),
-                           distance(m.result.value, m.result.plies),
-                           {}});
-            p = m.after;
-            r = pure(p);
+        for (const study::LineMove& l : line.moves) {
+            const study::RootMove& m = l.move;
+            out.push_back({m.text, to_fen(variant_, m.after), value_name(m.pure.value),
+                           distance(m.pure.value, m.pure.plies), {}});
         }
         return out;
     }
 
-    // The games of a PDN text annotated as `damas annotate` does (probe/annotate.hpp).
+    // The games of a PDN text annotated as `damas annotate` does (probe/study/annotate.hpp).
     Annotation annotate(const std::string& pdn, const std::string& edition) const {
         const auto e = parse_edition(edition);
         if (!e) throw BadInput("unknown edition '" + printable(edition) + "' (known: seed, fmjd)");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# damas-mpi against damas (README, Performance): one process of 2 threads, then 2 ranks of 1
+# damas-mpi against damas (docs/performance.md): one process of 2 threads, then 2 ranks of 1
 # thread, then 4 ranks of 1 thread on the same cores (oversubscribed); the wall times, the
 # speed ratio, each rank's share of time spent waiting for a ready pair, and whether the files
 # are byte-identical.  Usage: scripts/bench-mpi.sh [variant [pieces [scratch]]]

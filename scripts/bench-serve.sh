@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The explorer's load figure (README, Performance): damas serve on an english database of 2-5
+# The explorer's load figure (docs/performance.md): damas serve on an english database of 2-5
 # pieces with its rule tables, and bench/serve_load sending 10,000 requests from 32 keep-alive
 # clients (random 5-piece positions with their moves, requested once before the timing, and one
 # bad request in ten, which must get 400).

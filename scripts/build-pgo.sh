@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A profile-guided build of the damas command, in build-pgo/: an instrumented binary generates a
 # small database to record where the time goes, then damas is rebuilt with that record. The
-# generator runs about a tenth faster than build/damas (README, "Performance"). Train on the
+# generator runs about a tenth faster than build/damas (docs/performance.md). Train on the
 # variant you will generate: the profile only guides the code the training run executed.
 # Usage: scripts/build-pgo.sh [variant [pieces]]   (default: english 5; after scripts/setup.sh)
 set -euo pipefail

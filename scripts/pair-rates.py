@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generation rates per pair from a `damas gen` log, by pieces and men: what gen/plan.cpp's time
+"""Generation rates per pair from a `damas gen` log, by pieces and men: what gen/plan/plan.cpp's time
 model is fitted to (positions_per_second). Each pair's line reads
   0102+0201: 29760 positions in 0.01 s (...; CPU 0.01 s; ...)
 and the rate is taken per CPU-second (wall time is unreliable on a shared host), then times the

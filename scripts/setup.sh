@@ -31,9 +31,11 @@ python_site=$(python3 -c 'import site, sys, sysconfig
 print(sysconfig.get_paths()["platlib"] if sys.prefix != sys.base_prefix else site.getusersitepackages())')
 cmake --install build --component python --prefix "$python_site" > /dev/null
 
-# Default job: generate the english database up to 4 pieces (a few seconds; a rerun skips what
-# is complete), then probe a position: two kings against one, White to move.
+# Default job: generate the english database up to 4 pieces and its rule tables for the
+# move-limit draw rules (a few seconds; a rerun skips what is complete), then probe a position:
+# two kings against one, White to move, its value pure and under the rules.
 build/damas gen --variant english --pieces 4 --dir db --quiet
+build/damas gen-rules --variant english --pieces 4 --dir db --quiet
 build/damas probe --variant english --dir db "W:WK18,K22:BK5"
 build/damas best --variant english --dir db "W:WK18,K22:BK5"
 python3 -c 'import damas; print(damas.Tablebase("db", variant="english").probe("W:WK18,K22:BK5"))'

@@ -1,7 +1,7 @@
 // The database file format: one file per (variant, material class, metric).
 //
 // Owns: the byte layout of a table file, its constants, the header's (de)serialisation, and the
-// file naming. The writer (gen/writer) and the reader (table/table_file) both follow this file;
+// file naming. The writer (gen/write/writer) and the reader (table/table_file) both follow this file;
 // nothing else knows the layout.
 //
 // All integers are little-endian and serialised field by field (never a struct memcpy).
@@ -36,7 +36,7 @@
 //   152   64 generator version, ASCII, NUL padded
 //   216    1 u8  codec (version 3; 0 before): the blocks' codec, a byte of table/codec.hpp's
 //              registry (readers reject others): 0 = zstd, 1 = context (wdl only;
-//              table/wdl_context.hpp), 2 = context-mix (wdl only; table/wdl_mix.hpp; added
+//              table/codecs/wdl_context.hpp), 2 = context-mix (wdl only; table/codecs/wdl_mix.hpp; added
 //              without a version change: older readers reject the codec byte), 3 = zstd-planes
 //              (dtw and dtr only; below; added likewise)
 //   217    1 u8  half (version 3; 0 before): 1 = the positions whose rows add up to an odd
@@ -54,7 +54,7 @@
 //   B     u64 xxh64 of each block's decompressed bytes (checked on every decompression)
 //
 // Blocks: each one independently decodable, holding positions [i*P, min(N, (i+1)*P)): a zstd
-//   frame, or with the context codec the range coder's bytes (table/wdl_context.hpp; the model
+//   frame, or with the context codec the range coder's bytes (table/codecs/wdl_context.hpp; the model
 //   is shared by the file's blocks). Decompressed:
 //   wdl: 2 bits per position, 4 per byte, position p in bits 2*(p%4)..2*(p%4)+1 of byte p/4
 //        (within the block); ceil(n/4) bytes, unused high bits of the last byte are 0.
@@ -80,7 +80,7 @@
 // smaller than zstd, at about a millisecond to decode a block of 32 Ki positions (zstd: tens of
 // microseconds); the generator tries it for large classes and keeps whichever file is smaller.
 // It codes no value for the positions the probe never reads (they decode as unknown, 3).
-// Codec 2 (context-mix) is the same layout with a mixed model (table/wdl_mix.hpp): about 15%
+// Codec 2 (context-mix) is the same layout with a mixed model (table/codecs/wdl_mix.hpp): about 15%
 // smaller than codec 1 on english 7-piece classes, a block decoding in a few times codec 1's
 // time; the generator estimates both for a large class and keeps the smaller.
 //
@@ -100,14 +100,14 @@
 //        dtw_unknown as for wdl (also replaced in the file). The game ends when the side to move
 //        has no legal move: it loses (wins in giveaway), so the parity of a distance gives the
 //        result: see dtw_outcome.
-//   dtr (the move-limit draw rules, table/draw_rules.hpp; added in version 1 without a version
+//   dtr (the move-limit draw rules, limits/draw_rules.hpp; added in version 1 without a version
 //        change: older readers reject the new metric numbers): the distance in plies to the
 //        rule's goal (the end of the game, or a reset of the count into a position still won),
 //        with the winner shortening it and the loser lengthening it, over the moves that keep
 //        the count running. Stored as (distance << 1) | 1 for a win of the side to move,
 //        distance << 1 for a loss; dtr_none where no count lets either side win; dtw_unknown
 //        as for wdl. The side to move wins under the rules iff it wins here and the distance is
-//        at most the plies the count has left (probe/rules_probe.hpp). dtr-fmjd: the same under
+//        at most the plies the count has left (probe/limits_probe.hpp). dtr-fmjd: the same under
 //        international's FMJD 16-move edition; dtr-forcada: portuguese 3 kings against 1 king
 //        once the forcada count has started (dtr holds the values before it starts).
 #pragma once
@@ -170,7 +170,7 @@ inline constexpr std::array<char, 8> magic{'D', 'A', 'M', 'A', 'S', 'T', 'B', '1
 // version of dtr files. Readers accept 1 to 4; the writer writes 4 for dtr files, 3 for a file
 // that uses the codec fields, else 2, so older readers still read the pure tables.
 inline constexpr std::uint32_t version = 4;
-// The readings of the draw rules (table/draw_rules.hpp) the dtr values follow. 1 (dtr files of
+// The readings of the draw rules (limits/draw_rules.hpp) the dtr values follow. 1 (dtr files of
 // format versions 1 to 3): brazilian's 5-move endings one row, the forcada ending with the lone
 // king's capture. 2 (issue 20, docs/rules.md): five brazilian rows; the forcada count runs to
 // the end of the game. A reader refuses dtr files of another rules version, naming the command
@@ -230,8 +230,8 @@ enum class Layout : std::uint32_t {
 // The header's codec byte: which codec (table/codec.hpp) codes the blocks.
 enum class Codec : std::uint8_t { zstd = 0, context = 1, context_mix = 2, zstd_planes = 3 };
 // The codec the generator writes a metric's tables with unless asked otherwise: zstd for wdl
-// (the large classes' codec is then chosen by estimates, gen/wdl_policy.hpp), zstd-planes for
-// the 16-bit tables (table/zstd_codec.cpp says why).
+// (the large classes' codec is then chosen by estimates, gen/write/wdl_policy.hpp), zstd-planes for
+// the 16-bit tables (table/codecs/zstd_codec.cpp says why).
 constexpr Codec default_codec(Metric m) {
     return m == Metric::wdl ? Codec::zstd : Codec::zstd_planes;
 }

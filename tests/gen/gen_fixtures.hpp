@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "gen/generate.hpp"
-#include "gen/progress.hpp"
+#include "gen/run/generate.hpp"
+#include "gen/process/progress.hpp"
 #include "index/class_index.hpp"
 #include "table/table_file.hpp"
 

@@ -1,7 +1,7 @@
-// `damas verify` and the folder's set of files (gen/folder_check.hpp, gen/manifest.hpp): every
+// `damas verify` and the folder's set of files (folder/check.hpp, folder/manifest.hpp): every
 // kind of damage issue 20 lists is reported with the file named and verify fails; intact folders
 // of every variant give no alarm, with and without a manifest; one writer at a time
-// (gen/folder_lock.hpp).
+// (folder/lock.hpp).
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "gen/folder_lock.hpp"
-#include "gen/manifest.hpp"
-#include "gen/rule_generate.hpp"
-#include "gen/verify.hpp"
+#include "folder/lock.hpp"
+#include "folder/manifest.hpp"
+#include "gen/limits/rule_generate.hpp"
+#include "gen/verify/verify.hpp"
 #include "gen_fixtures.hpp"
 #include "rules/error.hpp"
 

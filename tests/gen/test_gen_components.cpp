@@ -1,12 +1,12 @@
 // The solver's two ways of solving a slice give the same values: as components of two men
-// configurations (where men only move forward) and as a whole (gen/solver.hpp). Every class
+// configurations (where men only move forward) and as a whole (gen/solve/solver.hpp). Every class
 // with men of 4 pieces (3 on 10x10 and in turkish) of every variant.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "gen/solved_store.hpp"
-#include "gen/solver.hpp"
+#include "gen/store/solved_store.hpp"
+#include "gen/solve/solver.hpp"
 #include "gen_fixtures.hpp"
 #include "index/material.hpp"
 

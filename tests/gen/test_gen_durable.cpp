@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <string>
 
-#include "gen/rule_generate.hpp"
-#include "gen/writer.hpp"
+#include "gen/limits/rule_generate.hpp"
+#include "gen/write/writer.hpp"
 #include "gen_fixtures.hpp"
 #include "rules/error.hpp"
 

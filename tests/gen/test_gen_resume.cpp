@@ -17,7 +17,7 @@
 #include <chrono>
 #include <thread>
 
-#include "gen/verify.hpp"
+#include "gen/verify/verify.hpp"
 #include "gen_fixtures.hpp"
 
 namespace damas {

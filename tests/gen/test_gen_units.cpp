@@ -1,4 +1,4 @@
-// Generation in units (gen/plan.hpp, gen/unit_file.hpp) writes the same files as generation with
+// Generation in units (gen/plan/plan.hpp, gen/units/unit_file.hpp) writes the same files as generation with
 // every pair held whole:
 //  - every class of every variant with up to 4 pieces (3 on 10x10 and turkish), byte for byte,
 //    every pair solved in units (test_gen_units_slow: 5 pieces, 4 on 10x10 and turkish), and
@@ -15,9 +15,9 @@
 #include <chrono>
 #include <thread>
 
-#include "gen/compact_solver.hpp"
-#include "gen/plan.hpp"
-#include "gen/unit_file.hpp"
+#include "gen/solve/compact_solver.hpp"
+#include "gen/plan/plan.hpp"
+#include "gen/units/unit_file.hpp"
 #include "rules/error.hpp"
 #include "units_compare.hpp"
 
@@ -66,7 +66,7 @@ TEST(UnitsCodecs, ContextCodecAndEstimatesFromUnits) {
 INSTANTIATE_TEST_SUITE_P(AllVariants, ReadThroughAgrees, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
 
-// The byte-a-position solver (gen/compact_solver.hpp), which the plan takes for the pairs whose
+// The byte-a-position solver (gen/solve/compact_solver.hpp), which the plan takes for the pairs whose
 // slices the state words cannot hold, on every pair of every variant's 2-3 set (english 2-4
 // below, and every 2-4 set in test_gen_units_slow).
 class CompactAgrees : public ::testing::TestWithParam<Variant> {};
@@ -115,7 +115,7 @@ TEST(CompactGroups, ConfigurationsQuietMovesConnect) {
     // one row and of Black men on another (28 * 28 = 784: no halving, a pair can be symmetric).
     EXPECT_EQ(group("turkish", "2020"), 2u * 8 * 8 * 8 * 8 / 2);
     // turkish 0304: no man, one configuration of C(64, 3) * C(61, 4) king placements, held a
-    // quarter (gen/king_quarters.hpp: the four images of a placement of 3 White kings under
+    // quarter (gen/solve/king_quarters.hpp: the four images of a placement of 3 White kings under
     // files and rows reversed are distinct): 41,664 / 4 White placements.
     EXPECT_EQ(group("turkish", "0304"), std::uint64_t{2} * 10416 * 521855);
     // turkish 0205: the 5 Black kings decide, C(64, 5) / 4 = 1,906,128 placements, C(59, 2).
@@ -230,7 +230,7 @@ TEST(UnitsPlan, BoundedPlansFitTheirBudget) {
 }
 
 // The sets issue 18 names plan within 16 GiB on 2 threads, every pair of each within it
-// (turkish 2-7 since its pairs without men are held a quarter, gen/king_quarters.hpp).
+// (turkish 2-7 since its pairs without men are held a quarter, gen/solve/king_quarters.hpp).
 TEST(UnitsPlan, TheIssuesSetsFitSixteenGiB) {
     const std::uint64_t budget = std::uint64_t{16} << 30;
     for (const auto& [variant, pieces] :
@@ -252,7 +252,7 @@ TEST(UnitsPlan, TheIssuesSetsFitSixteenGiB) {
     }
 }
 
-// The time model (gen/plan.cpp) against runs measured on this project's host, 2 threads, quiet:
+// The time model (gen/plan/plan.cpp) against runs measured on this project's host, 2 threads, quiet:
 // english 2-6, international 2-5, brazilian 2-5, and the english 2-7 run's CPU per position
 // growing with the kings at 7 pieces.
 TEST(UnitsPlan, TimeModelAgainstMeasuredRuns) {

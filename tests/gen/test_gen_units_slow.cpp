@@ -1,6 +1,6 @@
 // Generation in units writes the same files as generation with every pair held whole, on the
 // larger sets: every class of every variant with up to 5 pieces (4 on 10x10 and turkish), and
-// so does the byte-a-position solver (gen/compact_solver.hpp) on every 2-4 set (2-3 on 10x10
+// so does the byte-a-position solver (gen/solve/compact_solver.hpp) on every 2-4 set (2-3 on 10x10
 // and turkish), and on turkish 0203 + 0302. About 30 minutes on 2 threads: label slow.
 #include "units_compare.hpp"
 
@@ -27,7 +27,7 @@ TEST_P(CompactAgreesLarger, SameFilesAsPairsHeldWhole) {
 INSTANTIATE_TEST_SUITE_P(AllVariants, CompactAgreesLarger, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
 
-// A turkish pair without men held a quarter (gen/king_quarters.hpp) where the side of 3 kings
+// A turkish pair without men held a quarter (gen/solve/king_quarters.hpp) where the side of 3 kings
 // decides, Black in the first class (the 2-4 sets above have only a side of 1 king decide):
 // 0203 + 0302, 151 M positions.
 TEST(CompactAgreesLarger, TurkishKingsHeldAQuarter) {

@@ -1,4 +1,4 @@
-// Deep verify (gen/verify.hpp) on generated sets, and its power to detect a wrong value.
+// Deep verify (gen/verify/verify.hpp) on generated sets, and its power to detect a wrong value.
 //  - passes on english and brazilian up to 4 pieces, turkish, italian and english-giveaway up
 //    to 3, international up to 3 (turkish up to 4 is in test_gen_verify_slow: 84 M positions);
 //  - after one class's WDL file is rewritten with one value changed (a valid file, checksums
@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <string>
 
-#include "gen/solved_store.hpp"
-#include "gen/verify.hpp"
-#include "gen/writer.hpp"
+#include "gen/store/solved_store.hpp"
+#include "gen/verify/verify.hpp"
+#include "gen/write/writer.hpp"
 #include "gen_fixtures.hpp"
 #include "index/material.hpp"
 #include "rules/error.hpp"

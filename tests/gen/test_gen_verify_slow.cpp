@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "gen/verify.hpp"
+#include "gen/verify/verify.hpp"
 #include "gen_fixtures.hpp"
 #include "index/material.hpp"
 

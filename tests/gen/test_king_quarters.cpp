@@ -1,4 +1,4 @@
-// KingQuarters (gen/king_quarters.hpp): every position of a kings-only turkish pair with a side
+// KingQuarters (gen/solve/king_quarters.hpp): every position of a kings-only turkish pair with a side
 // of an odd number of kings stands for exactly one held position, the same as its three images
 // (files reversed, rows reversed, both); held positions are numbered 0..size()-1 without gaps,
 // and position_at is locate's inverse. The values they share are checked by the byte-a-position
@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "gen/king_quarters.hpp"
+#include "gen/solve/king_quarters.hpp"
 #include "index/binomial.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"

@@ -1,4 +1,4 @@
-// The graph of pairs damas-mpi hands out (gen/pair_graph.hpp): every pair's inputs are pairs
+// The graph of pairs damas-mpi hands out (gen/plan/pair_graph.hpp): every pair's inputs are pairs
 // solved before it, and a queue driven in any order of completion never starts a pair before
 // its inputs are done, starts each pair once, and ends with every pair done.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <random>
 #include <set>
 
-#include "gen/generate.hpp"
-#include "gen/pair_graph.hpp"
+#include "gen/run/generate.hpp"
+#include "gen/plan/pair_graph.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 

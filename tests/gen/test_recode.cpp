@@ -1,12 +1,12 @@
-// damas recode (gen/recode.hpp): a folder's wdl files written again with another codec from its
+// damas recode (gen/run/recode.hpp): a folder's wdl files written again with another codec from its
 // DTW files must be the very files gen writes with that codec (every file of the folder,
 // manifest included, byte for byte), for every variant, through the automatic choice by
 // estimates, and back again; so must its dtw files written again with another codec of 16-bit
 // tables; bad requests are clear errors that change nothing.
 #include <gtest/gtest.h>
 
-#include "gen/progress.hpp"
-#include "gen/recode.hpp"
+#include "gen/process/progress.hpp"
+#include "gen/run/recode.hpp"
 #include "rules/error.hpp"
 #include "tests/gen/gen_fixtures.hpp"
 #include "tests/gen/units_compare.hpp"

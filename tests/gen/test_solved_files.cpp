@@ -1,4 +1,4 @@
-// Solved class files (gen/unit_file.hpp): a class's complete outcomes kept on disk by a run on a
+// Solved class files (gen/units/unit_file.hpp): a class's complete outcomes kept on disk by a run on a
 // budget for the later pairs that load the class again.
 //  - written whole or as the values come, they read back to the same values; a missing,
 //    damaged, truncated file or one of another class or size reads as nothing;
@@ -13,8 +13,8 @@
 #include <fstream>
 #include <numeric>
 
-#include "gen/solved_store.hpp"
-#include "gen/unit_file.hpp"
+#include "gen/store/solved_store.hpp"
+#include "gen/units/unit_file.hpp"
 #include "units_compare.hpp"
 
 namespace damas {

@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "gen/threads.hpp"
+#include "gen/process/threads.hpp"
 #include "gen_fixtures.hpp"
 #include "rules/error.hpp"
 
@@ -89,7 +89,7 @@ TEST(Threads, ThreadsThatCannotStartAreACleanError) {
                                              perms::others_read | perms::others_exec);
     std::string as_limited = "prlimit --nproc=3 ";
     if (::geteuid() == 0) as_limited += "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-    // damas serve's workers have a bound of their own (tools/serve.hpp) but are tried the same way.
+    // damas serve's workers have a bound of their own (tools/serve/serve.hpp) but are tried the same way.
     for (const std::string& command :
          {std::string("gen -q -v english -p 3 -t 4"), std::string("serve -q -p 0 -t 4")}) {
         const CliRun r = run(

@@ -1,13 +1,13 @@
-// The automatic choice of a large class's wdl codec (gen/wdl_policy.hpp): it tries the codecs
+// The automatic choice of a large class's wdl codec (gen/write/wdl_policy.hpp): it tries the codecs
 // that code wdl tables, and only those (zstd-planes codes the 16-bit ones: offered wdl values, it
 // throws), and keeps the one estimated smallest.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "gen/pair_writer.hpp"
-#include "gen/wdl_policy.hpp"
-#include "gen/writer.hpp"
+#include "gen/write/pair_writer.hpp"
+#include "gen/write/wdl_policy.hpp"
+#include "gen/write/writer.hpp"
 #include "index/class_index.hpp"
 #include "table/codec.hpp"
 

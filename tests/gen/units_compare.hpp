@@ -1,9 +1,9 @@
-// Generation in units compared with generation with every pair held whole (gen/plan.hpp).
+// Generation in units compared with generation with every pair held whole (gen/plan/plan.hpp).
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include "gen/unit_file.hpp"
+#include "gen/units/unit_file.hpp"
 #include "gen_fixtures.hpp"
 
 namespace damas::test {

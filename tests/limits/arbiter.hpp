@@ -2,7 +2,7 @@
 // memoised game-tree search over (position, counts) states, the counts kept literally as the
 // rules text says (plies since the last capture or man move; plies since the current ending
 // began; for the forcada, whether it has started and how many moves the three-king side has
-// made since). It shares nothing with table/draw_rules or gen/rule_solver but the move
+// made since). It shares nothing with limits/draw_rules or gen/limits/rule_solver but the move
 // generator; tests compare it with the tables.
 #pragma once
 

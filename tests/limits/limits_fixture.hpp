@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "arbiter.hpp"
-#include "gen/generate.hpp"
-#include "gen/progress.hpp"
-#include "gen/rule_generate.hpp"
+#include "gen/run/generate.hpp"
+#include "gen/process/progress.hpp"
+#include "gen/limits/rule_generate.hpp"
 #include "index/class_index.hpp"
-#include "probe/rules_probe.hpp"
+#include "probe/limits_probe.hpp"
 #include "rules/error.hpp"
 
 namespace damas::test {

@@ -15,7 +15,7 @@
 #include <chrono>
 #include <thread>
 
-#include "gen/verify.hpp"
+#include "gen/verify/verify.hpp"
 #include "tests/gen/gen_fixtures.hpp"
 
 namespace damas {

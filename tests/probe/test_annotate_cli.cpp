@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "gen/rule_generate.hpp"
+#include "gen/limits/rule_generate.hpp"
 #include "index/class_index.hpp"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"

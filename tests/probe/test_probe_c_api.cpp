@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "gen/progress.hpp"
-#include "gen/rule_generate.hpp"
+#include "gen/process/progress.hpp"
+#include "gen/limits/rule_generate.hpp"
 #include "probe/damas_probe.h"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"

@@ -9,7 +9,7 @@
 #include <regex>
 #include <sstream>
 
-#include "gen/rule_generate.hpp"
+#include "gen/limits/rule_generate.hpp"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "gen/progress.hpp"
-#include "gen/rule_generate.hpp"
+#include "gen/process/progress.hpp"
+#include "gen/limits/rule_generate.hpp"
 #include "index/class_index.hpp"
 #include "probe/damas.hpp"
 #include "probe/probe.hpp"

@@ -18,7 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gen/generate.hpp"
+#include "gen/run/generate.hpp"
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
 #include "index/material.hpp"

@@ -2,7 +2,7 @@
 // pieces in test_probe_mirror_slow. Also: a pair with both wdl files mirrored is reported corrupt.
 #include <gtest/gtest.h>
 
-#include "gen/writer.hpp"
+#include "gen/write/writer.hpp"
 #include "mirror_fixtures.hpp"
 #include "rules/movegen.hpp"
 
@@ -34,7 +34,7 @@ TEST_P(ChosenByEstimate, AnswersLikeTheFullLayout) {
 INSTANTIATE_TEST_SUITE_P(Variants, ChosenByEstimate,
                          testing::Values(Case{"english", 3}, Case{"turkish", 3}), test::case_name);
 
-// The context codecs (table/wdl_context.hpp, table/wdl_mix.hpp) wherever they apply, on top of
+// The context codecs (table/codecs/wdl_context.hpp, table/codecs/wdl_mix.hpp) wherever they apply, on top of
 // the mirror layout.
 class ContextCodec : public testing::TestWithParam<Case> {};
 

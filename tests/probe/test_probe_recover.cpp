@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "gen/writer.hpp"
+#include "gen/write/writer.hpp"
 #include "probe/damas_probe.h"
 #include "probe/probe.hpp"
 #include "table/table_file.hpp"

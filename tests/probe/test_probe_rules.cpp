@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
-#include "gen/progress.hpp"
-#include "gen/rule_generate.hpp"
+#include "gen/process/progress.hpp"
+#include "gen/limits/rule_generate.hpp"
 #include "probe/probe.hpp"
 #include "rules/notation.hpp"
 #include "test_probe_fixtures.hpp"

@@ -19,9 +19,9 @@
 #include <set>
 #include <sstream>
 
-#include "gen/rule_generate.hpp"
+#include "gen/limits/rule_generate.hpp"
 #include "probe/probe.hpp"
-#include "probe/rules_probe.hpp"
+#include "probe/limits_probe.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "tests/probe/test_probe_fixtures.hpp"

@@ -1,4 +1,4 @@
-// Board diagrams (tools/svg.hpp) and `damas svg`: every playable square drawn once with its name
+// Board diagrams (tools/render/svg.hpp) and `damas svg`: every playable square drawn once with its name
 // where the variant's numbering puts it (the corners checked against the PDN standards), every
 // piece drawn, the move's arrow between the right squares; bad input is one error line.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "rules/notation.hpp"
-#include "tools/svg.hpp"
+#include "tools/render/svg.hpp"
 
 namespace damas::cli {
 namespace {

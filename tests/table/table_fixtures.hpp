@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/writer.hpp"
+#include "gen/write/writer.hpp"
 #include "table/format.hpp"
 
 namespace damas::test {

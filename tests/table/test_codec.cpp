@@ -11,15 +11,15 @@
 #include <set>
 #include <string>
 
-#include "gen/generate.hpp"
-#include "gen/writer.hpp"
+#include "gen/run/generate.hpp"
+#include "gen/write/writer.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "table/bytes.hpp"
 #include "table/codec.hpp"
 #include "table/hash.hpp"
 #include "table/table_file.hpp"
-#include "table/wdl_context.hpp"
+#include "table/codecs/wdl_context.hpp"
 #include "table_fixtures.hpp"
 
 namespace damas {
@@ -363,7 +363,7 @@ TEST_P(EveryCodec, AFileWithAnotherCodecByteIsAnError) {
 // The dtw files of the solved english 2-4 classes, written with zstd and with zstd-planes: the
 // same values read back; no file larger than zstd's but for the tag byte of each block (each
 // block keeps the smaller of its two frames), and together a tenth smaller at least (0.88
-// here; about a fifth smaller on 6-piece classes, table/zstd_codec.cpp).
+// here; about a fifth smaller on 6-piece classes, table/codecs/zstd_codec.cpp).
 TEST(ZstdPlanes, SameDistancesInFewerBytes) {
     ScratchDir dir("codec-planes");
     std::uint64_t zstd_bytes = 0, planes_bytes = 0;

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "gen/writer.hpp"
+#include "gen/write/writer.hpp"
 #include "rules/error.hpp"
 #include "table/table_file.hpp"
 #include "table_fixtures.hpp"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <thread>
 
-#include "gen/writer.hpp"
+#include "gen/write/writer.hpp"
 #include "rules/error.hpp"
 #include "table/table_file.hpp"
 #include "table_fixtures.hpp"

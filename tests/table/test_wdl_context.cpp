@@ -1,4 +1,4 @@
-// The context codec (table/wdl_context.hpp) and the half layout (table/format.hpp) at the file
+// The context codec (table/codecs/wdl_context.hpp) and the half layout (table/format.hpp) at the file
 // level: round trips on real classes (the decoder finds the skipped positions from the
 // positions themselves), damaged models and blocks, header rules, and the writer's refusals.
 // Whole databases against zstd ones: test_probe_mirror (ContextCodec, HalfLayout).
@@ -6,14 +6,14 @@
 
 #include <random>
 
-#include "gen/writer.hpp"
+#include "gen/write/writer.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "rules/movegen.hpp"
 #include "rules/variants.hpp"
 #include "table/table_file.hpp"
-#include "table/wdl_context.hpp"
-#include "table/wdl_mix.hpp"
+#include "table/codecs/wdl_context.hpp"
+#include "table/codecs/wdl_mix.hpp"
 #include "table_fixtures.hpp"
 
 namespace damas {
@@ -189,7 +189,7 @@ TEST(ContextMixCodec, DamagedModelBytesAreAnErrorNeverACrash) {
             << i;
 }
 
-// The generator chooses the codec of large classes from estimates (gen/generate.cpp): stride 1
+// The generator chooses the codec of large classes from estimates (gen/run/generate.cpp): stride 1
 // is the exact size of the file each writer writes, a sample is close to it, and neither
 // depends on the threads.
 TEST(WdlEstimate, StrideOneIsTheExactSizeOfEitherCodec) {

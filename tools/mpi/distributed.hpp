@@ -3,9 +3,9 @@
 // Owns: the coordinator and the workers. Rank 0 runs the coordinator on its main thread (the
 // only thread of a rank that calls MPI: MPI_THREAD_FUNNELED) and a worker on a second thread;
 // every other rank runs one worker. A worker asks the coordinator for a pair, solves it from
-// the files of the pairs it reads (gen/pair_runner.hpp), writes its files atomically into the
+// the files of the pairs it reads (gen/run/pair_runner.hpp), writes its files atomically into the
 // shared folder, and asks again, saying which pair it finished; the coordinator hands out the
-// ready pairs (gen/pair_graph.hpp: the heaviest chain first) and tells the workers to stop
+// ready pairs (gen/plan/pair_graph.hpp: the heaviest chain first) and tells the workers to stop
 // once every pair is done. A coordinator rather than work stealing: a run has tens to a few
 // thousand pairs of seconds to hours each, so one message per pair costs nothing, and one place
 // knows the graph. Waiting for a message polls (MPI_Iprobe, then a millisecond's sleep) instead
@@ -23,7 +23,7 @@
 
 #include <mpi.h>
 
-#include "gen/pair_graph.hpp"
+#include "gen/plan/pair_graph.hpp"
 
 namespace damas::mpi {
 

@@ -1,29 +1,27 @@
 // damas-mpi: `gen` and `gen-rules` over the ranks of an MPI job, on a folder every rank shares
 // (docs/distributed.md):
 //   mpirun -np N damas-mpi gen -v international -p 6 -d /shared/db -t 8 --memory 48G
-// The flags are damas's (tools/gen_flags.hpp); -t and --memory are per rank. Rank 0 takes the
-// folder's writer lock and keeps the manifest (gen/run_record.hpp); every rank plans the run
+// The flags are damas's (tools/cli/gen_flags.hpp); -t and --memory are per rank. Rank 0 takes the
+// folder's writer lock and keeps the manifest (folder/run_record.hpp); every rank plans the run
 // within its own budget and solves the pairs it is handed (tools/mpi/distributed.hpp); the
 // files are byte-identical to damas's. Errors print one line and end every rank with code 2.
 #include <mpi.h>
 
-#include <tbb/global_control.h>
-
-#include <array>
-#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <vector>
 
-#include "gen/pair_runner.hpp"
-#include "gen/run_record.hpp"
-#include "gen/threads.hpp"
+#include "gen/limits/rule_generate.hpp"
+#include "gen/run/generate.hpp"
+#include "gen/process/threads.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "rules/printable.hpp"
-#include "tools/commands.hpp"
-#include "tools/gen_flags.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/gen_flags.hpp"
 #include "tools/mpi/distributed.hpp"
 
 namespace damas::mpi {
@@ -87,35 +85,75 @@ Progress rank_progress(const Job& job, bool quiet) {
     return Progress(Progress::Mode::lines, "[rank " + std::to_string(job.rank) + "] ");
 }
 
-// Per rank: pairs, busy and waiting seconds, peak resident bytes, then the summary's counts.
-constexpr int report_size = 12;
-using RankReport = std::array<double, report_size>;
+// What one rank did, gathered on rank 0: its times, its peak resident memory and the counts of
+// its summary (gen: GenerateSummary's, gen-rules: RuleGenerateSummary's). Sent as bytes: every
+// rank runs the same program.
+struct RankReport {
+    RankTimes times;
+    std::uint64_t peak_resident_bytes = 0;
+    std::uint64_t classes_built = 0, classes_skipped = 0, positions = 0, bytes_written = 0;
+    double load_seconds = 0;
+    std::uint64_t pairs_in_units = 0, units_written = 0, units_resumed = 0;
+    std::uint64_t pure_wins = 0, wins_drawn_by_rules = 0;
+};
+static_assert(std::is_trivially_copyable_v<RankReport>);
+
+RankReport gen_report(const RankTimes& times, const GenerateSummary& s) {
+    RankReport r;
+    r.times = times;
+    r.peak_resident_bytes = s.peak_resident_bytes;
+    r.classes_built = static_cast<std::uint64_t>(s.classes_built);
+    r.classes_skipped = static_cast<std::uint64_t>(s.classes_skipped);
+    r.positions = s.positions;
+    r.bytes_written = s.bytes_written;
+    r.load_seconds = s.load_seconds;
+    r.pairs_in_units = static_cast<std::uint64_t>(s.pairs_in_units);
+    r.units_written = s.units_written;
+    r.units_resumed = s.units_resumed;
+    return r;
+}
+
+RankReport rules_report(const RankTimes& times, const RuleGenerateSummary& s) {
+    RankReport r;
+    r.times = times;
+    r.classes_built = static_cast<std::uint64_t>(s.classes);
+    r.classes_skipped = static_cast<std::uint64_t>(s.classes_skipped);
+    r.positions = s.positions;
+    r.bytes_written = s.bytes_written;
+    r.pure_wins = s.pure_wins;
+    r.wins_drawn_by_rules = s.wins_drawn_by_rules;
+    return r;
+}
 
 std::vector<RankReport> gather(const Job& job, const RankReport& mine) {
     std::vector<RankReport> all(static_cast<std::size_t>(job.ranks));
-    MPI_Gather(mine.data(), report_size, MPI_DOUBLE, all.data(), report_size, MPI_DOUBLE, 0,
+    MPI_Gather(&mine, sizeof(RankReport), MPI_BYTE, all.data(), sizeof(RankReport), MPI_BYTE, 0,
                job.comm);
     return all;
 }
 
 Json ranks_json(const std::vector<RankReport>& reports, double seconds) {
     Json ranks = Json::array();
-    for (std::size_t r = 0; r < reports.size(); ++r)
+    for (std::size_t r = 0; r < reports.size(); ++r) {
+        const RankTimes& t = reports[r].times;
         ranks.push_back({{"rank", r},
-                         {"pairs", reports[r][0]},
-                         {"busy_seconds", reports[r][1]},
-                         {"wait_seconds", reports[r][2]},
-                         {"wait_share", seconds > 0 ? reports[r][2] / seconds : 0.0},
-                         {"peak_resident_bytes", reports[r][3]}});
+                         {"pairs", t.pairs},
+                         {"busy_seconds", t.busy_seconds},
+                         {"wait_seconds", t.wait_seconds},
+                         {"wait_share", seconds > 0 ? t.wait_seconds / seconds : 0.0},
+                         {"peak_resident_bytes", static_cast<double>(reports[r].peak_resident_bytes)}});
+    }
     return ranks;
 }
 
 void print_ranks(const std::vector<RankReport>& reports, double seconds) {
-    for (std::size_t r = 0; r < reports.size(); ++r)
+    for (std::size_t r = 0; r < reports.size(); ++r) {
+        const RankTimes& t = reports[r].times;
         std::printf("rank %zu: %.0f pairs, busy %.2f s, waiting %.2f s (%.1f%%), peak %.1f MiB\n",
-                    r, reports[r][0], reports[r][1], reports[r][2],
-                    seconds > 0 ? 100.0 * reports[r][2] / seconds : 0.0,
-                    reports[r][3] / (1024.0 * 1024.0));
+                    r, t.pairs, t.busy_seconds, t.wait_seconds,
+                    seconds > 0 ? 100.0 * t.wait_seconds / seconds : 0.0,
+                    static_cast<double>(reports[r].peak_resident_bytes) / (1024.0 * 1024.0));
+    }
 }
 
 PairGraph plan_graph(const GenerationPlan& plan) {
@@ -153,14 +191,15 @@ void print_distributed_plan(const GenerateOptions& o, const GenerationPlan& plan
         cli::duration_text(e.chain_seconds).c_str(), cli::duration_text(e.total_seconds).c_str());
 }
 
+// The steps of gen/run/generate.hpp's GenerationRun, the ranks agreeing after each.
 void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
-    const auto start = std::chrono::steady_clock::now();
     GenerateOptions o;
-    GenerationPlan plan;
+    std::optional<GenerationRun> run;
     on_every_rank(job, [&] {
         o = cli::generate_options(flags);
-        plan = plan_generation(o);
+        run.emplace(o);
     });
+    const GenerationPlan& plan = run->plan();
     if (flags.plan) {
         if (job.rank == 0)
             print_distributed_plan(o, plan, plan_ranks > 0 ? plan_ranks : job.ranks, flags.json);
@@ -168,56 +207,36 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
     }
     Progress progress = rank_progress(job, flags.quiet || job.rank != 0);
     Progress work_progress = rank_progress(job, flags.quiet);
-    on_every_rank(job, [&] { check_plan_fits(o, plan, progress); });
+    on_every_rank(job, [&] { run->check_fits(progress); });
     const PairGraph graph = plan_graph(plan);
     check_same_pairs(job, graph);
-    prepare_generation_process();
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                              static_cast<std::size_t>(checked_threads(o.threads, "threads")));
-    std::optional<WriterRun> writer;  // rank 0: the lock and the manifest
-    on_every_rank(job, [&] {
-        if (job.rank == 0) writer.emplace(o, plan.classes, progress);
-    });
-    PairRunner runner(o, plan, work_progress);
+    on_every_rank(job, [&] { run->start(job.rank == 0, progress, work_progress); });
+    PairRunner& runner = run->runner();
     std::vector<bool> done(graph.pairs.size(), false);
     if (job.rank == 0)
         for (std::size_t i = 0; i < done.size(); ++i) done[i] = runner.skip_if_complete(i);
     const RankTimes times = run_pairs(job.comm, graph, done, [&](std::size_t i) { runner.run(i); });
-    const GenerateSummary& s = runner.summary();
-    const RankReport mine{times.pairs,
-                          times.busy_seconds,
-                          times.wait_seconds,
-                          static_cast<double>(s.peak_resident_bytes),
-                          static_cast<double>(s.classes_built),
-                          static_cast<double>(s.classes_skipped),
-                          static_cast<double>(s.positions),
-                          static_cast<double>(s.bytes_written),
-                          s.load_seconds,
-                          static_cast<double>(s.pairs_in_units),
-                          static_cast<double>(s.units_written),
-                          static_cast<double>(s.units_resumed)};
-    const std::vector<RankReport> reports = gather(job, mine);
+    const GenerateSummary mine = run->summary();
+    const std::vector<RankReport> reports = gather(job, gen_report(times, mine));
     if (job.rank != 0) return;
-    remove_empty_units_dir(o);
-    writer->finish();
-    GenerateSummary total = s;
+    run->finish();
+    GenerateSummary total = mine;
     total.classes_built = total.classes_skipped = 0;
     total.positions = total.bytes_written = total.units_written = total.units_resumed = 0;
     total.load_seconds = 0;
     total.pairs_in_units = 0;
     for (const RankReport& r : reports) {
-        total.classes_built += static_cast<int>(r[4]);
-        total.classes_skipped += static_cast<int>(r[5]);
-        total.positions += static_cast<std::uint64_t>(r[6]);
-        total.bytes_written += static_cast<std::uint64_t>(r[7]);
-        total.load_seconds += r[8];
-        total.pairs_in_units += static_cast<int>(r[9]);
-        total.units_written += static_cast<std::uint64_t>(r[10]);
-        total.units_resumed += static_cast<std::uint64_t>(r[11]);
-        total.peak_resident_bytes =
-            std::max(total.peak_resident_bytes, static_cast<std::uint64_t>(r[3]));
+        total.classes_built += static_cast<int>(r.classes_built);
+        total.classes_skipped += static_cast<int>(r.classes_skipped);
+        total.positions += r.positions;
+        total.bytes_written += r.bytes_written;
+        total.load_seconds += r.load_seconds;
+        total.pairs_in_units += static_cast<int>(r.pairs_in_units);
+        total.units_written += r.units_written;
+        total.units_resumed += r.units_resumed;
+        total.peak_resident_bytes = std::max(total.peak_resident_bytes, r.peak_resident_bytes);
     }
-    total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    total.seconds = run->summary().seconds;
     if (flags.json) {
         Json out = cli::gen_summary_json(o, total);
         out.erase("peak_pair");  // of rank 0 only; each rank's peak is in ranks
@@ -230,58 +249,37 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
     print_ranks(reports, total.seconds);
 }
 
+// The steps of gen/limits/rule_generate.hpp's RuleGenerationRun, the ranks agreeing after each.
 void run_gen_rules(const Job& job, const cli::GenRulesFlags& flags) {
-    const auto start = std::chrono::steady_clock::now();
     RuleGenerateOptions o;
-    std::vector<Material> classes;
+    std::optional<RuleGenerationRun> run;
     on_every_rank(job, [&] {
         o = cli::rule_generate_options(flags);
-        checked_draw_rules(o);
-        classes = rule_run_classes(o);
+        run.emplace(o);
     });
     Progress progress = rank_progress(job, flags.quiet || job.rank != 0);
     Progress work_progress = rank_progress(job, flags.quiet);
-    const int threads = checked_threads(o.threads, "threads");
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                              static_cast<std::size_t>(std::max(1, threads)));
-    std::optional<WriterRun> writer;
-    on_every_rank(job, [&] {
-        if (job.rank == 0) writer.emplace(o, classes, progress);
-    });
-    std::optional<RulePairRunner> runner;
-    on_every_rank(job, [&] { runner.emplace(o, work_progress); });
-    check_same_pairs(job, runner->graph());
-    std::vector<bool> done(runner->graph().pairs.size(), false);
+    on_every_rank(job, [&] { run->start(job.rank == 0, progress, work_progress); });
+    RulePairRunner& runner = run->runner();
+    check_same_pairs(job, runner.graph());
+    std::vector<bool> done(runner.graph().pairs.size(), false);
     if (job.rank == 0)
-        for (std::size_t i = 0; i < done.size(); ++i) done[i] = runner->skip_if_complete(i);
+        for (std::size_t i = 0; i < done.size(); ++i) done[i] = runner.skip_if_complete(i);
     const RankTimes times =
-        run_pairs(job.comm, runner->graph(), done, [&](std::size_t i) { runner->run(i); });
-    const RuleGenerateSummary& s = runner->summary();
-    const RankReport mine{times.pairs,
-                          times.busy_seconds,
-                          times.wait_seconds,
-                          0.0,
-                          static_cast<double>(s.classes),
-                          static_cast<double>(s.classes_skipped),
-                          static_cast<double>(s.positions),
-                          static_cast<double>(s.bytes_written),
-                          static_cast<double>(s.pure_wins),
-                          static_cast<double>(s.wins_drawn_by_rules),
-                          0.0,
-                          0.0};
-    const std::vector<RankReport> reports = gather(job, mine);
+        run_pairs(job.comm, runner.graph(), done, [&](std::size_t i) { runner.run(i); });
+    const std::vector<RankReport> reports = gather(job, rules_report(times, runner.summary()));
     if (job.rank != 0) return;
-    writer->finish();
+    run->finish();
     RuleGenerateSummary total;
     for (const RankReport& r : reports) {
-        total.classes += static_cast<int>(r[4]);
-        total.classes_skipped += static_cast<int>(r[5]);
-        total.positions += static_cast<std::uint64_t>(r[6]);
-        total.bytes_written += static_cast<std::uint64_t>(r[7]);
-        total.pure_wins += static_cast<std::uint64_t>(r[8]);
-        total.wins_drawn_by_rules += static_cast<std::uint64_t>(r[9]);
+        total.classes += static_cast<int>(r.classes_built);
+        total.classes_skipped += static_cast<int>(r.classes_skipped);
+        total.positions += r.positions;
+        total.bytes_written += r.bytes_written;
+        total.pure_wins += r.pure_wins;
+        total.wins_drawn_by_rules += r.wins_drawn_by_rules;
     }
-    total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    total.seconds = run->summary().seconds;
     if (flags.json) {
         Json out = cli::gen_rules_summary_json(o, total);
         out["ranks"] = ranks_json(reports, total.seconds);

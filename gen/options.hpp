@@ -1,0 +1,58 @@
+// What a generation run is asked for: the classes, the folder, and how the generator makes them
+// (threads, durability, codecs and layouts, memory budget, how pairs are solved). Every part of
+// the generator reads it; gen/run/generate.hpp runs it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "index/class_selection.hpp"
+#include "table/codec.hpp"
+#include "table/format.hpp"
+
+namespace damas {
+
+// The user's choice of the wdl files' codec: automatic (nothing) chooses per class
+// (gen/write/wdl_policy.hpp); a codec (table/codec.hpp) is used wherever it can code the class
+// (for tests: small classes too), zstd elsewhere.
+using WdlCodec = std::optional<Codec>;
+inline constexpr WdlCodec automatic_wdl_codec = std::nullopt;
+
+// Classes smaller than this keep zstd (gen/write/wdl_policy.hpp).
+inline constexpr std::uint64_t context_min_positions = std::uint64_t{1} << 24;
+
+// How pairs are solved (gen/plan/plan.hpp): as the memory budget allows, or every one in units (for
+// tests: the bounded path on small classes), or in units reading every smaller class through
+// the block cache (SolvedStore::read_through; for tests and to measure what the cache costs), or
+// in units by the byte-a-position solver (gen/solve/compact_solver.hpp), which the plan otherwise takes
+// only for the pairs whose slices the state words cannot hold.
+enum class PairSolving { automatic, units, units_read_through, units_compact };
+
+// The classes (ClassSelection: variant, max_pieces, max_per_side, only) and how to make them.
+struct GenerateOptions : ClassSelection {
+    std::filesystem::path dir;  // database root; files go to <dir>/<variant>/
+    int threads = 0;            // 0: all cores
+    // fsync each file before its rename and the folder after (gen/write/writer.hpp): a power cut
+    // never leaves a partial file under a table's name. False: scratch runs (--no-sync).
+    bool durable = true;
+    // Of each pair of classes (a class and its mirror), write the wdl values of one only, the
+    // one that compresses smaller; the other's wdl file gets the mirror layout
+    // (table/format.hpp): a probe there searches one ply. About halves the wdl bytes.
+    bool mirror_wdl = true;
+    // The wdl files' codec (table/codec.hpp): automatic, or one codec wherever it can code the
+    // class; gen/write/wdl_policy.hpp says which layout and codec each class gets, and why.
+    WdlCodec wdl_codec = automatic_wdl_codec;
+    // The dtw files' codec: zstd-planes, or zstd as before it (table/codecs/zstd_codec.cpp).
+    Codec distance_codec = default_codec(Metric::dtw);
+    // Classes of this many positions or more are "large": with automatic, the other codecs are
+    // tried, and their codec (and, in a pair, the class that keeps the wdl values) is chosen
+    // from estimates on a sample of blocks, so that one wdl file per pair is written whole
+    // (gen/write/wdl_policy.hpp). Tests lower it to take that path on small classes.
+    std::uint64_t large_class_positions = context_min_positions;
+    // The most memory the run may take (gen/plan/plan.hpp); 0: three quarters of the available memory.
+    std::uint64_t memory_bytes = 0;
+    PairSolving pair_solving = PairSolving::automatic;
+};
+
+}  // namespace damas

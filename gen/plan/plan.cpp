@@ -1,0 +1,455 @@
+#include "gen/plan/plan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "gen/solve/compact_solver.hpp"
+#include "gen/solve/king_quarters.hpp"
+#include "gen/units/pair_layout.hpp"
+#include "gen/store/solved_store.hpp"
+#include "gen/solve/solver.hpp"
+#include "gen/units/unit_file.hpp"
+#include "gen/write/writer.hpp"
+#include "index/class_index.hpp"
+#include "rules/error.hpp"
+#include "rules/variant.hpp"
+
+namespace damas {
+namespace {
+
+std::optional<bool> wdl_packed_for_tests;
+
+// The fixed part of a run's memory (writer blocks, thread stacks, the program: measured under
+// 64 MiB), and a twentieth for what grows with the classes but is not modelled (index tables):
+// the model alone fell 2.6% short of english 2-6's peak and 4.5% short of international 2-5's.
+std::uint64_t with_overhead(std::uint64_t modelled) {
+    constexpr std::uint64_t overhead = std::uint64_t{64} << 20;
+    return modelled + modelled / 20 + overhead;
+}
+
+std::uint64_t store_bytes_of(const BoardSpec& board, Material m) {
+    return ClassIndex(board, m).size() * sizeof(std::uint16_t);
+}
+
+// The most modelled bytes whose with_overhead() is within `budget`.
+std::uint64_t within_overhead(std::uint64_t budget) {
+    constexpr std::uint64_t overhead = std::uint64_t{64} << 20;
+    return budget <= overhead ? 0 : (budget - overhead) / 21 * 20;
+}
+
+// The block cache of the classes read through it: a sixteenth of the budget, 16 MiB to 1 GiB.
+std::uint64_t cache_bytes_for(std::uint64_t budget) {
+    return std::clamp<std::uint64_t>(budget / 16, std::uint64_t{16} << 20, std::uint64_t{1} << 30);
+}
+
+// Of the classes the pair reads, those held whole within `bytes`: the smallest first (a capture
+// reaches the small classes most often for their size; the largest are the crowning classes of
+// the pair's own size).
+std::set<Material> held_within(const BoardSpec& board, const std::set<Material>& classes,
+                               std::uint64_t bytes) {
+    std::vector<std::pair<std::uint64_t, Material>> by_size;
+    for (Material m : classes) by_size.emplace_back(store_bytes_of(board, m), m);
+    std::sort(by_size.begin(), by_size.end());
+    std::set<Material> held;
+    std::uint64_t used = 0;
+    for (const auto& [size, m] : by_size) {
+        if (used + size > bytes) break;
+        used += size;
+        held.insert(m);
+    }
+    return held;
+}
+
+// Generation time in CPU-seconds a position, divided by the thread count for a run's time. A
+// pair's cost is set by its kings (a king has many moves and un-moves, a man one or two) and its
+// pieces: (46 + 36 kings) ns a position, 1.35 times that for each piece beyond 6 (longer captures,
+// more pieces in reach); 0.7 us a position for a class without kings (one position per men
+// configuration, its states read at random). Flying kings (up to 13 moves, 17 on 10x10, against 4)
+// take 1.42 times as long, and on 10x10 1.15 times more for each piece from 6 pieces on. Pairs in
+// units are 10% slower (their units are compressed, then read back), and classes loaded again
+// from the files go at 20 M positions a second. The constants are least-squares fits to measured
+// runs on this project's host (docs/performance.md, "The time model against measured runs");
+// scripts/pair-rates.py refits them from a run's log. Beyond 7 pieces they are an extrapolation.
+bool has_flying_kings(const Variant& v) {
+    return dispatch(v.base, [](auto rules) { return decltype(rules)::flying_kings; });
+}
+
+double cpu_seconds_per_position(const Variant& v, Material m) {
+    const int kings = m.white_kings + m.black_kings;
+    if (kings == 0) return 0.7e-6;
+    const double beyond_six = std::pow(1.35, std::max(0, m.pieces() - 6));
+    const bool long_diagonals = v.info().board.width == 10;
+    const double flying =
+        1.42 * (long_diagonals ? std::pow(1.15, std::max(0, m.pieces() - 5)) : 1.0);
+    return (46e-9 + 36e-9 * kings) * beyond_six * (has_flying_kings(v) ? flying : 1.0);
+}
+constexpr double units_slowdown = 1.1;
+// The byte-a-position solver (gen/solve/compact_solver.hpp) per position, against the other
+// (english 2-5 with every slice by bytes).
+constexpr double compact_slowdown = 4.6;
+constexpr double reload_positions_per_second = 20e6;
+
+// Bytes per position of the table files, measured on english 2-6 (DTW 2.14 bits with
+// zstd-planes, 2.58 with zstd; WDL 0.045 bits); the same is assumed for the 10x10 boards. Unit
+// files: at most a byte per position (3 bytes of values, compressed by zstd).
+constexpr double table_bytes_per_position = (2.14 + 0.045) / 8;
+constexpr double unit_bytes_per_position = 1.0;
+
+// The pairs in the order they are solved, each named by its first class.
+std::vector<Material> pairs_of(const std::vector<Material>& classes) {
+    std::vector<Material> pairs;
+    std::set<Material> seen;
+    for (Material m : classes) {
+        if (seen.count(m)) continue;
+        seen.insert(m);
+        seen.insert(m.mirrored());
+        pairs.push_back(m);
+    }
+    return pairs;
+}
+
+std::uint64_t largest_slice_positions(const BoardSpec& board, Material m);
+
+// The memory of PairLayout (gen/units/pair_layout.hpp), in the mode it takes: the lists of the slices
+// it keeps, 4 of them at 8 bytes a configuration (at most the largest slice's, both classes),
+// and tabled, 6 bytes per men configuration of each class, or computed, 3 bytes per men group of
+// each class and each list's directory (4 bytes a group).
+std::uint64_t layout_bytes(const BoardSpec& board, Material m) {
+    const ClassIndex index(board, m);
+    const std::uint64_t largest_slice_men =
+        largest_slice_positions(board, m) / index.kings_per_men();
+    const std::uint64_t lists = 4 * 8 * largest_slice_men;
+    if (PairLayout::mode_for(board, m) == LayoutMode::tabled)
+        return PairLayout::tabled_bytes(board, m) + lists;
+    const std::uint64_t groups =
+        index.men_group_count() +
+        (m == m.mirrored() ? 0 : ClassIndex(board, m.mirrored()).men_group_count());
+    return lists + 3 * groups + 4 * 4 * groups;
+}
+
+std::uint64_t largest_slice_positions(const BoardSpec& board, Material m) {
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    std::uint64_t largest = 0;
+    for (int s = 0; s < index.slice_count(); ++s)
+        largest = std::max(largest, index.positions_in_slice(s) +
+                                        (m == m.mirrored() ? 0 : mirror.positions_in_slice(s)));
+    return largest;
+}
+
+// For each pair, the classes its solving reads (store_closure), and for each class the pairs
+// that read it: when the store has room, what a later pair reads is kept rather than loaded and
+// completed again (the later the next use, the sooner it is dropped).
+class NextUses {
+  public:
+    explicit NextUses(const std::vector<Material>& pairs) {
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            closures_.push_back(store_closure(pairs[i]));
+            for (Material d : closures_.back()) uses_[d].push_back(i);
+        }
+    }
+    const std::set<Material>& closure(std::size_t i) const { return closures_[i]; }
+    // The first pair after `i` that reads d; SIZE_MAX if none.
+    std::size_t after(Material d, std::size_t i) const {
+        const auto it = uses_.find(d);
+        if (it == uses_.end()) return SIZE_MAX;
+        const auto at = std::upper_bound(it->second.begin(), it->second.end(), i);
+        return at == it->second.end() ? SIZE_MAX : *at;
+    }
+
+  private:
+    std::vector<std::set<Material>> closures_;
+    std::map<Material, std::vector<std::size_t>> uses_;
+};
+
+// The modelled bytes a pair whose own need is `modelled` leaves for classes kept ahead: what
+// the budget allows, less a thirty-second of it (the model's error: english 2-6 in 512 MiB
+// peaked 34 MiB above its plan).
+std::uint64_t room_for_kept(std::uint64_t budget, std::uint64_t modelled) {
+    const std::uint64_t limit = within_overhead(budget - budget / 32);
+    return limit > modelled ? limit - modelled : 0;
+}
+
+// Of the classes the store holds (`loaded`) that pair i does not read, those a later pair reads,
+// soonest first, within `room` bytes (their total in `bytes`).
+std::set<Material> kept_ahead(const BoardSpec& board, const NextUses& uses, std::size_t i,
+                              const std::set<Material>& loaded, const std::set<Material>& closure,
+                              std::uint64_t room, std::uint64_t& bytes) {
+    std::vector<std::pair<std::size_t, Material>> by_use;
+    for (Material d : loaded)
+        if (!closure.count(d))
+            if (const std::size_t next = uses.after(d, i); next != SIZE_MAX)
+                by_use.emplace_back(next, d);
+    std::sort(by_use.begin(), by_use.end());
+    std::set<Material> kept;
+    bytes = 0;
+    for (const auto& [next, d] : by_use) {
+        const std::uint64_t size = store_bytes_of(board, d);
+        if (bytes + size > room) break;
+        bytes += size;
+        kept.insert(d);
+    }
+    return kept;
+}
+
+struct PairCosts {
+    std::uint64_t positions, largest_class, whole_solve, units_solve, whole_write, units_write;
+    std::uint64_t compact_solve, compact_write;  // in units, a byte a position
+    std::uint64_t compact_positions;  // of the slices the byte-a-position solver would take
+};
+
+PairCosts pair_costs(const Variant& v, Material m, int threads) {
+    const BoardSpec board = v.info().board;
+    PairCosts c{};
+    const std::uint64_t a = ClassIndex(board, m).size();
+    c.positions = m == m.mirrored() ? a : 2 * a;
+    c.largest_class = a;
+    const std::uint64_t results = solver_result_bytes(board, m);
+    const std::uint64_t layout = layout_bytes(board, m);
+    const std::uint64_t slice = 3 * largest_slice_positions(board, m);
+    c.whole_solve = solver_bytes(v, m, threads) + layout + 2 * slice;
+    // In units, the values of the slice being solved, unless streamed to its unit file.
+    c.units_solve =
+        solver_bytes(v, m, threads, true) + layout + 3 * held_slice_positions(v, m, threads);
+    // Writing (gen/run/generate.cpp): held whole, the results, a byte a position of one class at a
+    // time for its wdl values and one more for the context codec's position flags; the DTW
+    // values are taken block by block. In units, every value is read in passes from the unit
+    // files (gen/write/writer.hpp: WdlPasses), a chunk of each slice's unit at a time and a segment
+    // gathered from them (gen/units/unit_file.hpp: ClassStream), up to chunks_at_once chunks
+    // decompressed for it, each thread's buffers of a chunk's raw and compressed bytes, and a
+    // batch of the solved class file being written (16 chunks of u16, and their compressed
+    // bytes). A chunk is a men configuration or 64 Ki positions, or 64 Ki positions of a
+    // configuration split into chunks. The context codec's flags of the class being written,
+    // compressed (gen/write/writer.hpp).
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    const bool splits = compact_splits_configurations(index.kings_per_men());
+    const std::uint64_t chunk =
+        splits ? unit_chunk_positions()
+               : std::max<std::uint64_t>(unit_chunk_positions(), index.kings_per_men());
+    const std::uint64_t streams =
+        3 * chunk *
+            (static_cast<std::uint64_t>(index.slice_count()) + ClassStream::chunks_at_once) +
+        3 * ClassStream::segment_positions() + 6 * chunk * static_cast<std::uint64_t>(threads) +
+        4 * SolvedClassWriter::batch_chunks * unit_chunk_positions();
+    c.whole_write = results + 2 * c.largest_class;
+    c.units_write = layout + streams + held_flags_limit(c.largest_class);
+    // With the byte-a-position solver: for every slice where it splits men configurations, else
+    // for the slices solved whole beside the components of the others (gen/solve/compact_solver.hpp).
+    c.compact_positions = 0;
+    for (int s = 0; s < index.slice_count(); ++s)
+        if (splits || !slice_in_components(v, index, s, threads))
+            c.compact_positions += index.positions_in_slice(s) +
+                                   (m == m.mirrored() ? 0 : mirror.positions_in_slice(s));
+    // A kings-only turkish pair held a quarter solves a quarter (gen/solve/king_quarters.hpp); its
+    // writer's locating every position is counted in the cost of the positions themselves.
+    if (KingQuarters::holds(board, m) && UnitStream::streams(index.kings_per_men()))
+        c.compact_positions = KingQuarters::pair_held_positions(m);
+    if (splits)
+        c.compact_solve = compact_solver_bytes(v, m, threads, false) + layout;
+    else
+        c.compact_solve = compact_solver_bytes(v, m, threads, true) +
+                          solver_bytes(v, m, threads, true, true) + layout +
+                          3 * held_slice_positions(v, m, threads, true);
+    c.compact_write = c.units_write;  // the same writer, reading the same unit files
+    return c;
+}
+
+}  // namespace
+
+void set_wdl_packed_for_tests(std::optional<bool> packed) {
+    wdl_packed_for_tests = packed;
+}
+
+std::uint64_t available_memory_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key, unit;
+    std::uint64_t kib = 0;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return 0;
+}
+
+std::uint64_t parse_memory_size(const std::string& text) {
+    const auto bad = [&] {
+        return Error("bad memory size '" + text + "' (a number with K, M, G or T, e.g. 512M, 12G)");
+    };
+    std::size_t used = 0;
+    double number = 0;
+    try {
+        number = std::stod(text, &used);
+    } catch (const std::exception&) {
+        throw bad();
+    }
+    std::string unit = text.substr(used);
+    if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
+    if (unit.size() == 2 && (unit[1] == 'i' || unit[1] == 'I')) unit.pop_back();
+    double scale = 1;
+    if (unit.empty())
+        scale = 1;
+    else if (unit.size() == 1 && std::string("kKmMgGtT").find(unit[0]) != std::string::npos)
+        scale = std::pow(1024.0, 1 + static_cast<int>(std::string("kmgt").find(static_cast<char>(
+                                         std::tolower(static_cast<unsigned char>(unit[0]))))));
+    else
+        throw bad();
+    const double bytes = number * scale;
+    if (!(bytes >= 1) || bytes > 1e18) throw bad();
+    return static_cast<std::uint64_t>(bytes);
+}
+
+GenerationPlan plan_generation(const GenerateOptions& o) {
+    GenerationPlan plan;
+    const BoardSpec board = o.variant.info().board;
+    plan.classes = planned_classes(o);
+    if (plan.classes.empty()) throw Error("no class to generate");
+    const int threads = o.threads > 0
+                            ? o.threads
+                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    plan.threads = threads;
+    plan.available_bytes = available_memory_bytes();
+    plan.budget_bytes = o.memory_bytes ? o.memory_bytes : plan.available_bytes / 4 * 3;
+    if (plan.budget_bytes == 0) plan.budget_bytes = std::uint64_t{8} << 30;  // unknown: 8 GiB
+    const std::vector<Material> pairs = pairs_of(plan.classes);
+    const int top = plan.classes.back().pieces();
+
+    // First as a run that holds every pair whole and keeps every class below the top size
+    // (and those of the top size until the last pair that crowns into them).
+    std::map<Material, std::size_t> last_use;
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+        for (Material c : {pairs[i], pairs[i].mirrored()}) {
+            last_use[c] = std::max(last_use[c], i);
+            for (Material d : dependencies(c))
+                if (d.pieces() == top) last_use[d] = i;
+        }
+    std::vector<PairCosts> costs;
+    std::uint64_t kept_below = 0, whole_peak = 0;
+    std::set<Material> solved;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const Material m = pairs[i];
+        costs.push_back(pair_costs(o.variant, m, threads));
+        std::uint64_t held = kept_below;
+        for (Material c : solved)
+            if (c.pieces() == top && last_use[c] >= i) held += store_bytes_of(board, c);
+        const PairCosts& c = costs.back();
+        whole_peak = std::max(whole_peak, held + std::max(c.whole_solve, c.whole_write));
+        for (Material x : {m, m.mirrored()})
+            if (solved.insert(x).second && x.pieces() < top) kept_below += store_bytes_of(board, x);
+    }
+    const bool forced_read_through = o.pair_solving == PairSolving::units_read_through;
+    const bool forced_compact = o.pair_solving == PairSolving::units_compact;
+    const bool forced_units =
+        o.pair_solving == PairSolving::units || forced_read_through || forced_compact;
+    const auto fits = [&](std::uint64_t bytes) {
+        return with_overhead(bytes) <= plan.budget_bytes;
+    };
+    plan.bounded = forced_units || !fits(whole_peak);
+
+    std::uint64_t peak = 0, largest_units = 0;
+    std::set<Material> loaded;  // what the store holds, in the bounded model
+    const NextUses next_uses(pairs);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const Material m = pairs[i];
+        const PairCosts& c = costs[i];
+        PairStep step;
+        step.material = m;
+        step.positions = c.positions;
+        step.slices = ClassIndex(board, m).slice_count();
+        const double per_position = cpu_seconds_per_position(o.variant, m) / threads;
+        double seconds = static_cast<double>(c.positions) * per_position;
+        if (!plan.bounded) {
+            step.peak_bytes = with_overhead(whole_peak);
+        } else {
+            const std::set<Material>& closure = next_uses.closure(i);
+            for (Material d : closure) step.store_bytes += store_bytes_of(board, d);
+            const std::uint64_t whole = step.store_bytes + std::max(c.whole_solve, c.whole_write);
+            step.in_units = forced_units || !fits(whole);
+            // The byte-a-position solver where the state words do not fit even with every
+            // smaller class read through the cache.
+            step.compact =
+                step.in_units &&
+                (forced_compact || (!fits(c.units_solve + cache_bytes_for(plan.budget_bytes)) &&
+                                    c.compact_solve < c.units_solve));
+            const std::uint64_t units_solve = step.compact ? c.compact_solve : c.units_solve;
+            const std::uint64_t units_write = step.compact ? c.compact_write : c.units_write;
+            std::set<Material> held = closure;
+            if (step.in_units && !fits(step.store_bytes + units_solve)) {
+                step.cache_bytes = cache_bytes_for(plan.budget_bytes);
+                const std::uint64_t room = within_overhead(plan.budget_bytes);
+                const std::uint64_t taken = units_solve + step.cache_bytes;
+                held = held_within(board, closure, room > taken ? room - taken : 0);
+                step.store_bytes = 0;
+                for (Material d : closure) {
+                    if (held.count(d))
+                        step.store_bytes += store_bytes_of(board, d);
+                    else
+                        step.read_through.insert(d);
+                }
+            }
+            for (Material d : held)
+                if (!loaded.count(d))
+                    seconds += static_cast<double>(store_bytes_of(board, d) / 2) /
+                               reload_positions_per_second;
+            std::uint64_t modelled = whole;
+            if (step.in_units) {
+                const std::uint64_t store = step.store_bytes + step.cache_bytes;
+                const std::uint64_t solving = store + units_solve;
+                const std::uint64_t packed = (c.largest_class + 3) / 4;
+                // Packed wdl values spare the writer five of its seven passes over the unit files
+                // (each decompresses the class), which costs more than loading the store's
+                // classes again from their solved class files for the next pair: the store is
+                // emptied for them where only that makes room (english 2-6 at 512 MiB: 1221 +
+                // 2112 and 1122 + 2211).
+                const bool may_pack = wdl_packed_for_tests.value_or(true);
+                step.empty_store_before_writing =
+                    !fits(store + units_write) ||
+                    (may_pack && !fits(store + units_write + packed) && fits(units_write + packed));
+                std::uint64_t writing =
+                    step.empty_store_before_writing ? units_write : store + units_write;
+                step.wdl_packed = wdl_packed_for_tests.value_or(fits(writing + packed));
+                if (step.wdl_packed) writing += packed;
+                modelled = std::max(solving, writing);
+                seconds *= units_slowdown;
+                if (step.compact)
+                    seconds += static_cast<double>(c.compact_positions) * per_position *
+                               (compact_slowdown - 1);
+                plan.units += static_cast<std::uint64_t>(step.slices);
+                largest_units = std::max(largest_units, c.positions);
+            }
+            step.keep = closure;
+            if (!step.empty_store_before_writing) {
+                const std::set<Material> ahead =
+                    kept_ahead(board, next_uses, i, loaded, closure,
+                               room_for_kept(plan.budget_bytes, modelled), step.kept_ahead_bytes);
+                step.keep.insert(ahead.begin(), ahead.end());
+                held.insert(ahead.begin(), ahead.end());
+                modelled += step.kept_ahead_bytes;
+            }
+            loaded = step.empty_store_before_writing ? std::set<Material>{} : held;
+            if (!step.in_units) loaded.insert({m, m.mirrored()});  // kept by the store, complete
+            step.peak_bytes = with_overhead(modelled);
+        }
+        peak = std::max(peak, step.peak_bytes);
+        plan.positions += c.positions;
+        plan.seconds += seconds;
+        step.seconds = seconds;
+        plan.pairs.push_back(step);
+    }
+    plan.peak_bytes = peak;
+    plan.disk_bytes =
+        static_cast<std::uint64_t>(static_cast<double>(plan.positions) * table_bytes_per_position +
+                                   static_cast<double>(largest_units) * unit_bytes_per_position);
+    plan.time_model =
+        "model: CPU per position by pair, (46 + 36 a king) ns, 1.35 times a piece beyond 6, " +
+        std::string(has_flying_kings(o.variant)
+                        ? "flying kings 1.42 times (on 10x10 1.15 times more a piece beyond 5), "
+                        : "") +
+        "0.7 us without kings (fitted on this project's 2-core host), divided by " +
+        std::to_string(threads) +
+        " threads; pairs in units 10% slower, slices by bytes 4.6 times; reloads at 20 M/s";
+    return plan;
+}
+
+}  // namespace damas

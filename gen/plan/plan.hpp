@@ -1,0 +1,87 @@
+// The plan of a generation run: which class pairs are solved, in what order, how (held whole in
+// memory or in units written to disk), and what the run will take: peak memory, disk, time.
+//
+// Owns: the memory model that keeps a run within its budget (GenerateOptions::memory_bytes).
+// Two ways to solve a pair:
+//  - whole: the pair's results (3 bytes a position) are held while it is solved, then written
+//    and kept in the store of solved classes (2 bytes a position) for later pairs. Fastest;
+//    this is every pair when the whole run fits the budget.
+//  - in units: each slice of the pair (index/class_index.hpp) is solved from the store and the
+//    slice before it, and written to a unit file (gen/units/unit_file.hpp); only the slice being
+//    solved and the one before it are held. Once all are done, the pair's table files are
+//    assembled from the unit files. A killed run loses at most the slice in progress.
+// The store of solved classes holds the classes the pair's captures and crowning moves reach
+// (and what completing them reaches: SolvedStore::load_below). When the budget cannot hold them
+// beside the pair, the store keeps only those, and is emptied before a pair in units is
+// written when the two would not fit together; later pairs load again what they need from the
+// files. When even those do not fit beside a pair in units, the largest are read through a
+// block cache (a sixteenth of the budget) instead of held: SolvedStore::read_through.
+// The model counts the arrays that grow with the classes; the rest (index tables, writer
+// blocks, threads, the program) is the fixed overhead and a twentieth, as measured on full runs
+// (gen/run/generate.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gen/options.hpp"
+
+namespace damas {
+
+struct PairStep {
+    Material material;            // the pair's first class (its mirror is solved with it)
+    std::uint64_t positions = 0;  // both classes
+    int slices = 0;
+    bool in_units = false;
+    // In units with a byte a position (gen/solve/compact_solver.hpp): where the solver's state words
+    // for a slice do not fit (classes with few men configurations).
+    bool compact = false;
+    bool empty_store_before_writing = false;
+    // In units, the writer packs each class's wdl values (2 bits a position) from the unit files
+    // once, for its passes (estimates, counts, the file), where the budget allows; else it reads
+    // them from the unit files again for each pass (gen/write/writer.hpp: WdlPasses).
+    bool wdl_packed = false;
+    std::uint64_t store_bytes = 0;  // the solved classes held whole while the pair is solved
+    // The classes the pair reads through a block cache of cache_bytes instead of holding them
+    // (the largest first, when the budget cannot hold them all beside the pair in units).
+    std::set<Material> read_through;
+    std::uint64_t cache_bytes = 0;
+    // What the store keeps while the pair is solved: the classes it reads and, where the budget
+    // has room beside them, classes held since earlier pairs that a later pair reads again
+    // (soonest next use first), so that they are not loaded and completed twice.
+    std::set<Material> keep;
+    std::uint64_t kept_ahead_bytes = 0;  // the second kind
+    std::uint64_t peak_bytes = 0;        // modelled, overhead included
+    double seconds = 0;                  // modelled (GenerationPlan::time_model)
+};
+
+struct GenerationPlan {
+    std::vector<Material> classes;  // in the order they are solved
+    std::vector<PairStep> pairs;
+    std::uint64_t budget_bytes = 0;
+    std::uint64_t available_bytes = 0;  // 0: unknown
+    int threads = 0;                    // planned for (GenerateOptions::threads, 0: every core)
+    bool bounded = false;               // some pair in units or a store that is not kept whole
+    std::uint64_t positions = 0;
+    std::uint64_t units = 0;       // unit files written (slices of the pairs in units)
+    std::uint64_t peak_bytes = 0;  // modelled
+    std::uint64_t disk_bytes = 0;  // estimated: the table files, plus the unit files of the
+                                   // largest pair in units while it is solved
+    double seconds = 0;            // estimated (time_model says how)
+    std::string time_model;
+};
+
+GenerationPlan plan_generation(const GenerateOptions& options);
+
+// Tests: whether pairs in units pack their wdl values for the writer (PairStep::wdl_packed):
+// always (true), never (false), or as the budget allows (nullopt, the default).
+void set_wdl_packed_for_tests(std::optional<bool> packed);
+
+// "12G", "512M", "1.5G", "800K" or a number of bytes; throws Error on anything else.
+std::uint64_t parse_memory_size(const std::string& text);
+std::uint64_t available_memory_bytes();  // MemAvailable, 0 if unknown
+
+}  // namespace damas

@@ -1,0 +1,136 @@
+#include "gen/run/generate.hpp"
+
+#include <tbb/global_control.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "folder/run_record.hpp"
+#include "gen/plan/plan.hpp"
+#include "gen/process/resources.hpp"
+#include "gen/process/threads.hpp"
+#include "gen/run/pair_runner.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+
+RunDescription run_description(const GenerateOptions& o) {
+    nlohmann::json j = nlohmann::json::parse(selection_options_json(o));
+    j["mirror_wdl"] = o.mirror_wdl;
+    j["wdl_codec"] = o.wdl_codec ? block_codec(*o.wdl_codec).name() : "auto";
+    j["dtw_codec"] = block_codec(o.distance_codec).name();
+    return {o.dir, o.variant, RunKind{}, j.dump(), o.durable};
+}
+
+namespace {
+
+std::string gib(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+    return buf;
+}
+
+}  // namespace
+
+namespace {
+
+void check_plan_fits(const GenerateOptions& o, const GenerationPlan& plan, Progress& progress) {
+    std::string how = plan.bounded ? "bounded: " + std::to_string(plan.units) + " units" : "whole";
+    progress.message("damas gen: " + o.variant.name() + ", " + std::to_string(plan.classes.size()) +
+                     " classes, needs about " + gib(static_cast<double>(plan.peak_bytes)) +
+                     " of memory (budget " + gib(static_cast<double>(plan.budget_bytes)) + ", " +
+                     how + ")");
+    if (plan.peak_bytes > plan.budget_bytes)
+        throw Error("this run needs about " + gib(static_cast<double>(plan.peak_bytes)) +
+                    " of memory but the budget is " + gib(static_cast<double>(plan.budget_bytes)) +
+                    (o.memory_bytes ? "" : " (three quarters of the available memory)") +
+                    "; raise --memory, or use fewer pieces or --max-per-side");
+}
+
+// After a run: the solved class files a killed run left (of classes this run did not load
+// again), and the units folder if that leaves it empty.
+void remove_empty_units_dir(const GenerateOptions& o) {
+    std::error_code ec;
+    const std::filesystem::path dir = units_dir(o.dir, o.variant);
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.ends_with(".solved") || name.ends_with(".solved.tmp"))
+            std::filesystem::remove(e.path(), ec);
+    }
+    std::filesystem::remove(dir, ec);  // only if empty
+}
+
+}  // namespace
+
+struct GenerationRun::State {
+    GenerateOptions options;
+    GenerationPlan plan;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    std::unique_ptr<tbb::global_control> thread_limit;
+    std::optional<WriterRun> writer;  // where this process holds the folder
+    std::unique_ptr<PairRunner> runner;
+};
+
+GenerationRun::GenerationRun(const GenerateOptions& options)
+    : state_(std::make_unique<State>()) {
+    state_->options = options;
+    checked_threads(options.threads, "threads");  // before the plan counts them
+    state_->plan = plan_generation(options);
+}
+
+GenerationRun::~GenerationRun() = default;
+
+const GenerationPlan& GenerationRun::plan() const {
+    return state_->plan;
+}
+
+void GenerationRun::check_fits(Progress& progress) const {
+    check_plan_fits(state_->options, state_->plan, progress);
+}
+
+void GenerationRun::start(bool holds_folder, Progress& progress, Progress& work_progress) {
+    const GenerateOptions& o = state_->options;
+    prepare_generation_process();
+    state_->thread_limit = std::make_unique<tbb::global_control>(
+        tbb::global_control::max_allowed_parallelism,
+        static_cast<std::size_t>(checked_threads(o.threads, "threads")));
+    // One writer at a time; the plan in the manifest.
+    if (holds_folder)
+        state_->writer.emplace(run_description(o), state_->plan.classes, progress.messenger());
+    state_->runner = std::make_unique<PairRunner>(o, state_->plan, work_progress);
+}
+
+PairRunner& GenerationRun::runner() {
+    return *state_->runner;
+}
+
+void GenerationRun::finish() {
+    if (!state_->writer) return;
+    remove_empty_units_dir(state_->options);
+    state_->writer->finish();
+}
+
+GenerateSummary GenerationRun::summary() const {
+    GenerateSummary s = state_->runner->summary();
+    s.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - state_->start).count();
+    return s;
+}
+
+GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
+    GenerationRun run(o);
+    run.check_fits(progress);
+    run.start(true, progress, progress);
+    run.runner().use_solved_files();
+    for (std::size_t i = 0; i < run.plan().pairs.size(); ++i) run.runner().run(i);
+    run.finish();
+    return run.summary();
+}
+
+}  // namespace damas

@@ -1,0 +1,212 @@
+#include "gen/run/pair_runner.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "folder/files.hpp"
+#include "gen/plan/pair_graph.hpp"
+#include "gen/process/resources.hpp"
+#include "gen/run/pair_in_units.hpp"
+#include "gen/solve/solver.hpp"
+#include "gen/store/solved_store.hpp"
+#include "gen/write/pair_writer.hpp"
+#include "index/class_index.hpp"
+
+namespace damas {
+namespace {
+
+// The classes of `top` pieces that m or its mirror reach in one move (by crowning).
+std::set<Material> top_dependencies(Material m, int top) {
+    std::set<Material> out;
+    for (Material c : {m, m.mirrored()})
+        for (Material d : dependencies(c))
+            if (d.pieces() == top) out.insert(d);
+    return out;
+}
+
+// For a run that keeps the solved classes: for each class of the top size, the last pair that
+// needs it in memory (the one that solves it or the last one that crowns into it). It is freed
+// after that pair, so no class is ever read twice.
+struct TopUses {
+    std::map<Material, std::size_t> last_use;
+
+    TopUses(const std::vector<PairStep>& pairs, int top) {
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            const Material m = pairs[i].material;
+            if (m.pieces() != top) continue;
+            for (Material d : top_dependencies(m, top)) last_use[d] = i;
+            last_use[m] = last_use[m.mirrored()] = i;
+        }
+    }
+    // The classes of the top size still needed at pair i or later.
+    std::set<Material> needed_from(std::size_t i) const {
+        std::set<Material> out;
+        for (const auto& [m, last] : last_use)
+            if (last >= i) out.insert(m);
+        return out;
+    }
+};
+
+// For a run on a budget: for each class that some pair loads whole from the files, the last
+// such pair. A class a later pair loads again gets a solved class file (gen/units/unit_file.hpp),
+// removed after that pair.
+std::map<Material, std::size_t> last_loads(const GenerationPlan& plan) {
+    std::map<Material, std::size_t> last;
+    for (std::size_t i = 0; i < plan.pairs.size(); ++i)
+        for (const Material d : store_closure(plan.pairs[i].material))
+            if (!plan.pairs[i].read_through.count(d)) last[d] = i;
+    return last;
+}
+
+}  // namespace
+
+struct PairRunner::State {
+    const GenerateOptions& o;
+    const GenerationPlan& plan;
+    Progress& progress;
+    TopUses top_uses;
+    SolvedStore store;
+    GenerateSummary summary;
+    std::map<Material, std::size_t> last_load;  // with solved class files only
+    std::size_t pair = 0;                       // the pair being run
+
+    bool loaded_again(Material m) const {
+        const auto it = last_load.find(m);
+        return it != last_load.end() && it->second > pair;
+    }
+    // The solved class files no pair after pair i loads.
+    void remove_solved_files_after(std::size_t i) const {
+        for (const auto& [m, last] : last_load)
+            if (last == i) {
+                std::error_code ec;
+                std::filesystem::remove(solved_class_path(o.dir, o.variant, m), ec);
+            }
+    }
+
+    State(const GenerateOptions& options, const GenerationPlan& p, Progress& pr)
+        : o(options),
+          plan(p),
+          progress(pr),
+          top_uses(p.pairs, p.classes.back().pieces()),
+          store(options.variant, options.dir) {
+        summary.peak_bytes_estimate = p.peak_bytes;
+        summary.budget_bytes = p.budget_bytes;
+    }
+};
+
+PairRunner::PairRunner(const GenerateOptions& o, const GenerationPlan& plan, Progress& progress)
+    : state_(std::make_unique<State>(o, plan, progress)) {}
+PairRunner::~PairRunner() = default;
+
+const GenerateSummary& PairRunner::summary() const {
+    state_->summary.classes_loaded = state_->store.classes_loaded();
+    state_->summary.classes_from_solved_files = state_->store.classes_from_solved_files();
+    return state_->summary;
+}
+
+void PairRunner::use_solved_files() {
+    if (!state_->plan.bounded) return;
+    state_->last_load = last_loads(state_->plan);
+    state_->store.use_solved_files(
+        [state = state_.get()](Material m) { return state->loaded_again(m); });
+}
+
+bool PairRunner::skip_if_complete(std::size_t i) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    const Material m = step.material;
+    if (!pair_complete(o, m, ClassIndex(o.variant.info().board, m).size())) return false;
+    remove_candidates(o, m);  // left by a run killed after its last step
+    remove_units(o, m, step.slices);
+    state_->remove_solved_files_after(i);
+    state_->summary.classes_skipped += m == m.mirrored() ? 1 : 2;
+    state_->progress.message(pair_label(m) + " complete, skipped");
+    return true;
+}
+
+void PairRunner::run(std::size_t i) {
+    const GenerateOptions& o = state_->o;
+    const GenerationPlan& plan = state_->plan;
+    Progress& progress = state_->progress;
+    SolvedStore& store = state_->store;
+    GenerateSummary& summary = state_->summary;
+    const int top = plan.classes.back().pieces();
+    const PairStep& step = plan.pairs.at(i);
+    const Material m = step.material;
+    const bool single = m == m.mirrored();
+    state_->pair = i;
+    if (skip_if_complete(i)) return;
+    const auto loading = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_seconds();
+    if (plan.bounded) {
+        store.read_through(step.read_through, step.cache_bytes);
+        store.retain(step.keep);
+    } else
+        store.evict(top, state_->top_uses.needed_from(i));
+    reset_peak_resident();
+    store.load_below(m);
+    store.load_below(m.mirrored());
+    const std::string label = pair_label(m);
+    const auto t0 = loading;  // the pair's time includes loading what it reads
+    const double loaded =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count();
+    summary.load_seconds += loaded;
+    progress.start(label + (step.in_units ? " (" + std::to_string(step.slices) + " units" +
+                                                (step.compact ? ", a byte a position)" : ")")
+                                          : ""),
+                   step.positions);
+    SolveTimes times;
+    auto solved = t0;
+    if (step.in_units) {
+        ++summary.pairs_in_units;
+        summary.bytes_written += solve_and_write_in_units(
+            o, m, store, step, progress, times, summary, solved,
+            state_->last_load.empty() ? std::function<bool(Material)>()
+                                      : [this](Material c) { return state_->loaded_again(c); });
+        remove_leftovers(o, m);
+        remove_units(o, m, step.slices);
+        summary.positions += step.positions;
+        summary.classes_built += single ? 1 : 2;
+        // Not kept: later pairs read it from its files.
+    } else {
+        std::vector<PairResult> results = solve_pair(
+            o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
+            &times);
+        solved = std::chrono::steady_clock::now();
+        summary.bytes_written += write_pair(o, *results_source(results));
+        remove_leftovers(o, m);
+        for (PairResult& r : results) {
+            summary.positions += r.outcomes.size();
+            ++summary.classes_built;
+            store.add(r.material, std::move(r.outcomes), true);
+        }
+    }
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double solving = std::chrono::duration<double>(solved - t0).count() - loaded;
+    const double writing = secs - loaded - solving;
+    const std::uint64_t peak = peak_resident_bytes();
+    if (peak > summary.peak_resident_bytes) {
+        summary.peak_resident_bytes = peak;
+        summary.peak_pair = label;
+    }
+    char note[400];
+    std::snprintf(note, sizeof note,
+                  "%s: %llu positions in %.2f s (%.2f M pos/s; classes loaded in %.2f s; "
+                  "solved in %.2f s: initialised in %.2f s, resolved in %.2f s; written in "
+                  "%.2f s; CPU %.2f s; peak %.0f MiB, planned %.0f)",
+                  label.c_str(), static_cast<unsigned long long>(step.positions), secs,
+                  secs > 0 ? static_cast<double>(step.positions) / secs / 1e6 : 0.0, loaded,
+                  solving, times.initialise, times.resolve, writing, cpu_seconds() - cpu0,
+                  static_cast<double>(peak) / (1024.0 * 1024.0),
+                  static_cast<double>(step.peak_bytes) / (1024.0 * 1024.0));
+    progress.finish(note);
+    state_->remove_solved_files_after(i);
+}
+
+}  // namespace damas

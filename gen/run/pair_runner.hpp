@@ -1,0 +1,51 @@
+// Solving the pairs of a planned run one at a time, each from the files on disk and what the
+// runner's store holds: the loop of `damas gen` (gen/run/generate.hpp), and the work each rank of
+// `damas-mpi` does with the pairs it is handed (docs/distributed.md).
+//
+// Owns: the store of solved classes a worker keeps between its pairs (gen/store/solved_store.hpp),
+// sized as the plan says (gen/plan/plan.hpp: a pair's `keep` and `read_through` when the run is
+// bounded; else every class below the top size, and top classes until the last pair that reads
+// them), and the summary of what the worker did. A pair's inputs are the files of the pairs it
+// reads (gen/plan/pair_graph.hpp); whatever of them the store lacks is loaded from the files, so a
+// pair can run on any worker once those files are complete, and writes the same bytes.
+//
+// Not thread-safe: one runner per worker. The caller holds the folder's writer lock (one run
+// per folder: folder/run_record.hpp) and the thread limit. Implemented in gen/run/generate.cpp, beside
+// the solving and writing of a pair it drives.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "gen/options.hpp"
+#include "gen/plan/plan.hpp"
+#include "gen/process/progress.hpp"
+#include "gen/run/summary.hpp"
+
+namespace damas {
+
+class PairRunner {
+  public:
+    PairRunner(const GenerateOptions& options, const GenerationPlan& plan, Progress& progress);
+    ~PairRunner();
+    PairRunner(const PairRunner&) = delete;
+    PairRunner& operator=(const PairRunner&) = delete;
+
+    // Whether pair i's files are complete (checked: header, size, checksums); if so, removes
+    // what a killed run left of it and counts it as skipped.
+    bool skip_if_complete(std::size_t i);
+    // A run on a budget, in one process: classes that later pairs load again are kept in solved
+    // class files between (gen/units/unit_file.hpp), which load without searching their captures.
+    // (Not for damas-mpi's ranks: two of them could write one class's file at once.)
+    void use_solved_files();
+    // Solves pair i (the plan's index) and writes its files, unless skip_if_complete(i); its
+    // inputs' files must be complete. Counted in summary().
+    void run(std::size_t i);
+    const GenerateSummary& summary() const;
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace damas

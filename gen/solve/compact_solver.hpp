@@ -1,0 +1,86 @@
+// The retrograde solver of slices too large for gen/solve/solver.hpp's states: a byte per position.
+//
+// Owns: solving the slices of a class pair in units with a byte of state per position of the
+// slice being solved, a bit per position saying which must capture, and a map for the rare
+// values a byte cannot hold. The slice before it (which its man moves reach) is not held: its
+// unit file is read a chunk at a time (each thread keeps the chunks it read last), in position
+// order, since a position's exits are near its own rank in the configurations its man moves
+// reach; where a loss must be worked out again from its exits, those positions are batched and
+// sorted first (turkish 1213 + 1312 held two slices of 40-50 G positions). It
+// answers the classes with few men configurations (international 0403 + 0304: one slice of 7.0 G
+// positions, 78 GiB with the 11 bytes a position the other solver takes, 8.3 GiB here), which
+// neither components (a component is a whole men configuration) nor units (a unit is a slice)
+// make smaller. A turkish class pair without men where a side has an odd number of kings is
+// held a quarter: one position of each four that reversing the files, the rows, or both relates
+// (gen/solve/king_quarters.hpp), each written to the unit from the one held (turkish 0304 + 0403:
+// 43.5 G positions, 10.9 G held).
+//
+// Why a byte, and not a split of the kings placements: a king move leads from any placement
+// to many others, so a split needs every part's updates exchanged at every level
+// (docs/distributed.md), while a byte per position brings the solver's part of every pair of
+// international 2-7 and english 2-8 within 16 GiB on one machine. It is about 4.6 times slower
+// per position than the state words of gen/solve/solver.hpp (every move is generated, no
+// king-rank shortcuts), so the plan takes it only for the pairs where the state words do not
+// fit, and in those only for the slices they would solve whole, unless men configurations are
+// so large that its unit chunks split them.
+//
+// The byte: 1..100 a position still open and its quiet moves in the slice not yet known to lose
+// (pending); 101 an open position with an exit (a capture, a crowning or a man move out of the
+// slice) that draws, so it cannot lose; 102 a draw known from its exits; 104 + d a win in d and
+// 180 + d a loss in d (d <= 75: every distance a position is known or scheduled to resolve at;
+// those beyond 75 plies are 103 and kept in the overflow map). Levels are resolved in
+// increasing distance as in gen/solve/solver.hpp, each level found by scanning the bytes for its two
+// codes: a position whose code names a distance beyond the level being resolved is not final
+// yet (a win found by an exit may be bettered by a quiet move; a loss scheduled by the longest
+// exit loss may turn into a win). A loss offers its predecessors a win in d + 1; a win takes one
+// from their pending count, and the last one schedules a loss at the longest of d + 1 and the
+// exits' losses (worked out again then, from the moves). The values are the same as the other
+// solver's, position for position (tests/gen compare the files).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+
+#include "gen/units/pair_layout.hpp"
+#include "gen/store/solved_store.hpp"
+#include "gen/solve/solver.hpp"
+#include "gen/units/unit_file.hpp"
+
+namespace damas {
+
+// Takes a solved slice, its values given chunk by chunk (gen/units/unit_file.hpp writes its unit).
+using CompactSliceFn = std::function<void(int slice, const SliceChunkFn& values)>;
+
+// Solves the pair's slices from `first` to before `end` (-1: the last), each handed to `solved`
+// once solved, or, where stream_unit is given and men configurations have at least 4 Ki
+// positions, solved a group of configurations at a time into the unit stream_unit opens (groups:
+// the configurations quiet moves connect); the slice before `first` is read from its unit file
+// (open_unit), written by either solver. Throws DamagedUnit if that one is damaged.
+void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
+                          int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
+                          const OpenUnitStream& stream_unit = {}, const ProgressFn& progress = {},
+                          SolveTimes* times = nullptr, int end = -1);
+
+// A pair is solved in units either with this solver for every slice, or, hybrid, with it for
+// the slices gen/solve/solver.hpp would solve whole and as components for the others (most of a
+// class's positions, at the other solver's speed). Every slice by this solver where men
+// configurations are larger than this (64 unit chunks: 4 Mi positions), whose unit chunks are
+// parts of a configuration, which the other solver does not read.
+bool compact_splits_configurations(std::uint64_t kings_per_men);
+
+// Tests: the distances a byte holds (0..75), fewer so that small classes overflow.
+void set_compact_byte_distances_for_tests(int distances);
+// Tests: the fewest losses a thread batches before reading their exits (4096), fewer so that
+// small slices settle batches within a level.
+void set_compact_deferred_batch_for_tests(std::size_t positions);
+
+// The memory solve_slices_compact needs for m's pair: a byte and a bit per position of its
+// largest slice or group, a 32nd of a byte more for the losses batched (defer_loss), the threads'
+// chunks of the slice before and buffers. hybrid: for the slices it solves in a hybrid run alone.
+std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid);
+// The most positions of a group of m's pair (a configuration and its flip's; on the turkish
+// board, those with the same men per row), where slices are solved by groups.
+std::uint64_t compact_group_positions(const Variant& v, Material m);
+
+}  // namespace damas

@@ -1,0 +1,261 @@
+#include "gen/store/solved_store.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <numeric>
+
+#include "gen/process/huge_pages.hpp"
+#include "gen/units/unit_file.hpp"
+#include "rules/error.hpp"
+#include "table/bytes.hpp"
+#include "table/table_file.hpp"
+
+namespace damas {
+
+void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes, bool complete) {
+    SolvedClass c{m, std::make_unique<ClassIndex>(variant_.info().board, m), std::move(outcomes),
+                  complete, nullptr};
+    const SolvedClass& kept = classes_.insert_or_assign(m, std::move(c)).first->second;
+    by_key_[key(m)] = &kept;
+    save_if_loaded_again(kept);
+}
+
+StoreNeeds store_needs(Material m) {
+    StoreNeeds needs;
+    std::vector<Material> todo;
+    for (const Material d : dependencies(m)) {
+        needs.complete.insert(d);
+        todo.push_back(d);
+    }
+    while (!todo.empty()) {
+        const Material c = todo.back();
+        todo.pop_back();
+        for (const Material d : capture_dependencies(c))
+            if (needs.quiet.insert(d).second) todo.push_back(d);
+    }
+    return needs;
+}
+
+std::set<Material> store_closure(Material m) {
+    std::set<Material> out;
+    for (const Material c : {m, m.mirrored()}) {
+        const StoreNeeds needs = store_needs(c);
+        out.insert(needs.complete.begin(), needs.complete.end());
+        out.insert(needs.quiet.begin(), needs.quiet.end());
+    }
+    return out;
+}
+
+void SolvedStore::load_below(Material m) {
+    const StoreNeeds needs = store_needs(m);
+    for (const auto* set : {&needs.complete, &needs.quiet})
+        for (const Material c : *set)
+            if (!has(c)) load(c);
+    // Once what their capture searches read is in memory, their capture positions are resolved.
+    for (const Material c : needs.complete)
+        if (!classes_.at(c).complete && !classes_.at(c).files) complete(classes_.at(c));
+}
+
+// Replaces the fill values of the capture positions by their outcomes, so that lookups read
+// every position directly. A capture search only reads quiet positions of smaller classes.
+void SolvedStore::complete(SolvedClass& c) {
+    dispatch(variant_.base, [&](auto rules) {
+        using R = decltype(rules);
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, c.index->size(), 4096),
+                          [&](const auto& r) {
+                              c.index->for_each_position(
+                                  r.begin(), r.end(), [&](std::uint64_t i, const Position& p) {
+                                      if (MoveGenerator<R>::has_capture(p))
+                                          c.outcomes[i] = pack_outcome(resolve_outcome<R>(
+                                              p, variant_.giveaway,
+                                              [this](const Position& q) { return stored(q); }));
+                                  });
+                          });
+    });
+    c.complete = true;
+    save_if_loaded_again(c);
+}
+
+void SolvedStore::save_if_loaded_again(const SolvedClass& c) const {
+    if (!loaded_again_ || !c.complete || c.files || !loaded_again_(c.material)) return;
+    const std::filesystem::path path = solved_class_path(dir_, variant_, c.material);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        write_solved_class(path, variant_, c.material, c.outcomes);
+}
+
+// The class from its solved class file, if that is whole (else it is loaded from its tables).
+bool SolvedStore::load_solved_file(Material m) {
+    if (!loaded_again_) return false;
+    const std::filesystem::path path = solved_class_path(dir_, variant_, m);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return false;
+    auto outcomes =
+        read_solved_class(path, variant_, m, ClassIndex(variant_.info().board, m).size());
+    if (!outcomes) {
+        std::filesystem::remove(path, ec);  // damaged: the tables give the values again
+        return false;
+    }
+    add(m, std::move(*outcomes), true);
+    return true;
+}
+
+void SolvedStore::drop(Material m) {
+    by_key_[key(m)] = nullptr;
+    classes_.erase(m);
+}
+
+void SolvedStore::read_through(const std::set<Material>& classes, std::size_t cache_bytes) {
+    for (auto it = classes_.begin(); it != classes_.end();) {
+        const Material m = it->first;
+        ++it;
+        if (classes.count(m) != (classes_.at(m).files != nullptr)) drop(m);
+    }
+    read_through_ = classes;
+    if (classes.empty()) cache_bytes = 0;
+    if (cache_bytes != cache_bytes_) cache_.reset();
+    if (cache_bytes > 0 && !cache_) cache_ = std::make_unique<BlockCache>(cache_bytes);
+    cache_bytes_ = cache_bytes;
+}
+
+void SolvedStore::drop_unless(const std::set<Material>& keep, int pieces) {
+    std::vector<Material> freed;
+    for (const auto& [m, c] : classes_)
+        if ((pieces == 0 || m.pieces() == pieces) && !keep.count(m)) freed.push_back(m);
+    for (const Material m : freed) drop(m);
+}
+
+void SolvedStore::evict(int pieces, const std::set<Material>& keep) {
+    drop_unless(keep, pieces);
+}
+
+void SolvedStore::retain(const std::set<Material>& keep) {
+    drop_unless(keep, 0);
+}
+
+std::size_t SolvedStore::bytes() const {
+    std::size_t n = 0;
+    for (const auto& [m, c] : classes_) n += c.outcomes.size() * sizeof(std::uint16_t);
+    return n + (cache_ ? cache_->capacity_bytes() : 0);
+}
+
+void SolvedStore::missing(Material m) {
+    throw Error("class " + m.name() + " is needed but not loaded (generate it first)");
+}
+
+// The class's outcomes in memory, read a window of blocks at a time (the values, 2 bytes a
+// position, and no more: the whole dtw and wdl arrays beside them took 5 bytes a position while
+// a class loaded).
+void SolvedStore::load(Material m) {
+    if (reads_through(m)) return open(m);
+    ++classes_loaded_;
+    if (load_solved_file(m)) return void(++classes_from_solved_files_);
+    std::unique_ptr<const SolvedClass::Files> files = open_files(m);
+    // Looked up at random by the pairs that capture or crown into this class.
+    std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(files->dtw->size());
+    const std::uint64_t dtw_block = files->dtw->header().positions_per_block;
+    const std::uint64_t window =
+        files->wdl ? std::lcm(dtw_block, std::uint64_t{files->wdl->header().positions_per_block})
+                   : dtw_block;
+    tbb::parallel_for(
+        std::uint64_t{0}, (outcomes.size() + window - 1) / window, [&](std::uint64_t w) {
+            const std::uint64_t first = w * window;
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(window, outcomes.size() - first));
+            files->read_range(first, std::span(outcomes).subspan(first, n));
+        });
+    add(m, std::move(outcomes), false);
+}
+
+}  // namespace damas
+
+namespace damas {
+
+namespace {
+
+[[noreturn]] void read_failed(const TableFile& f, std::uint64_t block, ReadStatus st) {
+    throw Error(f.path().string() + ": block " + std::to_string(block) + ": " +
+                read_status_name(st));
+}
+
+// The outcome a class holds (as read_wdl_values gives it): the wdl file's value (3, the context
+// codec's skipped positions: a draw), or the dtw's parity where the file holds none (mirror
+// layout) or not this position (half layout).
+std::uint16_t packed_outcome(std::uint16_t plies, bool has_wdl, std::uint8_t wdl, bool half,
+                             bool giveaway) {
+    std::uint8_t v = wdl;
+    if (!has_wdl || (half && v == wdl_unknown)) v = dtw_outcome(plies, giveaway);
+    if (v == wdl_unknown) v = wdl_draw;  // fill values may be anything
+    Outcome o{static_cast<Value>(v), 0};
+    if (o.value == Value::win || o.value == Value::loss) o.plies = plies;
+    return pack_outcome(o);
+}
+
+}  // namespace
+
+void SolvedClass::Files::read_range(std::uint64_t first, std::span<std::uint16_t> out) const {
+    thread_local std::vector<std::byte> dtw_plain, wdl_plain;
+    const std::uint64_t dtw_block = dtw->header().positions_per_block;
+    const std::uint64_t wdl_block = wdl ? wdl->header().positions_per_block : 1;
+    std::uint64_t dtw_at = UINT64_MAX, wdl_at = UINT64_MAX;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::uint64_t at = first + i;
+        if (at / dtw_block != dtw_at) {
+            dtw_at = at / dtw_block;
+            dtw_plain.resize(dtw->block_size(dtw_at));
+            if (const ReadStatus st = dtw->read_block(dtw_at, dtw_plain); st != ReadStatus::ok)
+                read_failed(*dtw, dtw_at, st);
+        }
+        const std::uint16_t plies = le::load<std::uint16_t>(&dtw_plain[2 * (at % dtw_block)]);
+        std::uint8_t v = wdl_unknown;
+        if (wdl) {
+            if (at / wdl_block != wdl_at) {
+                wdl_at = at / wdl_block;
+                wdl_plain.resize(wdl->block_size(wdl_at));
+                if (const ReadStatus st = wdl->read_block(wdl_at, wdl_plain); st != ReadStatus::ok)
+                    read_failed(*wdl, wdl_at, st);
+            }
+            const std::uint64_t within = at % wdl_block;
+            v = static_cast<std::uint8_t>(
+                (static_cast<unsigned>(wdl_plain[within / 4]) >> (2 * (within % 4))) & 3u);
+        }
+        out[i] = packed_outcome(plies, wdl != nullptr, v, wdl && wdl->half(), giveaway);
+    }
+}
+
+Outcome SolvedClass::Files::read(std::uint64_t index, BlockCache& cache) const {
+    const auto fail = [](const TableFile& f, ReadResult r) {
+        throw Error(f.path().string() + ": " + read_status_name(r.status));
+    };
+    const ReadResult plies = dtw->value(index, cache);
+    if (!plies.ok()) fail(*dtw, plies);
+    std::uint8_t v = wdl_unknown;
+    if (wdl) {
+        const ReadResult r = wdl->value(index, cache);
+        if (!r.ok()) fail(*wdl, r);
+        v = static_cast<std::uint8_t>(r.value);
+    }
+    return unpack_outcome(
+        packed_outcome(plies.value, wdl != nullptr, v, wdl && wdl->half(), giveaway));
+}
+
+std::unique_ptr<const SolvedClass::Files> SolvedStore::open_files(Material m) const {
+    auto files = std::make_unique<SolvedClass::Files>();
+    // Checked against the class (variant, class, metric, index size) as every reader does.
+    files->dtw = std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), Metric::dtw),
+                                             TableIdentity{variant_, m, Metric::dtw});
+    auto wdl = std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), Metric::wdl),
+                                           TableIdentity{variant_, m, Metric::wdl});
+    if (wdl->holds_values()) files->wdl = std::move(wdl);
+    files->giveaway = variant_.giveaway;
+    return files;
+}
+
+void SolvedStore::open(Material m) {
+    SolvedClass c{
+        m, std::make_unique<ClassIndex>(variant_.info().board, m), {}, false, open_files(m)};
+    by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
+}
+
+}  // namespace damas

@@ -1,0 +1,190 @@
+// The solved classes the generator reads while it solves a larger one.
+//
+// Owns: in-memory outcome arrays of solved classes, one packed u16 per position
+// (plies << 2 | value), and their indexers. A class comes either straight from the solver (every
+// position known) or from its files through the same reader engines use (table/table_file), in
+// which case the positions where the side to move must capture are unknown and resolved by
+// searching the captures (table/outcome.hpp), exactly as a probe does.
+//
+// A run whose budget cannot hold every class a pair reads (gen/plan/plan.hpp) reads some of them
+// through a bounded cache of decompressed blocks instead (read_through): 16 KB blocks of the
+// class's dtw (and wdl) file, the same reader and cache engines probe with. Those classes are
+// never completed: their capture positions are searched at each lookup, as a probe does. The
+// plan holds the smallest classes whole (captures reach them most often, per byte) and reads the
+// largest (the crowning classes of the pair's own size) through the cache.
+//
+// A run on a budget frees classes that later pairs load again; those it keeps on disk as solved
+// class files (gen/units/unit_file.hpp: the outcomes with the captures resolved), so that loading one
+// again is reading it, not searching its captures (use_solved_files). It writes each as soon as
+// the class is complete, not when it is freed: a run killed meanwhile (a multi-hour run stopped
+// and resumed) then reads them again too, where it searched every capture of the classes it had
+// held (international 2-6: 1,096 s of a 3,065 s pair after a restart).
+//
+// Thread safety: load() before a parallel phase; lookup() is then safe from any thread.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <span>
+#include <vector>
+
+#include "index/class_index.hpp"
+#include "index/flip.hpp"
+#include "index/material.hpp"
+#include "rules/variant.hpp"
+#include "table/block_cache.hpp"
+#include "table/outcome.hpp"
+#include "table/table_file.hpp"
+
+namespace damas {
+
+constexpr std::uint16_t pack_outcome(Outcome o) {
+    return static_cast<std::uint16_t>((o.plies << 2) | static_cast<int>(o.value));
+}
+constexpr Outcome unpack_outcome(std::uint16_t packed) {
+    return {static_cast<Value>(packed & 3), static_cast<std::uint16_t>(packed >> 2)};
+}
+inline constexpr int max_plies = (1 << 14) - 1;  // what a packed outcome can hold
+
+struct SolvedClass {
+    Material material;
+    std::unique_ptr<ClassIndex> index;
+    std::vector<std::uint16_t> outcomes;  // packed, by index
+    // Every position holds its value, capture positions included (a class straight from the
+    // solver); otherwise capture positions hold fill values and are resolved by search.
+    bool complete = false;
+    // Read through the block cache instead (outcomes empty): its table files.
+    struct Files {
+        std::unique_ptr<TableFile> dtw, wdl;  // wdl: null in the mirror layout (values from dtw)
+        bool giveaway = false;
+        // The outcome load() would hold at `index` (a fill value at capture positions). Throws
+        // Error naming the file if a block cannot be read.
+        Outcome read(std::uint64_t index, BlockCache& cache) const;
+        // The packed outcomes of positions [first, first + out.size()), a block at a time.
+        void read_range(std::uint64_t first, std::span<std::uint16_t> out) const;
+    };
+    std::unique_ptr<const Files> files;
+};
+
+// What solving m reads: every class one move away, complete (their capture positions resolved,
+// since a move may land on one), and every class that a capture search from those reaches, of
+// which only the quiet positions are read (to complete them).
+struct StoreNeeds {
+    std::set<Material> complete, quiet;
+};
+StoreNeeds store_needs(Material m);
+// Both sets of m and of its mirror, together: the classes the store holds while the pair of m is
+// solved.
+std::set<Material> store_closure(Material m);
+
+class SolvedStore {
+  public:
+    SolvedStore(Variant v, std::filesystem::path dir)
+        : variant_(v), flip_(v.info().board), dir_(std::move(dir)) {}
+
+    // Keeps a class (takes the outcomes); `complete` as in SolvedClass.
+    void add(Material m, std::vector<std::uint16_t> outcomes, bool complete);
+    // Makes sure the classes solving m reads are in memory (store_needs), loading from the files
+    // what is missing and resolving the capture positions of those one move away, so that they
+    // are complete. Throws Error if a file is missing or corrupt.
+    void load_below(Material m);
+    // Loads one class from its files (no-op if it is in memory).
+    void add_from_files(Material m) {
+        if (!has(m)) load(m);
+    }
+    bool has(Material m) const { return classes_.count(m) != 0; }
+    // From now on these classes are read through a cache of cache_bytes (their files opened,
+    // never loaded whole) and the others loaded whole; a class held the other way is dropped and
+    // opened again as asked the next time it is needed.
+    void read_through(const std::set<Material>& classes, std::size_t cache_bytes);
+    bool reads_through(Material m) const { return read_through_.count(m) != 0; }
+    BlockCacheStats cache_stats() const { return cache_ ? cache_->stats() : BlockCacheStats{}; }
+    // A run on a budget (gen/run/pair_runner.hpp): classes load from their solved class files
+    // (gen/units/unit_file.hpp) where these are whole, with nothing to search; and a class that
+    // `loaded_again` says a later pair loads is written to one once it is complete (added
+    // complete, or loaded and its captures resolved).
+    void use_solved_files(std::function<bool(Material)> loaded_again) {
+        loaded_again_ = std::move(loaded_again);
+    }
+    // Frees every class that `keep` does not hold.
+    void retain(const std::set<Material>& keep);
+    // Frees the classes of `pieces` pieces that `keep` does not hold.
+    void evict(int pieces, const std::set<Material>& keep);
+    std::size_t bytes() const;  // the classes held whole and the cache
+    // Classes loaded whole so far, and of those, from solved class files.
+    std::uint64_t classes_loaded() const { return classes_loaded_; }
+    std::uint64_t classes_from_solved_files() const { return classes_from_solved_files_; }
+    const std::filesystem::path& dir() const { return dir_; }
+
+    // The outcome stored for a position (after the colour flip), with no rule applied and no
+    // capture resolved: what the files say. For capture positions it is a fill value.
+    Outcome stored(const Position& p) const {
+        const Position w = p.side == Color::white ? p : flip_(p);
+        const SolvedClass& c = find(Material::of(w));
+        if (c.files) return c.files->read(c.index->index(w), *cache_);
+        return unpack_outcome(c.outcomes[c.index->index(w)]);
+    }
+
+    // The outcome of any position whose class (after the colour flip) is loaded.
+    template <class R>
+    Outcome lookup(const Position& p) const {
+        const Located at = locate<R>(p);
+        return at.slot ? unpack_outcome(*at.slot) : at.outcome;
+    }
+
+    // Where lookup() would read p's outcome (slot), or the outcome itself when no stored value
+    // gives it: lets a caller prefetch a batch of slots before reading them.
+    struct Located {
+        const std::uint16_t* slot = nullptr;
+        Outcome outcome;
+    };
+    template <class R>
+    Located locate(const Position& p) const {
+        if (!p.of(p.side)) return {nullptr, no_move_outcome(variant_.giveaway)};
+        if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown)
+            return {nullptr, m};
+        const Position w = p.side == Color::white ? p : flip_(p);
+        const SolvedClass& c = find(Material::of(w));
+        if (c.complete) return {&c.outcomes[c.index->index(w)], {}};
+        return {nullptr, resolve_outcome<R>(p, variant_.giveaway,
+                                            [this](const Position& q) { return stored(q); })};
+    }
+
+  private:
+    const SolvedClass& find(Material m) const {
+        const SolvedClass* c = by_key_[key(m)];
+        if (!c) missing(m);
+        return *c;
+    }
+    [[noreturn]] static void missing(Material m);
+    // Classes by their four digits, so that a lookup is an array access.
+    static constexpr int key(Material m) {
+        return ((m.white_men * 10 + m.white_kings) * 10 + m.black_men) * 10 + m.black_kings;
+    }
+    void load(Material m);
+    void open(Material m);
+    std::unique_ptr<const SolvedClass::Files> open_files(Material m) const;
+    void complete(SolvedClass& c);
+    void drop(Material m);
+    // Drops every class `keep` does not hold (of `pieces` pieces only, unless 0).
+    void drop_unless(const std::set<Material>& keep, int pieces);
+    // Once a class is complete: its solved class file, if use_solved_files() asks for one.
+    void save_if_loaded_again(const SolvedClass& c) const;
+    bool load_solved_file(Material m);
+
+    Variant variant_;
+    Flipper flip_;  // its shift worked out once: locate() is called in hot loops
+    std::filesystem::path dir_;
+    std::map<Material, SolvedClass> classes_;
+    std::vector<const SolvedClass*> by_key_ = std::vector<const SolvedClass*>(10000, nullptr);
+    std::set<Material> read_through_;
+    std::unique_ptr<BlockCache> cache_;
+    std::size_t cache_bytes_ = 0;
+    std::function<bool(Material)> loaded_again_;
+    std::uint64_t classes_loaded_ = 0, classes_from_solved_files_ = 0;
+};
+
+}  // namespace damas

@@ -1,0 +1,353 @@
+#include "gen/write/pair_writer.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "gen/solve/solver.hpp"
+#include "gen/units/unit_file.hpp"
+#include "gen/write/wdl_policy.hpp"
+#include "table/table_file.hpp"
+
+namespace damas {
+
+TableInfo table_info(const Variant& v, Material m) {
+    return {v,
+            {static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
+             static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)},
+            generator_version()};
+}
+
+namespace {
+
+bool files_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
+    for (Metric metric : {Metric::wdl, Metric::dtw})
+        if (!table_complete(table_path(o.dir, o.variant, m.name(), metric),
+                            table_info(o.variant, m), metric, positions))
+            return false;
+    return true;
+}
+
+// Whether the wdl file of a complete class holds its values (format.hpp's layouts).
+bool wdl_holds_values(const GenerateOptions& o, Material m) {
+    return TableFile(table_path(o.dir, o.variant, m.name(), Metric::wdl)).holds_values();
+}
+
+}  // namespace
+
+// The pair's files are complete and in the layout a run with these options writes.
+bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
+    const Material mirror = m.mirrored();
+    if (!files_complete(o, m, positions)) return false;
+    if (m == mirror) return wdl_holds_values(o, m);
+    if (!files_complete(o, mirror, positions)) return false;  // a mirror has the same size
+    const int stored = (wdl_holds_values(o, m) ? 1 : 0) + (wdl_holds_values(o, mirror) ? 1 : 0);
+    return stored == (mirror_layout_allowed(o, m) ? 1 : 2);
+}
+namespace {
+
+struct WrittenClass {
+    TableHeader wdl, dtw;
+};
+
+// Where a pair that gets the mirror layout writes its full wdl files until one is chosen: no
+// file at a table's own path ever holds anything but its final bytes.
+std::filesystem::path candidate_path(const GenerateOptions& o, Material m) {
+    std::filesystem::path p = table_path(o.dir, o.variant, m.name(), Metric::wdl);
+    p += ".full.tmp";
+    return p;
+}
+
+// Where earlier versions wrote a class's wdl file with each codec before renaming the smaller:
+// a run they killed may have left such files, which a rerun removes.
+std::filesystem::path codec_path(const std::filesystem::path& wdl_path, const char* codec) {
+    std::filesystem::path p = wdl_path;
+    p += '.';
+    p += codec;
+    p += ".tmp";
+    return p;
+}
+}  // namespace
+
+void remove_candidates(const GenerateOptions& o, Material m) {
+    std::error_code ec;
+    for (const Material c : {m, m.mirrored()}) {
+        const std::filesystem::path wdl = table_path(o.dir, o.variant, c.name(), Metric::wdl);
+        for (const std::filesystem::path& p : {wdl, candidate_path(o, c)}) {
+            if (p != wdl) std::filesystem::remove(p, ec);
+            for (const char* codec : {"zstd", "context"}) {
+                std::filesystem::path candidate = codec_path(p, codec);
+                std::filesystem::remove(candidate, ec);
+                candidate += ".tmp";  // a killed writer's own temporary file
+                std::filesystem::remove(candidate, ec);
+            }
+        }
+    }
+}
+
+// After a pair is written: the temporary files a killed run may have left for its classes.
+void remove_leftovers(const GenerateOptions& o, Material m) {
+    remove_candidates(o, m);
+    for (const Material c : {m, m.mirrored()})
+        for (const Metric metric : {Metric::wdl, Metric::dtw}) {
+            std::filesystem::path tmp = table_path(o.dir, o.variant, c.name(), metric);
+            tmp += ".tmp";
+            std::error_code ec;
+            std::filesystem::remove(tmp, ec);
+        }
+}
+
+WriteOptions write_options(const GenerateOptions& o) {
+    WriteOptions wo;
+    wo.threads = static_cast<unsigned>(std::max(1, o.threads));
+    wo.durable = o.durable;
+    wo.distance_codec = o.distance_codec;
+    return wo;
+}
+
+namespace {
+
+// f(i) for i in [0, n), in parallel: the passes over a class's values before it is written
+// (hundreds of millions of positions; one thread took a tenth of a pair's writing time).
+template <class F>
+void for_each_index_in_parallel(std::size_t n, const F& f) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, std::size_t{1} << 16),
+                      [&](const auto& r) {
+                          for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
+                      });
+}
+
+std::uint8_t wdl_code(std::uint16_t outcome, std::uint8_t capture) {
+    return capture ? wdl_unknown : static_cast<std::uint8_t>(unpack_outcome(outcome).value);
+}
+std::uint16_t dtw_code(std::uint16_t outcome, std::uint8_t capture) {
+    const Outcome v = unpack_outcome(outcome);
+    return capture ? dtw_unknown : v.value == Value::draw ? dtw_draw : v.plies;
+}
+
+// A pair solved whole: its results in memory.
+class ResultsSource : public PairSource {
+  public:
+    explicit ResultsSource(const std::vector<PairResult>& r) : r_(r) {}
+    int classes() const override { return static_cast<int>(r_.size()); }
+    Material material(int c) const override { return r_[c].material; }
+    std::uint64_t positions(int c) const override { return r_[c].outcomes.size(); }
+    ClassWdl wdl(int c) const override {
+        const PairResult& r = r_[c];
+        std::vector<std::uint8_t> out(r.outcomes.size());
+        for_each_index_in_parallel(
+            out.size(), [&](std::size_t i) { out[i] = wdl_code(r.outcomes[i], r.capture[i]); });
+        return ClassWdl(std::move(out));
+    }
+    void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const override {
+        const PairResult& r = r_[c];
+        // Converted block by block as the writer encodes: no copy of the class is held.
+        f([&r](std::uint64_t first, std::span<std::uint16_t> out) {
+            for (std::size_t k = 0; k < out.size(); ++k)
+                out[k] = dtw_code(r.outcomes[first + k], r.capture[first + k]);
+        });
+    }
+
+  private:
+    const std::vector<PairResult>& r_;
+};
+
+// A pair solved in units: each class's values streamed from the unit files in class order
+// (ClassStream: a chunk of each slice's unit at a time), never the pair's whole results.
+class UnitsSource : public PairSource {
+  public:
+    UnitsSource(const GenerateOptions& o, const PairLayout& layout, bool wdl_packed,
+                ClassOutcomesFn solved)
+        : o_(o), layout_(layout), wdl_packed_(wdl_packed), solved_(std::move(solved)) {}
+    bool bounded() const override { return true; }
+    int classes() const override { return layout_.classes(); }
+    Material material(int c) const override { return layout_.material(c); }
+    std::uint64_t positions(int c) const override { return layout_.index(c).size(); }
+    // Each pass streams the class from its unit files again (a chunk of each slice at a time),
+    // or the first one packs the values for the others.
+    ClassWdl wdl(int c) const override {
+        const GenerateOptions& o = o_;
+        const PairLayout& layout = layout_;
+        WdlPasses units = [&o, &layout, c] {
+            auto stream = std::make_shared<ClassStream>(o.dir, o.variant, layout, c);
+            auto outcomes = std::make_shared<std::vector<std::uint16_t>>();
+            auto capture = std::make_shared<std::vector<std::uint8_t>>();
+            return WdlValues(
+                [stream, outcomes, capture](std::uint64_t, std::span<std::uint8_t> out) {
+                    outcomes->resize(out.size());
+                    capture->resize(out.size());
+                    stream->next(*outcomes, *capture);
+                    for (std::size_t i = 0; i < out.size(); ++i)
+                        out[i] = wdl_code((*outcomes)[i], (*capture)[i]);
+                });
+        };
+        if (wdl_packed_) return ClassWdl::packed(positions(c), units);
+        return ClassWdl(positions(c), std::move(units));
+    }
+    void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const override {
+        ClassStream stream(o_.dir, o_.variant, layout_, c);
+        std::vector<std::uint16_t> outcomes;
+        std::vector<std::uint8_t> capture;
+        // The writer asks for the blocks in order (write_dtw_table by block).
+        f([&](std::uint64_t, std::span<std::uint16_t> out) {
+            outcomes.resize(out.size());
+            capture.resize(out.size());
+            stream.next(outcomes, capture);
+            if (solved_) solved_(c, outcomes);
+            for (std::size_t i = 0; i < out.size(); ++i) out[i] = dtw_code(outcomes[i], capture[i]);
+        });
+    }
+
+  private:
+    const GenerateOptions& o_;
+    const PairLayout& layout_;
+    bool wdl_packed_;
+    ClassOutcomesFn solved_;
+};
+
+// A pair held whole keeps the context codec's flags for a file's blocks as they are (a byte a
+// position, within the plan's writing memory); a pair in units compressed, within a bit a
+// position of its larger class (gen/plan/plan.cpp counts it).
+void hold_flags(const PairSource& pair, WriteOptions& wo) {
+    if (!pair.bounded()) return;
+    std::uint64_t largest = 0;
+    for (int c = 0; c < pair.classes(); ++c) largest = std::max(largest, pair.positions(c));
+    wo.hold_flags = HeldFlags::compressed;
+    wo.held_flags_limit = held_flags_limit(largest);
+}
+
+// Writes the wdl file with the chosen coding (zstd if that codec cannot code the values), the
+// header's counts from `counts`.
+TableHeader write_wdl_with(const GenerateOptions& o, Material m, const ClassWdl& wdl,
+                           const TableHeader& counts, const WdlCoding& coding,
+                           const std::filesystem::path& path, WriteOptions wo) {
+    const TableInfo info = table_info(o.variant, m);
+    wo.counts_from = &counts;
+    if (const auto h = write_wdl_table(path, info, wdl.positions(), wdl.passes(), coding.codec,
+                                       coding.half, wo))
+        return *h;
+    return *write_wdl_table(path, info, wdl.positions(), wdl.passes(), Codec::zstd, false, wo);
+}
+
+// The class's wdl file at wdl_path, coded as gen/write/wdl_policy.hpp says.
+TableHeader write_class_wdl(const GenerateOptions& o, Material m, const ClassWdl& wdl,
+                            const std::filesystem::path& wdl_path, const WriteOptions& wo) {
+    const WdlCoding coding =
+        choose_by_estimate(o, wdl.positions())
+            ? estimated_wdl_coding(o, m, wdl.positions(), wdl.passes(), wo).coding
+            : asked_wdl_coding(o, m);
+    const TableHeader counts = wdl.counts(table_info(o.variant, m), wo.threads);
+    return write_wdl_with(o, m, wdl, counts, coding, wdl_path, wo);
+}
+
+// Class c's DTW file, its header's counts taken from its wdl header.
+TableHeader write_class_dtw(const GenerateOptions& o, const PairSource& source, int c,
+                            const TableHeader& wdl, WriteOptions wo) {
+    wo.counts_from = &wdl;
+    const Material m = source.material(c);
+    TableHeader h;
+    source.with_dtw(c, [&](const DtwValues& values) {
+        h = write_dtw_table(table_path(o.dir, o.variant, m.name(), Metric::dtw),
+                            table_info(o.variant, m), source.positions(c), values, wo);
+    });
+    return h;
+}
+
+// A pair with the mirror layout whose classes are large: the class whose wdl file is estimated
+// smaller gets it (with the codec estimated smaller), the other the mirror layout, so that only
+// one wdl file is written whole. Returns the bytes written.
+std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource& pair,
+                                     PairFiles files) {
+    WriteOptions wo = write_options(o);
+    hold_flags(pair, wo);
+    // Held whole, one class's wdl values in memory at a time: the second class's are kept for
+    // its file if it keeps them, the first's are taken again (in units, packed again from the
+    // unit files); in units and not packed, none: each pass reads the unit files.
+    WdlChoice choice[2];
+    TableHeader counts[2];
+    std::optional<ClassWdl> second;
+    for (int c = 0; c < 2; ++c) {
+        ClassWdl wdl = pair.wdl(c);
+        choice[c] = estimated_wdl_coding(o, pair.material(c), wdl.positions(), wdl.passes(), wo);
+        counts[c] = wdl.counts(table_info(o.variant, pair.material(c)), wo.threads);
+        if (c == 1) second.emplace(std::move(wdl));
+    }
+    // The second class on a tie, as apply_mirror_layout.
+    const int kept = choice[0].bytes < choice[1].bytes ? 0 : 1;
+    if (kept == 0) second.reset();
+    TableHeader headers[2];
+    for (int c = 0; c < 2; ++c) {
+        const Material m = pair.material(c);
+        const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
+        if (c != kept)
+            headers[c] =
+                write_wdl_mirror_table(path, table_info(o.variant, m), counts[c], o.durable);
+        else if (second)
+            headers[c] = write_wdl_with(o, m, *second, counts[c], choice[c].coding, path, wo);
+        else
+            headers[c] = write_wdl_with(o, m, pair.wdl(c), counts[c], choice[c].coding, path, wo);
+    }
+    second.reset();
+    std::uint64_t bytes = 0;
+    for (int c = 0; c < 2; ++c) {
+        bytes += headers[c].file_size;
+        if (files == PairFiles::wdl_and_dtw)
+            bytes += write_class_dtw(o, pair, c, headers[c], wo).file_size;
+    }
+    return bytes;
+}
+
+// Of a pair's two full wdl files (at their candidate paths), moves the smaller to its table
+// path and writes the other class's file in the mirror layout (the second class on a tie, so the
+// bytes are the same on every run). A run killed in between leaves a pair that pair_complete()
+// rejects. Returns the bytes saved.
+std::uint64_t apply_mirror_layout(const GenerateOptions& o, const PairSource& pair,
+                                  const WrittenClass* written) {
+    const int drop = written[0].wdl.file_size < written[1].wdl.file_size ? 1 : 0;
+    const Material kept = pair.material(1 - drop), mirrored = pair.material(drop);
+    std::filesystem::rename(candidate_path(o, kept),
+                            table_path(o.dir, o.variant, kept.name(), Metric::wdl));
+    const TableHeader h =
+        write_wdl_mirror_table(table_path(o.dir, o.variant, mirrored.name(), Metric::wdl),
+                               table_info(o.variant, mirrored), written[drop].wdl, o.durable);
+    return written[drop].wdl.file_size - h.file_size;
+}
+
+}  // namespace
+
+std::unique_ptr<PairSource> results_source(const std::vector<PairResult>& results) {
+    return std::make_unique<ResultsSource>(results);
+}
+
+std::unique_ptr<PairSource> units_source(const GenerateOptions& o, const PairLayout& layout,
+                                         bool wdl_packed, ClassOutcomesFn solved) {
+    return std::make_unique<UnitsSource>(o, layout, wdl_packed, std::move(solved));
+}
+
+std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair, PairFiles files) {
+    const Material m = pair.material(0);
+    const bool mirror_layout = pair.classes() == 2 && mirror_layout_allowed(o, m);
+    if (mirror_layout && choose_by_estimate(o, pair.positions(0)))
+        return write_pair_by_estimate(o, pair, files);
+    WriteOptions wo = write_options(o);
+    hold_flags(pair, wo);
+    WrittenClass written[2];
+    std::uint64_t bytes = 0;
+    for (int c = 0; c < pair.classes(); ++c) {
+        const Material x = pair.material(c);
+        const std::filesystem::path path =
+            mirror_layout ? candidate_path(o, x)
+                          : table_path(o.dir, o.variant, x.name(), Metric::wdl);
+        written[c].wdl = write_class_wdl(o, x, pair.wdl(c), path, wo);
+        bytes += written[c].wdl.file_size;
+        if (files == PairFiles::wdl_only) continue;
+        written[c].dtw = write_class_dtw(o, pair, c, written[c].wdl, wo);
+        bytes += written[c].dtw.file_size;
+    }
+    if (mirror_layout) bytes -= apply_mirror_layout(o, pair, written);
+    return bytes;
+}
+
+}  // namespace damas

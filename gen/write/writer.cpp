@@ -1,0 +1,83 @@
+#include "gen/write/writer.hpp"
+
+#include "gen/write/table_writing.hpp"
+#include "table/table_file.hpp"
+
+namespace damas {
+
+using namespace writing;
+
+bool table_complete(const std::filesystem::path& path, const TableInfo& info, Metric metric,
+                    std::uint64_t positions) {
+    if (!std::filesystem::exists(path)) return false;
+    try {
+        const auto& c = info.material;
+        const TableFile file(path, {info.variant, Material{c[0], c[1], c[2], c[3]}, metric});
+        if (file.size() != positions) return false;
+        file.verify();
+    } catch (const Error&) {
+        return false;
+    }
+    return true;
+}
+
+TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::span<const std::uint8_t> values, const WriteOptions& options) {
+    return write_table(path, info, values, options, Metric::wdl);
+}
+
+TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
+                                   const TableHeader& counts, bool durable) {
+    TableHeader h;
+    h.variant = info.variant;
+    h.material = info.material;
+    h.metric = Metric::wdl;
+    h.generator = info.generator;
+    h.layout = Layout::mirror;
+    h.positions_per_block = format::wdl_positions_per_block;
+    h.positions = counts.positions;
+    h.blocks = 0;
+    h.wins = counts.wins, h.draws = counts.draws;
+    h.losses = counts.losses, h.unknown = counts.unknown;
+    h.table_offset = format::header_size;
+    h.blocks_offset = h.table_offset + format::table_bytes(0);
+    h.file_size = h.blocks_offset;
+    std::vector<std::byte> table(format::table_bytes(0));
+    le::store<std::uint64_t>(table.data(), h.file_size);  // off[0] = off[B] = the file's end
+    h.table_checksum = xxh64(table);
+    h.blocks_checksum = Xxh64Stream().digest();
+    TmpFile file(path);
+    file.write_at(h.table_offset, table);
+    file.write_at(0, encode_header(h));
+    file.commit(durable);
+    return h;
+}
+
+TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::span<const std::uint16_t> values, const WriteOptions& options) {
+    return write_table(path, info, values, options, Metric::dtw);
+}
+
+TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
+                            std::uint64_t positions, const DtwValues& values,
+                            const WriteOptions& options) {
+    if (!options.counts_from) throw Error("write_dtw_table: values by block need counts_from");
+    return write_table(
+        path, info, positions, std::span<const std::uint16_t>(),
+        [](std::size_t, std::uint64_t, std::size_t, const EncodedBlock& block) {
+            return std::span<const std::uint16_t>(block.values);
+        },
+        options, Metric::dtw,
+        [&](std::uint64_t first, std::size_t n, EncodedBlock& block) {
+            block.values.resize(n);
+            values(first, block.values);
+        });
+}
+
+TableHeader write_dtr_table(const std::filesystem::path& path, const TableInfo& info, Metric metric,
+                            std::span<const std::uint16_t> values, const WriteOptions& options) {
+    if (!is_dtr(metric)) throw Error("write_dtr_table: not a dtr metric");
+    return write_table(path, info, values, options, metric);
+}
+
+}  // namespace damas

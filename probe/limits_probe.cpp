@@ -1,0 +1,325 @@
+#include "probe/limits_probe.hpp"
+
+#include <algorithm>
+
+#include "index/class_index.hpp"
+#include "index/flip.hpp"
+#include "probe/probe.hpp"
+#include "rules/error.hpp"
+#include "rules/notation.hpp"
+#include "table/table_file.hpp"
+
+namespace damas {
+namespace {
+
+// The best result for the side to move under the rules, move by move: a win takes the cheapest
+// goal, a loss the dearest, any move that does not lose makes it at least a draw.
+class BestRuleOutcome {
+  public:
+    void add(Outcome after, bool fresh) {
+        const int cost = fresh ? 1 : after.plies + 1;
+        if (after.value == Value::loss)
+            win_ = std::min(win_, cost);
+        else if (after.value == Value::win)
+            loss_ = std::max(loss_, cost);
+        else
+            escape_ = true;
+    }
+    Outcome result() const {
+        if (win_ < no_win) return {Value::win, static_cast<std::uint16_t>(win_)};
+        if (escape_) return {Value::draw, 0};
+        return {Value::loss, static_cast<std::uint16_t>(loss_)};
+    }
+
+  private:
+    static constexpr int no_win = 1 << 20;
+    int win_ = no_win, loss_ = 0;
+    bool escape_ = false;
+};
+
+}  // namespace
+
+MissingRuleTable::MissingRuleTable(const std::filesystem::path& file, Material m)
+    : Error("no rule table " + file.string() + " (run damas gen-rules)"), path(file), material(m) {}
+
+std::string RulesAnswer::summary() const {
+    std::string s = value_name(pure.value);
+    if (!differs()) return s;
+    s += ", ";
+    s += rule.value == Value::draw ? "drawn by " : "under ";
+    s += count;
+    if (rule.value != Value::draw) {
+        s += ": ";
+        s += value_name(rule.value);
+    }
+    return s;
+}
+
+CountState count_at(const DrawRules& rules, const Position& p, const RuleCounters& c, bool& exact) {
+    exact = true;
+    const int kings = rules.king_limit_plies > 0 ? rules.king_limit_plies : unlimited_plies;
+    const int king_left = kings - c.plies_since_capture;
+    const EndingRow* row = rules.row_of(Material::of(p));
+    CountState s{Regime::king_moves, king_left};
+    if (row && row->kind == RowKind::ending) {
+        const int ending_left = row->limit_plies - c.plies_in_ending;
+        exact = ending_left <= king_left;
+        s = {Regime::ending, std::min(ending_left, king_left)};
+    } else if (row) {
+        const bool started = c.forcada_started.value_or(false) || forcada_diagonal_occupied(p);
+        if (!started) {
+            s = {Regime::forcada_waiting, king_left};
+        } else {
+            const int forcada_left = forcada_limit_from(p, c.forcada_plies) - c.forcada_plies;
+            exact = forcada_left <= king_left;
+            s = {Regime::forcada_running, std::min(king_left, forcada_left)};
+        }
+    } else if (c.forcada_started.value_or(false) && rules.forcada_runs_on(Material::of(p))) {
+        // The forcada started in 3 kings against 1 and the lone king has captured since: its
+        // count runs on (S002 3.2.1b); the capture restarted the king-move count.
+        const int forcada_left = forcada_limit_from(p, c.forcada_plies) - c.forcada_plies;
+        exact = forcada_left <= king_left && !forcada_start_ambiguous(p);
+        s = {Regime::forcada_running, std::min(king_left, forcada_left)};
+    }
+    s.plies_left = std::max(0, s.plies_left);
+    return s;
+}
+
+RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
+                            const Position& after, const RuleCounters& c) {
+    const bool capture = m.is_capture();
+    const bool man_move = (before.kings & bit(m.from)) == 0;
+    RuleCounters n;
+    n.plies_since_capture = capture || man_move ? 0 : c.plies_since_capture + 1;
+    n.plies_in_ending = capture || m.promotes ? 0 : c.plies_in_ending + 1;
+    const EndingRow* row = rules.row_of(Material::of(after));
+    if (row && row->kind == RowKind::forcada && !capture && !m.promotes) {
+        const bool started = c.forcada_started.value_or(false) || forcada_diagonal_occupied(before);
+        if (started) {
+            n.forcada_started = true;
+            n.forcada_plies = c.forcada_plies + 1;
+        }
+        // Else the count starts when a king reaches the diagonal (count_at looks at `after`).
+    }
+    return n;
+}
+
+namespace {
+
+// The search under the rules; a failure (a missing table, a damaged file) stops it with its
+// status and, for a missing rule table, the file's path.
+template <class R>
+struct RuleSearch {
+    const Tablebase& tb;
+    const DrawRules& rules;
+    RulesResult& result;
+
+    bool failed(ProbeStatus s, const Position& w, Regime regime) const {
+        result.status = s;
+        if (s == ProbeStatus::no_rule_table)
+            result.missing_table = table_path(tb.dir(), rules.variant, Material::of(w).name(),
+                                              metric_of(rules, regime));
+        return false;
+    }
+
+    // The value under the rules of p with `left` plies on the count of `regime`.
+    bool rule(const Position& p, Regime regime, int left, Outcome& out) const {
+        const bool giveaway = rules.variant.giveaway;
+        if (!p.of(p.side)) {
+            out = no_move_outcome(giveaway);
+            return true;
+        }
+        MoveList captures;
+        if (MoveGenerator<R>::has_capture(p)) MoveGenerator<R>::generate_captures(p, captures);
+        if (captures.empty()) {
+            const Position w = p.side == Color::white ? p : flip(rules.variant.info().board, p);
+            std::uint16_t d = 0;
+            if (const ProbeStatus s = tb.read_rule_value(rules, w, regime, d); s != ProbeStatus::ok)
+                return failed(s, w, regime);
+            if (d == dtw_unknown) return failed(ProbeStatus::error_corrupt, w, regime);
+            const Value v = static_cast<Value>(dtr_outcome(d));
+            if (v == Value::draw || dtr_distance(d) > left)
+                out = {Value::draw, 0};
+            else
+                out = {v, static_cast<std::uint16_t>(dtr_distance(d))};
+            return true;
+        }
+        if (left <= 0) {  // the count has run out and the game goes on
+            out = {Value::draw, 0};
+            return true;
+        }
+        BestRuleOutcome best;
+        for (const Move& m : captures) {
+            const Position after = make_move(p, m);
+            if (!after.of(after.side)) {
+                best.add(no_move_outcome(giveaway), true);
+                continue;
+            }
+            const Transition t = transition(rules, p, regime, m, after);
+            Outcome o;
+            if (!rule(after, t.regime, plies_left_after(t, left), o)) return false;
+            best.add(o, t.kind == Transition::Kind::fresh);
+        }
+        out = best.result();
+        return true;
+    }
+};
+
+}  // namespace
+
+RulesResult Tablebase::probe_rules(const DrawRules& rules, const Position& p,
+                                   const RuleCounters& c) const noexcept {
+    RulesResult result;
+    try {
+        if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0 ||
+            ((c.forcada_started.value_or(false) || c.forcada_plies > 0) &&
+             rules.variant.base != BaseVariant::portuguese))
+            return {ProbeStatus::invalid_argument, {}, {}};
+        const ProbeResult pure = probe_dtw(rules.variant, p);
+        if (!pure.ok()) return {pure.status, {}, {}};
+        RulesAnswer& a = result.answer;
+        a.pure = {pure.value, pure.plies};
+        if (!rules.any()) {
+            a.rule = a.pure;
+            a.count = "no move-limit rule";
+            a.plies_left = unlimited_plies;
+            return result;
+        }
+        const CountState s = count_at(rules, p, c, a.exact);
+        a.count = count_name(rules, Material::of(p), s.regime);
+        a.plies_left = s.plies_left;
+        dispatch(rules.variant.base, [&](auto r) {
+            const RuleSearch<decltype(r)> search{*this, rules, result};
+            search.rule(p, s.regime, s.plies_left, a.rule);
+        });
+    } catch (...) {  // out of memory for the count's name or the missing file's path
+        result.status = ProbeStatus::error_io;
+    }
+    return result;
+}
+
+namespace {
+
+// The outcome of a move for the side that makes it, from the outcome after it.
+Outcome for_mover(Outcome after, bool fresh) {
+    const auto cost = static_cast<std::uint16_t>(fresh ? 1 : after.plies + 1);
+    if (after.value == Value::loss) return {Value::win, cost};
+    if (after.value == Value::win) return {Value::loss, cost};
+    return {after.value, 0};
+}
+
+// Best first: wins by shortest distance, then draws, then losses by longest distance.
+int rank_key(const ProbeResult& r) {
+    if (r.value == Value::win) return r.plies;
+    if (r.value == Value::draw) return 100000;
+    return 300000 - r.plies;
+}
+
+}  // namespace
+
+ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<RootMove>& moves,
+                                  const DrawRules* rules, const RuleCounters& c) const noexcept {
+    moves.clear();
+    try {
+        const ProbeResult root = probe_dtw(v, p);
+        if (!root.ok()) return root.status;
+        if (root.value != Value::draw && root.plies == 0) return ProbeStatus::ok;  // game over
+        if (rules && !(rules->variant == v)) return ProbeStatus::invalid_argument;
+        RulesResult failure;
+        CountState count;
+        bool exact = true;
+        if (rules) {
+            if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0)
+                return ProbeStatus::invalid_argument;
+            count = count_at(*rules, p, c, exact);
+        }
+        const VariantInfo& vi = v.info();
+        return dispatch(v.base, [&](auto r) {
+            using R = decltype(r);
+            MoveList list;
+            MoveGenerator<R>::generate(p, list);
+            sort_by_square(vi, list);  // moves of equal value stay in this order below
+            for (const Move& m : list) {
+                bool ambiguous = false;
+                for (const Move& other : list)
+                    if (&other != &m && other.from == m.from && other.to == m.to) ambiguous = true;
+                RootMove rm;
+                rm.move = m;
+                rm.notation = ambiguous ? move_text_with_captures(vi, m) : move_text(vi, m);
+                rm.after = make_move(p, m);
+                const ProbeResult after = probe_dtw(v, rm.after);
+                if (!after.ok()) return after.status;
+                const Outcome mover = for_mover({after.value, after.plies}, false);
+                rm.result = {ProbeStatus::ok, mover.value, mover.plies};
+                if (rules) {
+                    if (!rm.after.of(rm.after.side)) {
+                        rm.rule = for_mover(no_move_outcome(v.giveaway), true);
+                    } else if (count.plies_left <= 0 && rules->any()) {
+                        rm.rule = Outcome{Value::draw, 0};  // the count ran out: drawn
+                    } else if (!rules->any()) {
+                        rm.rule = mover;
+                    } else {
+                        const Transition t = transition(*rules, p, count.regime, m, rm.after);
+                        const RuleSearch<R> search{*this, *rules, failure};
+                        Outcome o;
+                        if (!search.rule(rm.after, t.regime, plies_left_after(t, count.plies_left),
+                                         o))
+                            return failure.status;
+                        rm.rule = for_mover(o, t.kind == Transition::Kind::fresh);
+                        rm.rule_count = count_name(*rules, Material::of(rm.after), t.regime);
+                        rm.rule_plies_left = plies_left_after(t, count.plies_left);
+                    }
+                }
+                moves.push_back(std::move(rm));
+            }
+            std::stable_sort(moves.begin(), moves.end(), [](const RootMove& a, const RootMove& b) {
+                return rank_key(a.result) < rank_key(b.result);
+            });
+            return ProbeStatus::ok;
+        });
+    } catch (...) {
+        return ProbeStatus::error_io;  // out of memory
+    }
+}
+
+RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRules& rules,
+                                Material m) {
+    const Variant v = rules.variant;
+    const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl), {v, m, Metric::wdl});
+    const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw), {v, m, Metric::dtw});
+    const std::vector<Regime> regimes = regimes_of(rules, m);
+    std::vector<std::vector<std::uint16_t>> dtr;
+    for (const Regime r : regimes) {
+        const std::filesystem::path path = table_path(dir, v, m.name(), metric_of(rules, r));
+        if (!std::filesystem::exists(path)) throw MissingRuleTable(path, m);
+        const TableFile f(path, {v, m, metric_of(rules, r)});
+        dtr.emplace_back(f.size());
+        f.read_all(dtr.back());
+    }
+    const std::vector<std::uint8_t> pure = read_wdl_values(wdl, dtw);
+    const ClassIndex index(v.info().board, m);
+    RuleClassStats s;
+    // The files hold a filler where the side to move must capture: those are skipped.
+    const std::vector<std::uint8_t> capture = dispatch(v.base, [&](auto r) {
+        std::vector<std::uint8_t> flags(index.size());
+        index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+            flags[i] = MoveGenerator<decltype(r)>::has_capture(p) ? 1 : 0;
+        });
+        return flags;
+    });
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        if (capture[i]) return;
+        ++s.quiet_positions;
+        const bool decided = decided_by_fresh_count(rules, p, regimes, dtr, i);
+        if (pure[i] == wdl_win) {
+            ++s.pure_wins;
+            if (!decided) ++s.wins_drawn;
+        } else if (pure[i] == wdl_loss) {
+            ++s.pure_losses;
+            if (!decided) ++s.losses_drawn;
+        }
+    });
+    return s;
+}
+
+}  // namespace damas

@@ -1,0 +1,55 @@
+// Probing under the move-limit draw rules: Tablebase::probe_rules (declared in probe.hpp, defined
+// in limits_probe.cpp), the count at a position, the counts after a move (kept move by move by
+// `damas best`, `line` and `annotate`), and the per-class figures of `damas stats`.
+//
+// Owns: the search under the rules over the pure tables (wdl, dtw) and the dtr tables
+// (table/format.hpp; gen/limits/rule_generate writes them), all read through the Tablebase's one
+// registry of open files. The counts are turned into the plies r the binding count has left
+// (limits/draw_rules.hpp); at a quiet position the side to move wins under the rules iff its dtr
+// value is a win at distance <= r (loses likewise); a position where the side to move must
+// capture is not stored and is searched capture by capture, each capture changing the count as
+// the rules say.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+
+#include "probe/probe.hpp"
+#include "rules/error.hpp"
+#include "limits/draw_rules.hpp"
+
+namespace damas {
+
+// Thrown by rule_class_stats when a rule table (.dtr, .dtr-fmjd, .dtr-forcada) is not in the
+// folder: `damas gen-rules` has not been run for its class (a damaged file is a plain Error).
+struct MissingRuleTable : Error {
+    MissingRuleTable(const std::filesystem::path& file, Material m);
+    std::filesystem::path path;
+    Material material;
+};
+
+// The plies the binding count has left at p, and its regime.
+CountState count_at(const DrawRules& rules, const Position& p, const RuleCounters& counters,
+                    bool& exact);
+
+// The counts after a move from `before` to `after` (captures and man moves restart the
+// king-move count, captures and promotions the ending count; the forcada count runs once the
+// three kings hold the long diagonal).
+RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
+                            const Position& after, const RuleCounters& c);
+
+// Per class, for `damas stats`: quiet positions whose pure value is a win (loss) and which the
+// rules make a draw when the count starts at the position.
+struct RuleClassStats {
+    std::uint64_t quiet_positions = 0;
+    std::uint64_t pure_wins = 0;
+    std::uint64_t wins_drawn = 0;
+    std::uint64_t pure_losses = 0;
+    std::uint64_t losses_drawn = 0;
+};
+// Reads the class's wdl and dtr files under dir; throws MissingRuleTable if a dtr file is not
+// there, Error if a file is damaged.
+RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRules& rules,
+                                Material m);
+
+}  // namespace damas

@@ -1,0 +1,46 @@
+// Statistics of a class: what `damas stats` prints, the explorer and Python show.
+//
+// Owns: the walk over a class's stored positions (its WDL and DTW files read whole), counting
+// wins, draws and losses, the DTW histogram, and the longest wins as positions; positions where
+// the side to move must capture, or that a rule ends, come from a probe (the files hold no value
+// there). The pure wins the move-limit rules draw come from probe/limits_probe's
+// rule_class_stats when the class has rule tables.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "index/material.hpp"
+#include "probe/probe.hpp"
+#include "probe/limits_probe.hpp"
+
+namespace damas::study {
+
+struct ClassStats {
+    Material material;
+    std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
+    int longest_win = 0;
+    std::map<int, std::pair<std::uint64_t, std::uint64_t>> histogram;  // plies -> wins, losses
+    std::optional<RuleClassStats> rules;  // when the class has rule tables
+    // The longest wins, longest first (White to move, as the tables store them).
+    std::vector<std::pair<int, Position>> longest_wins;
+};
+
+// Walks class m of variant v in dir. `probe` gives the value of a capture or rule-ended
+// position (and throws Error when it cannot). Keeps up to `keep_longest` longest wins. Throws
+// Error when a file is missing or damaged.
+ClassStats class_stats(Variant v, const std::filesystem::path& dir, Material m,
+                       const std::function<ProbeResult(const Position&)>& probe,
+                       int keep_longest = 0);
+
+// The pure wins (losses) the move-limit rules make draws, when the class has rule tables.
+std::optional<RuleClassStats> rule_stats(const std::filesystem::path& dir, const DrawRules& rules,
+                                         Material m);
+
+}  // namespace damas::study

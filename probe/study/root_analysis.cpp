@@ -1,0 +1,39 @@
+// The root analysis (see root_analysis.hpp).
+#include "probe/study/root_analysis.hpp"
+
+#include "index/material.hpp"
+#include "probe/messages.hpp"
+
+namespace damas::study {
+
+RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, const RootQuery& q) {
+    RootAnalysis a;
+    a.root = tb.probe_dtw(v, p);
+    if (!a.root.ok()) return a;
+    a.game_over = a.root.value != Value::draw && a.root.plies == 0;
+    if (q.rules.any()) {
+        const RulesResult r = tb.probe_rules(q.rules, p, q.counters);
+        if (r.ok())
+            a.rules = r.answer;
+        else if (r.status == ProbeStatus::no_rule_table)
+            a.rules_missing = missing_rule_table_hint(tb, q.rules, p, r.missing_table);
+        else
+            a.rules_missing = probe_status_name(r.status);
+    }
+    if (a.game_over) return a;
+    std::vector<damas::RootMove> moves;
+    ProbeStatus status = tb.probe_root(v, p, moves, a.rules ? &q.rules : nullptr, q.counters);
+    // A class after a promotion may lack its rule table: the moves then show none.
+    if (status == ProbeStatus::no_rule_table) status = tb.probe_root(v, p, moves);
+    if (status != ProbeStatus::ok) {
+        a.root.status = status;  // a class a move leads to is missing or damaged
+        return a;
+    }
+    for (damas::RootMove& m : moves) {
+        const RuleCounters counters = counters_after(q.rules, p, m.move, m.after, q.counters);
+        a.moves.push_back({m.move, std::move(m.notation), m.after, m.result, m.rule, counters});
+    }
+    return a;
+}
+
+}  // namespace damas::study

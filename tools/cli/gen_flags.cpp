@@ -1,0 +1,300 @@
+#include "tools/cli/gen_flags.hpp"
+
+#include <cstdio>
+
+#include "gen/process/threads.hpp"
+#include "rules/error.hpp"
+#include "table/codec.hpp"
+#include "tools/cli/commands.hpp"
+
+namespace damas::cli {
+
+const char* const wdl_codec_help =
+    "wdl compression: auto (a context codec for classes of 16 M positions or more when smaller "
+    "than zstd), zstd, context or context-mix (wherever it applies)";
+
+const char* const dtw_codec_help =
+    "dtw compression: zstd-planes (default: a block's low and high bytes apart where that is "
+    "smaller, about a sixth smaller in all) or zstd (as before it)";
+
+namespace {
+
+// The names of the registered codecs that code metric m, "a, b or c".
+std::string codec_names(Metric m, std::string names) {
+    std::vector<std::string> all;
+    for (const BlockCodec* c : block_codecs())
+        if (c->codes(m)) all.emplace_back(c->name());
+    for (std::size_t i = 0; i < all.size(); ++i)
+        names += (names.empty() ? "" : i + 1 == all.size() ? " or " : ", ") + all[i];
+    return names;
+}
+
+std::string gib(std::uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
+    return buf;
+}
+
+const char* threads_help(bool per_rank) {
+    return per_rank ? "Threads of each rank (default: all cores)" : "Threads (default: all cores)";
+}
+
+// The flags of RunFlags, in the order --help lists them.
+void add_run_flags(CLI::App& cmd, RunFlags& f, bool per_rank) {
+    cmd.add_option("--variant,-v", f.variant, "Variant (" + variant_names() + ")")->required();
+    cmd.add_option("--pieces,-p", f.pieces, "Most pieces on the board (2..8)");
+    cmd.add_option("--dir,-d", f.dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
+    cmd.add_option("--threads,-t", f.threads, threads_help(per_rank));
+    cmd.add_option("--max-per-side", f.max_per_side, "At most this many pieces per side");
+    cmd.add_option("--class,-c", f.only,
+                   "Only this class (and its mirror) and what it needs, e.g. 0201");
+    cmd.add_flag("--no-sync", f.no_sync,
+                 "Do not fsync each file and its folder (scratch runs: a power cut may leave "
+                 "partial files)");
+    cmd.add_flag("--quiet,-q", f.quiet, "No progress output");
+}
+
+int checked_pieces(int pieces) {
+    if (pieces < 2 || pieces > 8) throw Error("--pieces must be between 2 and 8");
+    return pieces;
+}
+
+std::filesystem::path folder_or_default(const std::string& dir) {
+    return dir.empty() ? default_database_dir() : std::filesystem::path(dir);
+}
+
+std::optional<Material> class_option(const std::string& only) {
+    if (only.empty()) return std::nullopt;
+    const auto m = Material::parse(only);
+    if (!m || m->white() == 0 || m->black() == 0)
+        throw Error("bad class '" + only +
+                    "' (four digits wm wk bm bk, a piece on each side, e.g. 0201)");
+    if (m->pieces() > 8) throw Error("class " + only + " has more than 8 pieces");
+    return m;
+}
+
+}  // namespace
+
+std::string duration_text(double seconds) {
+    char buf[32];
+    if (seconds < 120)
+        std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+    else if (seconds < 7200)
+        std::snprintf(buf, sizeof buf, "%.1f min", seconds / 60);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f h", seconds / 3600);
+    return buf;
+}
+
+Json plan_json(const GenerateOptions& g, const GenerationPlan& p) {
+    Json pairs = Json::array();
+    for (const PairStep& s : p.pairs)
+        pairs.push_back({{"pair", s.material.name()},
+                         {"mirror", s.material.mirrored().name()},
+                         {"positions", s.positions},
+                         {"slices", s.slices},
+                         {"in_units", s.in_units},
+                         {"compact", s.compact},
+                         {"wdl_packed", s.wdl_packed},
+                         {"store_bytes", s.store_bytes},
+                         {"read_through", s.read_through.size()},
+                         {"cache_bytes", s.cache_bytes},
+                         {"kept_ahead_bytes", s.kept_ahead_bytes},
+                         {"peak_bytes", s.peak_bytes},
+                         {"seconds", s.seconds}});
+    return {{"variant", g.variant.name()},
+            {"class_count", p.classes.size()},
+            {"positions", p.positions},
+            {"bounded", p.bounded},
+            {"units", p.units},
+            {"budget_bytes", p.budget_bytes},
+            {"available_bytes", p.available_bytes},
+            {"peak_bytes", p.peak_bytes},
+            {"disk_bytes", p.disk_bytes},
+            {"seconds", p.seconds},
+            {"time_model", p.time_model},
+            {"fits", p.peak_bytes <= p.budget_bytes},
+            {"pairs", pairs}};
+}
+
+void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json) {
+    if (json) {
+        print_json(plan_json(g, p));
+        return;
+    }
+    int in_units = 0;
+    for (const PairStep& s : p.pairs) in_units += s.in_units ? 1 : 0;
+    std::printf("%s: %zu classes in %zu pairs, %llu positions\n", g.variant.name().c_str(),
+                p.classes.size(), p.pairs.size(), static_cast<unsigned long long>(p.positions));
+    std::printf("memory budget %s%s; %s\n", gib(p.budget_bytes).c_str(),
+                g.memory_bytes ? "" : " (three quarters of the available memory)",
+                p.bounded ? ("bounded: " + std::to_string(in_units) + " pairs in " +
+                             std::to_string(p.units) + " units")
+                                .c_str()
+                          : "every pair solved whole, every smaller class kept");
+    std::printf("peak memory about %s%s\n", gib(p.peak_bytes).c_str(),
+                p.peak_bytes <= p.budget_bytes ? "" : ": more than the budget, the run is refused");
+    std::printf("disk about %.2f GB\n", static_cast<double>(p.disk_bytes) / 1e9);
+    std::printf("time about %s (%s)\n", duration_text(p.seconds).c_str(), p.time_model.c_str());
+}
+
+void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
+    auto* gen = &cmd;
+    GenFlags& g = flags;
+    add_run_flags(cmd, flags, per_rank);
+    gen->add_flag("--full-wdl", g.full_wdl,
+                  "Write the wdl values of both classes of each pair: probes never search, "
+                  "about twice the wdl bytes (default: one class per pair, the other's file in "
+                  "the mirror layout)");
+    gen->add_option("--wdl-codec", g.wdl_codec, wdl_codec_help);
+    gen->add_option("--dtw-codec", g.dtw_codec, dtw_codec_help);
+    gen->add_option(
+        "--memory", g.memory,
+        std::string(per_rank ? "Most memory each rank may take" : "Most memory the run may take") +
+            ", e.g. 512M or 12G (default: three quarters of the available memory); "
+            "pairs that do not fit are solved in units on disk");
+    gen->add_flag("--in-units", g.in_units,
+                  "Solve every pair in units on disk, as a run on a small budget does (slower; "
+                  "for checks)");
+    gen->add_flag("--read-through", g.read_through,
+                  "As --in-units, and read every smaller class through the block cache instead of "
+                  "loading it, as a run on a budget too small to hold them does (slower; for "
+                  "checks)");
+    gen->add_flag("--compact", g.compact,
+                  "As --in-units, and solve every pair with a byte a position, as a run does for "
+                  "the pairs whose slices do not fit otherwise (slower; for checks)");
+    gen->add_flag("--plan", g.plan,
+                  "Generate nothing: print the classes, units, peak memory, disk and time the "
+                  "run would take");
+    gen->add_flag("--json", g.json, "Machine-readable summary (and plan)");
+}
+
+WdlCodec wdl_codec_option(const std::string& name) {
+    if (name == "auto") return automatic_wdl_codec;
+    const BlockCodec* codec = find_block_codec(name);
+    if (codec && codec->codes(Metric::wdl)) return codec->id();
+    throw Error("bad --wdl-codec '" + name + "' (" + codec_names(Metric::wdl, "auto") + ")");
+}
+
+Codec dtw_codec_option(const std::string& name) {
+    const BlockCodec* codec = find_block_codec(name);
+    if (codec && codec->codes(Metric::dtw)) return codec->id();
+    throw Error("bad --dtw-codec '" + name + "' (" + codec_names(Metric::dtw, "") + ")");
+}
+
+GenerateOptions generate_options(const GenFlags& o) {
+    GenerateOptions g;
+    g.variant = variant_or_throw(o.variant);
+    g.max_pieces = checked_pieces(o.pieces);
+    g.dir = folder_or_default(o.dir);
+    // A plan may be for another machine (a cluster's nodes): its threads are not this one's.
+    if (o.plan && o.threads < 0) throw Error("--threads must not be negative");
+    g.threads = o.plan ? o.threads : checked_threads(o.threads);
+    g.max_per_side = o.max_per_side;
+    g.mirror_wdl = !o.full_wdl;
+    g.durable = !o.no_sync;
+    g.wdl_codec = wdl_codec_option(o.wdl_codec);
+    if (!o.dtw_codec.empty()) g.distance_codec = dtw_codec_option(o.dtw_codec);
+    g.only = class_option(o.only);
+    if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
+    if (o.in_units) g.pair_solving = PairSolving::units;
+    if (o.read_through) g.pair_solving = PairSolving::units_read_through;
+    if (o.compact) g.pair_solving = PairSolving::units_compact;
+    return g;
+}
+
+Json gen_summary_json(const GenerateOptions& g, const GenerateSummary& s) {
+    const double bits =
+        s.positions ? 8.0 * static_cast<double>(s.bytes_written) / static_cast<double>(s.positions)
+                    : 0.0;
+    const double rate = s.seconds > 0 ? static_cast<double>(s.positions) / s.seconds : 0.0;
+    // peak_bytes is planned, as in --plan --json; peak_resident_bytes measured.
+    return {{"variant", g.variant.name()},
+            {"dir", g.dir.string()},
+            {"classes_built", s.classes_built},
+            {"classes_skipped", s.classes_skipped},
+            {"positions", s.positions},
+            {"seconds", s.seconds},
+            {"load_seconds", s.load_seconds},
+            {"classes_loaded", s.classes_loaded},
+            {"classes_from_solved_files", s.classes_from_solved_files},
+            {"positions_per_second", rate},
+            {"bytes_written", s.bytes_written},
+            {"bits_per_position", bits},
+            {"peak_bytes", s.peak_bytes_estimate},
+            {"peak_resident_bytes", s.peak_resident_bytes},
+            {"peak_pair", s.peak_pair},
+            {"budget_bytes", s.budget_bytes},
+            {"pairs_in_units", s.pairs_in_units},
+            {"units_written", s.units_written},
+            {"units_resumed", s.units_resumed}};
+}
+
+void print_gen_summary(const GenerateOptions& g, const GenerateSummary& s) {
+    (void)g;
+    const double bits =
+        s.positions ? 8.0 * static_cast<double>(s.bytes_written) / static_cast<double>(s.positions)
+                    : 0.0;
+    const double rate = s.seconds > 0 ? static_cast<double>(s.positions) / s.seconds : 0.0;
+    std::printf(
+        "classes %d built, %d skipped; %llu positions in %.2f s (%.2f M pos/s); %llu bytes, %.3f "
+        "bits/position\n",
+        s.classes_built, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
+        rate / 1e6, static_cast<unsigned long long>(s.bytes_written), bits);
+    if (s.load_seconds > 0)
+        std::printf(
+            "solved classes loaded from their files in %.2f s of it (%llu loads, %llu "
+            "from solved class files)\n",
+            s.load_seconds, static_cast<unsigned long long>(s.classes_loaded),
+            static_cast<unsigned long long>(s.classes_from_solved_files));
+    if (s.peak_resident_bytes > 0)
+        std::printf("peak resident memory %.1f MiB (during %s; planned %.1f MiB)\n",
+                    static_cast<double>(s.peak_resident_bytes) / (1024.0 * 1024.0),
+                    s.peak_pair.c_str(),
+                    static_cast<double>(s.peak_bytes_estimate) / (1024.0 * 1024.0));
+}
+
+void add_gen_rules_flags(CLI::App& cmd, GenRulesFlags& flags, bool per_rank) {
+    add_run_flags(cmd, flags, per_rank);
+    cmd.add_option("--edition", flags.edition, "international: seed (10 moves) or fmjd (16 moves)");
+    cmd.add_flag("--json", flags.json, "Machine-readable summary");
+}
+
+RuleGenerateOptions rule_generate_options(const GenRulesFlags& o) {
+    RuleGenerateOptions g;
+    g.variant = variant_or_throw(o.variant);
+    g.edition = edition_or_throw(o.edition);
+    g.max_pieces = checked_pieces(o.pieces);
+    g.dir = folder_or_default(o.dir);
+    g.max_per_side = o.max_per_side;
+    g.threads = checked_threads(o.threads);
+    g.durable = !o.no_sync;
+    g.only = class_option(o.only);
+    return g;
+}
+
+Json gen_rules_summary_json(const RuleGenerateOptions& g, const RuleGenerateSummary& s) {
+    return {{"variant", g.variant.name()},
+            {"dir", g.dir.string()},
+            {"edition", edition_name(g.edition)},
+            {"classes_built", s.classes},
+            {"classes_skipped", s.classes_skipped},
+            {"positions", s.positions},
+            {"pure_wins", s.pure_wins},
+            {"wins_drawn", s.wins_drawn_by_rules},
+            {"bytes_written", s.bytes_written},
+            {"seconds", s.seconds}};
+}
+
+void print_gen_rules_summary(const RuleGenerateSummary& s) {
+    std::printf(
+        "rule tables: %d classes written, %d complete and skipped; %llu positions in %.2f s; %llu "
+        "bytes; %llu of %llu quiet pure wins are draws when the count starts at them\n",
+        s.classes, s.classes_skipped, static_cast<unsigned long long>(s.positions), s.seconds,
+        static_cast<unsigned long long>(s.bytes_written),
+        static_cast<unsigned long long>(s.wins_drawn_by_rules),
+        static_cast<unsigned long long>(s.pure_wins));
+}
+
+}  // namespace damas::cli

@@ -1,0 +1,63 @@
+// The explorer's JSON API, apart from HTTP: each request is a function from the path's variant
+// and the query's parameters to a status and a body, so that tests and the server share it.
+//
+// Owns: one Tablebase over the database folder (thread-safe; it probes under the rules too), the
+// list of variants found there, and the class statistics computed so far (a class is read whole
+// once, then served from memory).
+//   GET /api/v1                       the variants served and their largest class
+//   GET /api/v1/{variant}?fen=...     the root analysis (probe/study/root_analysis.hpp) as JSON;
+//       optional plies_since_capture, plies_in_ending, forcada_plies, edition (seed or fmjd)
+//   GET /api/v1/{variant}/svg?fen=...[&move=M]   the board (tools/render/svg.hpp)
+//   GET /api/v1/{variant}/stats?class=0201       `damas stats` of a class and its longest wins
+// Bad input is 400, a position whose tables are missing 404, a damaged table 500; every error
+// body is {"error": "one line"}.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "probe/probe.hpp"
+#include "probe/limits_probe.hpp"
+
+namespace damas::cli {
+
+using QueryParams = std::multimap<std::string, std::string>;
+
+struct ApiReply {
+    int status = 200;
+    std::string body;
+    std::string content_type = "application/json";
+};
+
+// The longest FEN a request may carry (the longest legal one is far shorter).
+inline constexpr std::size_t max_fen_length = 400;
+
+class ExplorerApi {
+  public:
+    // Throws Error if dir is not a database folder with at least one variant.
+    ExplorerApi(const std::filesystem::path& dir, std::size_t cache_mib);
+    ~ExplorerApi();
+
+    ApiReply variants() const;
+    ApiReply position(std::string_view variant, const QueryParams& q) const;
+    ApiReply svg(std::string_view variant, const QueryParams& q) const;
+    ApiReply stats(std::string_view variant, const QueryParams& q) const;
+
+    const std::vector<Variant>& served() const { return served_; }
+
+  private:
+    std::unique_ptr<Tablebase> tb_;
+    std::vector<Variant> served_;
+    mutable std::mutex stats_mutex_;
+    mutable std::map<std::string, std::string> stats_cache_;  // "variant/class" -> JSON
+};
+
+ApiReply error_reply(int status, std::string_view message);
+
+}  // namespace damas::cli
