@@ -43,7 +43,7 @@ struct GenerateOptions : ClassSelection {
     // The wdl files' codec (table/codec.hpp): automatic, or one codec wherever it can code the
     // class; gen/write/wdl_policy.hpp says which layout and codec each class gets, and why.
     WdlCodec wdl_codec = automatic_wdl_codec;
-    // The dtw files' codec: zstd-planes, or zstd as before it (table/codecs/zstd_codec.cpp).
+    // The dtw files' codec: zstd-planes (the default) or zstd (table/codecs/zstd_codec.cpp).
     Codec distance_codec = default_codec(Metric::dtw);
     // Classes of this many positions or more are "large": with automatic, the other codecs are
     // tried, and their codec (and, in a pair, the class that keeps the wdl values) is chosen

@@ -1,6 +1,6 @@
 // Probing under the move-limit draw rules: Tablebase::probe_rules (declared in probe.hpp, defined
 // in limits_probe.cpp), the count at a position, the counts after a move (kept move by move by
-// `damas best`, `line` and `annotate`), and the per-class figures of `damas stats`.
+// `damas best`, `line` and `annotate`).
 //
 // Owns: the search under the rules over the pure tables (wdl, dtw) and the dtr tables
 // (table/format.hpp; gen/limits/rule_generate writes them), all read through the Tablebase's one
@@ -20,7 +20,7 @@
 
 namespace damas {
 
-// Thrown by rule_class_stats when a rule table (.dtr, .dtr-fmjd, .dtr-forcada) is not in the
+// Thrown by study::rule_class_stats (probe/study/class_stats.hpp) when a rule table (.dtr, .dtr-fmjd, .dtr-forcada) is not in the
 // folder: `damas gen-rules` has not been run for its class (a damaged file is a plain Error).
 struct MissingRuleTable : Error {
     MissingRuleTable(const std::filesystem::path& file, Material m);
@@ -37,19 +37,5 @@ CountState count_at(const DrawRules& rules, const Position& p, const RuleCounter
 // three kings hold the long diagonal).
 RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
                             const Position& after, const RuleCounters& c);
-
-// Per class, for `damas stats`: quiet positions whose pure value is a win (loss) and which the
-// rules make a draw when the count starts at the position.
-struct RuleClassStats {
-    std::uint64_t quiet_positions = 0;
-    std::uint64_t pure_wins = 0;
-    std::uint64_t wins_drawn = 0;
-    std::uint64_t pure_losses = 0;
-    std::uint64_t losses_drawn = 0;
-};
-// Reads the class's wdl and dtr files under dir; throws MissingRuleTable if a dtr file is not
-// there, Error if a file is damaged.
-RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRules& rules,
-                                Material m);
 
 }  // namespace damas

@@ -14,7 +14,7 @@ db=$work/db
 
 # Masks what differs from run to run: times, rates, memory measured, the scratch folder.
 mask() {
-    sed -E -e "s#$work#WORK#g" \
+    sed -E -e "s#$work#WORK#g" -e "s#$damas#damas#g" \
         -e 's/("(seconds|load_seconds|peak_resident_bytes|positions_per_second|cpu_seconds|user_seconds|system_seconds|resident_bytes)"): ?[0-9.e+-]+/\1: N/g' \
         -e 's/[0-9]+(\.[0-9]+)? ?(s|ms|min|h)\b/T/g' \
         -e 's/[0-9]+(\.[0-9]+)? ?(MiB|GiB|KiB|MB|GB|kB) (peak|resident)/M \3/g' \

@@ -15,6 +15,7 @@
 #include "folder/files.hpp"
 #include "gen/plan/pair_graph.hpp"
 #include "gen/limits/rule_solver.hpp"
+#include "gen/run/run_process.hpp"
 #include "folder/run_record.hpp"
 #include "gen/process/threads.hpp"
 #include "gen/write/writer.hpp"
@@ -243,9 +244,7 @@ void RulePairRunner::run(std::size_t i) {
 struct RuleGenerationRun::State {
     RuleGenerateOptions options;
     std::vector<Material> classes;
-    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-    std::unique_ptr<tbb::global_control> thread_limit;
-    std::optional<WriterRun> writer;  // where this process holds the folder
+    RunProcess process;
     std::optional<RulePairRunner> runner;
 };
 
@@ -264,12 +263,8 @@ const std::vector<Material>& RuleGenerationRun::classes() const {
 
 void RuleGenerationRun::start(bool holds_folder, Progress& progress, Progress& work_progress) {
     const RuleGenerateOptions& o = state_->options;
-    const int threads = checked_threads(o.threads, "threads");
-    // One writer at a time; the plan in the manifest.
-    if (holds_folder)
-        state_->writer.emplace(run_description(o), state_->classes, progress.messenger());
-    state_->thread_limit = std::make_unique<tbb::global_control>(
-        tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(std::max(1, threads)));
+    state_->process.start(std::max(1, checked_threads(o.threads, "threads")), holds_folder,
+                          run_description(o), state_->classes, progress);
     state_->runner.emplace(o, work_progress);
 }
 
@@ -278,13 +273,12 @@ RulePairRunner& RuleGenerationRun::runner() {
 }
 
 void RuleGenerationRun::finish() {
-    if (state_->writer) state_->writer->finish();
+    state_->process.finish();
 }
 
 RuleGenerateSummary RuleGenerationRun::summary() const {
     RuleGenerateSummary s = state_->runner->summary();
-    s.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - state_->start).count();
+    s.seconds = state_->process.seconds();
     return s;
 }
 

@@ -1,7 +1,5 @@
 #include "gen/run/generate.hpp"
 
-#include <tbb/global_control.h>
-
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -16,6 +14,7 @@
 #include "gen/process/resources.hpp"
 #include "gen/process/threads.hpp"
 #include "gen/run/pair_runner.hpp"
+#include "gen/run/run_process.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
@@ -71,9 +70,7 @@ void remove_empty_units_dir(const GenerateOptions& o) {
 struct GenerationRun::State {
     GenerateOptions options;
     GenerationPlan plan;
-    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-    std::unique_ptr<tbb::global_control> thread_limit;
-    std::optional<WriterRun> writer;  // where this process holds the folder
+    RunProcess process;
     std::unique_ptr<PairRunner> runner;
 };
 
@@ -97,12 +94,8 @@ void GenerationRun::check_fits(Progress& progress) const {
 void GenerationRun::start(bool holds_folder, Progress& progress, Progress& work_progress) {
     const GenerateOptions& o = state_->options;
     prepare_generation_process();
-    state_->thread_limit = std::make_unique<tbb::global_control>(
-        tbb::global_control::max_allowed_parallelism,
-        static_cast<std::size_t>(checked_threads(o.threads, "threads")));
-    // One writer at a time; the plan in the manifest.
-    if (holds_folder)
-        state_->writer.emplace(run_description(o), state_->plan.classes, progress.messenger());
+    state_->process.start(checked_threads(o.threads, "threads"), holds_folder, run_description(o),
+                          state_->plan.classes, progress);
     state_->runner = std::make_unique<PairRunner>(o, state_->plan, work_progress);
 }
 
@@ -111,15 +104,14 @@ PairRunner& GenerationRun::runner() {
 }
 
 void GenerationRun::finish() {
-    if (!state_->writer) return;
+    if (!state_->process.holds_folder()) return;
     remove_empty_units_dir(state_->options);
-    state_->writer->finish();
+    state_->process.finish();
 }
 
 GenerateSummary GenerationRun::summary() const {
     GenerateSummary s = state_->runner->summary();
-    s.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - state_->start).count();
+    s.seconds = state_->process.seconds();
     return s;
 }
 

@@ -2,7 +2,6 @@
 #include "probe/study/class_stats.hpp"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <queue>
 
 #include "index/class_index.hpp"
@@ -68,6 +67,46 @@ ClassStats walk_class(Variant v, const std::filesystem::path& dir, Material m,
 }
 
 }  // namespace
+
+RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRules& rules,
+                                Material m) {
+    const Variant v = rules.variant;
+    const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl), {v, m, Metric::wdl});
+    const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw), {v, m, Metric::dtw});
+    const std::vector<Regime> regimes = regimes_of(rules, m);
+    std::vector<std::vector<std::uint16_t>> dtr;
+    for (const Regime r : regimes) {
+        const std::filesystem::path path = table_path(dir, v, m.name(), metric_of(rules, r));
+        if (!std::filesystem::exists(path)) throw MissingRuleTable(path, m);
+        const TableFile f(path, {v, m, metric_of(rules, r)});
+        dtr.emplace_back(f.size());
+        f.read_all(dtr.back());
+    }
+    const std::vector<std::uint8_t> pure = read_wdl_values(wdl, dtw);
+    const ClassIndex index(v.info().board, m);
+    RuleClassStats s;
+    // The files hold a filler where the side to move must capture: those are skipped.
+    const std::vector<std::uint8_t> capture = dispatch(v.base, [&](auto r) {
+        std::vector<std::uint8_t> flags(index.size());
+        index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+            flags[i] = MoveGenerator<decltype(r)>::has_capture(p) ? 1 : 0;
+        });
+        return flags;
+    });
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        if (capture[i]) return;
+        ++s.quiet_positions;
+        const bool decided = decided_by_fresh_count(rules, p, regimes, dtr, i);
+        if (pure[i] == wdl_win) {
+            ++s.pure_wins;
+            if (!decided) ++s.wins_drawn;
+        } else if (pure[i] == wdl_loss) {
+            ++s.pure_losses;
+            if (!decided) ++s.losses_drawn;
+        }
+    });
+    return s;
+}
 
 ClassStats class_stats(Variant v, const std::filesystem::path& dir, Material m,
                        const std::function<ProbeResult(const Position&)>& probe, int keep_longest) {

@@ -1,10 +1,9 @@
-// Statistics of a class: what `damas stats` prints, the explorer and Python show.
+// Statistics of a class: what `damas stats` prints and the explorer shows.
 //
 // Owns: the walk over a class's stored positions (its WDL and DTW files read whole), counting
 // wins, draws and losses, the DTW histogram, and the longest wins as positions; positions where
 // the side to move must capture, or that a rule ends, come from a probe (the files hold no value
-// there). The pure wins the move-limit rules draw come from probe/limits_probe's
-// rule_class_stats when the class has rule tables.
+// there); and, when the class has rule tables, the pure wins the move-limit rules draw.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +20,20 @@
 #include "probe/limits_probe.hpp"
 
 namespace damas::study {
+
+// Per class, for `damas stats`: quiet positions whose pure value is a win (loss) and which the
+// rules make a draw when the count starts at the position.
+struct RuleClassStats {
+    std::uint64_t quiet_positions = 0;
+    std::uint64_t pure_wins = 0;
+    std::uint64_t wins_drawn = 0;
+    std::uint64_t pure_losses = 0;
+    std::uint64_t losses_drawn = 0;
+};
+// Reads the class's wdl and dtr files under dir; throws MissingRuleTable if a dtr file is not
+// there, Error if a file is damaged.
+RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRules& rules,
+                                Material m);
 
 struct ClassStats {
     Material material;

@@ -133,9 +133,8 @@ void add_annotate_commands(CLI::App& app) {
         "PDN games with the value, DTW and rule value of every position inside the tablebase "
         "(the move-limit counts kept from the start, its [FEN] tag or the initial position), "
         "? and ?? on the moves that throw a win or a draw away, and a summary line per game");
-    cmd->add_option("--variant,-v", o.variant, "Variant (" + variant_names() + ")")->required();
-    cmd->add_option("--dir,-d", o.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
+    add_variant_option(*cmd, o.variant);
+    add_dir_option(*cmd, o.dir);
     cmd->add_option("pdn", o.input, "The PDN file (one or more games)")->required();
     cmd->add_option("--output,-o", o.output,
                     "Write the annotated PDN there (default: standard output; the summaries "

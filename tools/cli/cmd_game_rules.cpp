@@ -111,8 +111,7 @@ void run_moves(const MovesOptions& o) {
 void add_rules_commands(CLI::App& app) {
     static PerftOptions perft_options;
     auto* perft_cmd = app.add_subcommand("perft", "Count the leaf nodes of the legal move tree");
-    perft_cmd->add_option("--variant,-v", perft_options.variant,
-                          "Variant (" + variant_names() + ")");
+    add_variant_option(*perft_cmd, perft_options.variant, false);
     perft_cmd->add_option("--fen,-f", perft_options.fen,
                           "Start position (default: the initial one)");
     perft_cmd->add_option("--depth,-d", perft_options.depth, "Depth in plies")->required();
@@ -124,8 +123,7 @@ void add_rules_commands(CLI::App& app) {
 
     static MovesOptions moves_options;
     auto* moves_cmd = app.add_subcommand("moves", "List the legal moves of a position");
-    moves_cmd->add_option("--variant,-v", moves_options.variant,
-                          "Variant (" + variant_names() + ")");
+    add_variant_option(*moves_cmd, moves_options.variant, false);
     moves_cmd->add_option("--fen,-f", moves_options.fen, "Position (default: the initial one)");
     moves_cmd->add_flag("--keep-duplicates", moves_options.keep_duplicates,
                         "List capture paths with the same from, to and captured set separately");

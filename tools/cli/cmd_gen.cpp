@@ -170,9 +170,8 @@ void add_gen_commands(CLI::App& app) {
         "Write a folder's wdl files again with another codec, from its DTW files, or its dtw "
         "files with --dtw-codec (nothing is solved again; the files are those gen writes with "
         "that codec)");
-    recode->add_option("--variant,-v", ro.variant, "Variant (" + variant_names() + ")")->required();
-    recode->add_option("--dir,-d", ro.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
+    add_variant_option(*recode, ro.variant);
+    add_dir_option(*recode, ro.dir);
     recode->add_option("--class,-c", ro.classes,
                        "Only this class and its mirror (repeat the option for more; default: "
                        "every class with a DTW file)");
@@ -196,8 +195,7 @@ void add_gen_commands(CLI::App& app) {
         "verify",
         "Check every table file's checksums and the folder's set of files (missing, misnamed, "
         "extra, leftover .tmp, unfinished runs); --deep recomputes every value");
-    verify->add_option("--dir,-d", vo.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
+    add_dir_option(*verify, vo.dir);
     verify->add_flag("--deep", vo.deep, "Recompute every stored value from its successors' values");
     verify->add_option("--class,-c", vo.classes,
                        "With --deep: recompute only this class (repeat the option for more; "

@@ -117,8 +117,7 @@ void run_unindex(const UnindexOptions& o) {
 void add_index_commands(CLI::App& app) {
     static CountOptions count_options;
     auto* count_cmd = app.add_subcommand("count", "Positions per material class (White to move)");
-    count_cmd->add_option("--variant,-v", count_options.variant,
-                          "Variant (" + variant_names() + ")");
+    add_variant_option(*count_cmd, count_options.variant, false);
     count_cmd
         ->add_option("--pieces,-p,-n", count_options.pieces,
                      "Pieces on the board (-n: the old spelling)")
@@ -128,8 +127,7 @@ void add_index_commands(CLI::App& app) {
 
     static IndexOptions index_options;
     auto* index_cmd = app.add_subcommand("index", "The class and index of a position");
-    index_cmd->add_option("--variant,-v", index_options.variant,
-                          "Variant (" + variant_names() + ")");
+    add_variant_option(*index_cmd, index_options.variant, false);
     index_cmd->add_option("--fen,-f", index_options.fen, "Position (Black to move: flipped)")
         ->required();
     index_cmd->add_flag("--json", index_options.json, "Machine-readable output");
@@ -137,8 +135,7 @@ void add_index_commands(CLI::App& app) {
 
     static UnindexOptions unindex_options;
     auto* unindex_cmd = app.add_subcommand("unindex", "The position of an index in a class");
-    unindex_cmd->add_option("--variant,-v", unindex_options.variant,
-                            "Variant (" + variant_names() + ")");
+    add_variant_option(*unindex_cmd, unindex_options.variant, false);
     unindex_cmd->add_option("--class,-c", unindex_options.material, "Class, e.g. 0201")->required();
     unindex_cmd->add_option("--index,-i", unindex_options.index, "Index in the class")->required();
     unindex_cmd->add_flag("--json", unindex_options.json, "Machine-readable output");

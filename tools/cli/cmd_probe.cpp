@@ -362,10 +362,8 @@ void run_info(const InfoOptions& o) {
 CLI::App* add_position_command(CLI::App& app, const char* name, const std::string& help,
                                ProbeOptions& o, void (*run)(const ProbeOptions&)) {
     auto* cmd = app.add_subcommand(name, help);
-    cmd->add_option("--variant,-v", o.position.variant, "Variant (" + variant_names() + ")")
-        ->required();
-    cmd->add_option("--dir,-d", o.position.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
+    add_variant_option(*cmd, o.position.variant);
+    add_dir_option(*cmd, o.position.dir);
     cmd->add_option("fen,--fen,-f", o.position.fen, "Position (FEN, or the PDN tag [FEN \"...\"])")
         ->required();
     cmd->add_flag("--json", o.position.json,
@@ -403,10 +401,8 @@ void add_probe_commands(CLI::App& app) {
         "stats",
         "Per class: positions, wins, draws, losses, longest win, DTW histogram, and the pure "
         "wins the move-limit rules draw (when the rule tables exist)");
-    stats->add_option("--variant,-v", stats_options.variant, "Variant (" + variant_names() + ")")
-        ->required();
-    stats->add_option("--dir,-d", stats_options.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
+    add_variant_option(*stats, stats_options.variant);
+    add_dir_option(*stats, stats_options.dir);
     stats->add_option("--class,-c", stats_options.only, "Only this class, e.g. 0201");
     stats->add_option("--edition", stats_options.edition,
                       "international move-limit rules: seed (10 moves, default) or fmjd (16)");
@@ -416,9 +412,7 @@ void add_probe_commands(CLI::App& app) {
     static InfoOptions info_options;
     auto* info_cmd = app.add_subcommand(
         "info", "The table files of a folder: sizes, bits per position, checksums");
-    info_cmd
-        ->add_option("--dir,-d", info_options.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
+    add_dir_option(*info_cmd, info_options.dir);
     info_cmd->add_flag("--json", info_options.json, "Machine-readable output");
     info_cmd->callback([] { run_info(info_options); });
 }

@@ -53,8 +53,7 @@ void add_serve_commands(CLI::App& app) {
     static ServeCommandOptions o;
     auto* cmd = app.add_subcommand(
         "serve", "The tablebase explorer: a web page at / and a JSON API at /api/v1/{variant}");
-    cmd->add_option("--dir,-d", o.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
+    add_dir_option(*cmd, o.dir);
     cmd->add_option("--host", o.host,
                     "Address to listen on (default 127.0.0.1: this machine only)");
     cmd->add_option("--port,-p", o.port, "Port (default 8080; 0: any free port)");

@@ -51,7 +51,7 @@ void add_svg_commands(CLI::App& app) {
     static SvgCommandOptions o;
     auto* cmd = app.add_subcommand(
         "svg", "A position as an SVG diagram, squares named as the variant names them");
-    cmd->add_option("--variant,-v", o.variant, "Variant (" + variant_names() + ")")->required();
+    add_variant_option(*cmd, o.variant);
     cmd->add_option("fen,--fen,-f", o.fen, "Position (FEN)")->required();
     cmd->add_option("--output,-o", o.output, "SVG file to write (default: standard output)");
     cmd->add_option("--move,-m", o.move, "A legal move to draw as an arrow, e.g. 32-28");

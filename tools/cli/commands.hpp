@@ -35,13 +35,25 @@ void add_annotate_commands(CLI::App& app);    // annotate
 std::string variant_folder_hint(const std::filesystem::path& dir);
 
 // The check of every --dir option: an empty name is an error. Leaving --dir out means the
-// default folder ($DAMAS_DB or ./db); `-d ""` used to mean ./db quietly.
+// default folder ($DAMAS_DB or ./db); an empty one is refused rather than read as ./db.
 inline const CLI::Validator non_empty_folder(
     [](std::string& s) {
         return s.empty() ? std::string("an empty folder name (leave out --dir for the default)")
                          : std::string();
     },
     "FOLDER");
+
+// The options every command spells the same way: --variant,-v (required unless the command has
+// a default) and --dir,-d.
+inline CLI::Option* add_variant_option(CLI::App& cmd, std::string& variant, bool required = true) {
+    CLI::Option* option =
+        cmd.add_option("--variant,-v", variant, "Variant (" + variant_names() + ")");
+    return required ? option->required() : option;
+}
+inline CLI::Option* add_dir_option(CLI::App& cmd, std::string& dir) {
+    return cmd.add_option("--dir,-d", dir, "Database folder (default: $DAMAS_DB or ./db)")
+        ->check(non_empty_folder);
+}
 
 // Thrown by a command to end with this exit code after it printed its own report.
 struct ExitCode {

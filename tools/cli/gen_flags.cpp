@@ -41,10 +41,9 @@ const char* threads_help(bool per_rank) {
 
 // The flags of RunFlags, in the order --help lists them.
 void add_run_flags(CLI::App& cmd, RunFlags& f, bool per_rank) {
-    cmd.add_option("--variant,-v", f.variant, "Variant (" + variant_names() + ")")->required();
+    add_variant_option(cmd, f.variant);
     cmd.add_option("--pieces,-p", f.pieces, "Most pieces on the board (2..8)");
-    cmd.add_option("--dir,-d", f.dir, "Database folder (default: $DAMAS_DB or ./db)")
-        ->check(non_empty_folder);
+    add_dir_option(cmd, f.dir);
     cmd.add_option("--threads,-t", f.threads, threads_help(per_rank));
     cmd.add_option("--max-per-side", f.max_per_side, "At most this many pieces per side");
     cmd.add_option("--class,-c", f.only,

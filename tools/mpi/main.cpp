@@ -156,6 +156,16 @@ void print_ranks(const std::vector<RankReport>& reports, double seconds) {
     }
 }
 
+// The pairs of `graph` over the ranks (tools/mpi/distributed.hpp), rank 0 skipping those whose
+// files are complete first; `runner` is PairRunner or RulePairRunner.
+template <class Runner>
+RankTimes run_on_ranks(const Job& job, const PairGraph& graph, Runner& runner) {
+    std::vector<bool> done(graph.pairs.size(), false);
+    if (job.rank == 0)
+        for (std::size_t i = 0; i < done.size(); ++i) done[i] = runner.skip_if_complete(i);
+    return run_pairs(job.comm, graph, done, [&](std::size_t i) { runner.run(i); });
+}
+
 PairGraph plan_graph(const GenerationPlan& plan) {
     std::vector<Material> pairs;
     std::vector<std::uint64_t> positions;
@@ -211,11 +221,7 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
     const PairGraph graph = plan_graph(plan);
     check_same_pairs(job, graph);
     on_every_rank(job, [&] { run->start(job.rank == 0, progress, work_progress); });
-    PairRunner& runner = run->runner();
-    std::vector<bool> done(graph.pairs.size(), false);
-    if (job.rank == 0)
-        for (std::size_t i = 0; i < done.size(); ++i) done[i] = runner.skip_if_complete(i);
-    const RankTimes times = run_pairs(job.comm, graph, done, [&](std::size_t i) { runner.run(i); });
+    const RankTimes times = run_on_ranks(job, graph, run->runner());
     const GenerateSummary mine = run->summary();
     const std::vector<RankReport> reports = gather(job, gen_report(times, mine));
     if (job.rank != 0) return;
@@ -262,11 +268,7 @@ void run_gen_rules(const Job& job, const cli::GenRulesFlags& flags) {
     on_every_rank(job, [&] { run->start(job.rank == 0, progress, work_progress); });
     RulePairRunner& runner = run->runner();
     check_same_pairs(job, runner.graph());
-    std::vector<bool> done(runner.graph().pairs.size(), false);
-    if (job.rank == 0)
-        for (std::size_t i = 0; i < done.size(); ++i) done[i] = runner.skip_if_complete(i);
-    const RankTimes times =
-        run_pairs(job.comm, runner.graph(), done, [&](std::size_t i) { runner.run(i); });
+    const RankTimes times = run_on_ranks(job, runner.graph(), runner);
     const std::vector<RankReport> reports = gather(job, rules_report(times, runner.summary()));
     if (job.rank != 0) return;
     run->finish();
