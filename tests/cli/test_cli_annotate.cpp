@@ -17,7 +17,7 @@
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
-#include "test_probe_fixtures.hpp"
+#include "tests/probe/test_probe_fixtures.hpp"
 
 namespace damas {
 namespace {

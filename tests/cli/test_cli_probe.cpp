@@ -13,7 +13,7 @@
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
-#include "test_probe_fixtures.hpp"
+#include "tests/probe/test_probe_fixtures.hpp"
 
 namespace damas {
 namespace {

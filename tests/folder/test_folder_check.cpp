@@ -17,8 +17,8 @@
 #include "folder/manifest.hpp"
 #include "gen/limits/rule_generate.hpp"
 #include "gen/verify/verify.hpp"
-#include "gen_fixtures.hpp"
 #include "rules/error.hpp"
+#include "tests/gen/gen_fixtures.hpp"
 
 namespace damas {
 namespace {
