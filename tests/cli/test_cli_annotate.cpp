@@ -4,40 +4,29 @@
 // value, DTW and rule value as `damas probe --json` gives them with the game's counts, the marks
 // where best's values say, and the summary; bad games give one line naming the game and move.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "gen/limits/rule_generate.hpp"
 #include "index/class_index.hpp"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
-#include "tests/probe/test_probe_fixtures.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/generate.hpp"
+#include "tests/support/scratch.hpp"
 
 namespace damas {
 namespace {
 
 using nlohmann::json;
+using test::CliRun;
 using test::ScratchDir;
+using test::slurp;
 
 const Variant english{BaseVariant::english, false};
-
-struct CliRun {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // A game composed from best --json: the PDN, and per ply what annotate must say.
 struct ComposedGame {
@@ -53,13 +42,8 @@ class AnnotateCli : public testing::Test {
   protected:
     static void SetUpTestSuite() {
         dir_ = new ScratchDir("annotate");
-        test::make_database(db(), english, 3);
-        RuleGenerateOptions r;
-        r.variant = english;
-        r.max_pieces = 3;
-        r.dir = db();
-        Progress quiet(Progress::Mode::quiet);
-        generate_rules(r, quiet);
+        test::generate_quietly(english, 3, db());
+        test::generate_rules_quietly(english, 3, db());
         // The same tables without the rule tables.
         std::filesystem::create_directories(pure_db() / "english");
         for (const auto& e : std::filesystem::directory_iterator(db() / "english"))
@@ -73,14 +57,7 @@ class AnnotateCli : public testing::Test {
     static std::filesystem::path db() { return dir_->path / "db"; }
     static std::filesystem::path pure_db() { return dir_->path / "pure"; }
 
-    static CliRun damas(const std::vector<std::string>& args) {
-        const std::filesystem::path out = dir_->path / "out.txt", err = dir_->path / "err.txt";
-        std::string command = std::string("'") + DAMAS_BINARY + "'";
-        for (const std::string& a : args) command += " '" + a + "'";
-        command += " >'" + out.string() + "' 2>'" + err.string() + "'";
-        const int status = std::system(command.c_str());
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-    }
+    static CliRun damas(const std::vector<std::string>& args) { return test::run_cli(args); }
     static json json_of(const std::vector<std::string>& args) {
         std::vector<std::string> all = args;
         all.push_back("--json");

@@ -2,55 +2,20 @@
 // exit code 2 and nothing on stdout; --help works; `moves` and `perft` print what they should,
 // in text and in JSON.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/support/cli.hpp"
+#include "tests/support/scratch.hpp"
+
 namespace {
 
-struct Outcome {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-// Runs build/damas with the arguments (each single-quoted for the shell).
-Outcome damas(const std::vector<std::string>& args) {
-    const std::string dir = ::testing::TempDir();
-    // ctest may run several of these processes at once: one pair of files per process.
-    const std::string stem = dir + "/damas_cli_" + std::to_string(getpid());
-    const std::string out = stem + ".out", err = stem + ".err";
-    std::string command = std::string("'") + DAMAS_BINARY + "'";
-    for (const std::string& a : args) command += " '" + a + "'";
-    command += " >'" + out + "' 2>'" + err + "'";
-    const int status = std::system(command.c_str());
-    Outcome r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> result;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) result.push_back(line);
-    return result;
-}
+using damas::test::CliRun;
+using damas::test::lines;
+using damas::test::run_cli;
 
 std::vector<std::string> sorted_lines(const std::string& text) {
     std::vector<std::string> l = lines(text);
@@ -67,7 +32,7 @@ struct BadInput {
 class BadInputTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(BadInputTest, OneLineOnStderrExitCode2NothingOnStdout) {
-    const Outcome r = damas(GetParam().args);
+    const CliRun r = run_cli(GetParam().args);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.out, "");
     ASSERT_EQ(lines(r.err).size(), 1u) << r.err;
@@ -121,19 +86,19 @@ INSTANTIATE_TEST_SUITE_P(Cli, BadInputTest, ::testing::ValuesIn(bad_inputs),
 TEST(CliHelp, EveryCommand) {
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"--help"}, {"perft", "--help"}, {"moves", "--help"}}) {
-        const Outcome r = damas(args);
+        const CliRun r = run_cli(args);
         EXPECT_EQ(r.exit_code, 0) << args.front();
         EXPECT_NE(r.out.find("--help"), std::string::npos) << r.out;
         EXPECT_EQ(r.err, "");
     }
-    EXPECT_NE(damas({"perft", "--help"}).out.find("--depth"), std::string::npos);
-    EXPECT_NE(damas({"moves", "--help"}).out.find("--fen"), std::string::npos);
+    EXPECT_NE(run_cli({"perft", "--help"}).out.find("--depth"), std::string::npos);
+    EXPECT_NE(run_cli({"moves", "--help"}).out.find("--fen"), std::string::npos);
 }
 
 // International, a white king on a1 (46), a black man on c3 (37): the king takes it and lands
 // on any square of the long diagonal beyond, d4 (32) .. j10 (5).
 TEST(CliMoves, FlyingKingCapture) {
-    const Outcome r = damas({"moves", "--variant", "international", "--fen", "W:WK46:B37"});
+    const CliRun r = run_cli({"moves", "--variant", "international", "--fen", "W:WK46:B37"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(sorted_lines(r.out), (std::vector<std::string>{"46x10", "46x14", "46x19", "46x23",
                                                              "46x28", "46x32", "46x5"}));
@@ -141,7 +106,7 @@ TEST(CliMoves, FlyingKingCapture) {
 
 // Brazilian initial position: the men of row 3 step forward, in algebraic notation.
 TEST(CliMoves, BrazilianInitialPosition) {
-    const Outcome r = damas({"moves", "--variant", "brazilian"});
+    const CliRun r = run_cli({"moves", "--variant", "brazilian"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(sorted_lines(r.out), (std::vector<std::string>{"a3-b4", "c3-b4", "c3-d4", "e3-d4",
                                                              "e3-f4", "g3-f4", "g3-h4"}));
@@ -151,17 +116,17 @@ TEST(CliMoves, BrazilianInitialPosition) {
 // line per landing square; with --keep-duplicates, two lines each, told apart by the captures.
 TEST(CliMoves, KeepDuplicatesPrintsCapturedSquares) {
     const std::string fen = "W:WK37:B32,23,13,12,22,33";
-    const Outcome merged = damas({"moves", "--variant", "international", "--fen", fen});
+    const CliRun merged = run_cli({"moves", "--variant", "international", "--fen", fen});
     EXPECT_EQ(sorted_lines(merged.out), (std::vector<std::string>{"37x39", "37x44", "37x50"}));
-    const Outcome apart =
-        damas({"moves", "--variant", "international", "--fen", fen, "--keep-duplicates"});
+    const CliRun apart =
+        run_cli({"moves", "--variant", "international", "--fen", fen, "--keep-duplicates"});
     const std::vector<std::string> l = lines(apart.out);
     ASSERT_EQ(l.size(), 6u) << apart.out;
     for (const std::string& line : l) EXPECT_NE(line.find('['), std::string::npos) << line;
 }
 
 TEST(CliPerft, EnglishInitialDepth3) {
-    const Outcome r = damas({"perft", "--variant", "english", "--depth", "3"});
+    const CliRun r = run_cli({"perft", "--variant", "english", "--depth", "3"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(r.out, "1 7\n2 49\n3 302\n");
 }
@@ -247,8 +212,8 @@ TEST(CliJson, CheckerRejectsBrokenJson) {
 
 // Brazilian: majority rule, e3 takes f4 and f6 (see test_rules_precedence).
 TEST(CliJson, MovesFields) {
-    const Outcome r =
-        damas({"moves", "--variant", "brazilian", "--fen", "W:Wc3,e3:Bb4,f4,f6", "--json"});
+    const CliRun r =
+        run_cli({"moves", "--variant", "brazilian", "--fen", "W:Wc3,e3:Bb4,f4,f6", "--json"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_TRUE(JsonChecker(r.out).valid()) << r.out;
     for (const char* field : {"\"variant\":\"brazilian\"", "\"move\":\"e3:e7\"",
@@ -258,7 +223,7 @@ TEST(CliJson, MovesFields) {
 }
 
 TEST(CliJson, PerftFields) {
-    const Outcome r = damas({"perft", "--variant", "russian", "--depth", "2", "--json"});
+    const CliRun r = run_cli({"perft", "--variant", "russian", "--depth", "2", "--json"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_TRUE(JsonChecker(r.out).valid()) << r.out;
     EXPECT_NE(r.out.find("\"variant\":\"russian\""), std::string::npos) << r.out;

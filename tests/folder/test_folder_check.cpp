@@ -1,42 +1,32 @@
 // `damas verify` and the folder's set of files (folder/check.hpp, folder/manifest.hpp): every
 // kind of damage issue 20 lists is reported with the file named and verify fails; intact folders
-// of every variant give no alarm, with and without a manifest; one writer at a time
-// (folder/lock.hpp).
+// of every variant give no alarm, with and without a manifest; a full or read-only disk is one
+// clear error. One writer at a time (folder/lock.hpp): test_folder_lock.
 #include <gtest/gtest.h>
-
-#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "folder/lock.hpp"
 #include "folder/manifest.hpp"
-#include "gen/limits/rule_generate.hpp"
+#include "gen/run/generate.hpp"
 #include "gen/verify/verify.hpp"
-#include "rules/error.hpp"
-#include "tests/gen/gen_fixtures.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/generate.hpp"
+#include "tests/support/process.hpp"
+#include "tests/support/scratch.hpp"
 
 namespace damas {
 namespace {
 
 namespace fs = std::filesystem;
+using test::generate_rules_quietly;
 using test::ScratchDir;
-
-void generate_rules_quietly(const Variant& v, int pieces, const fs::path& dir,
-                            Edition e = Edition::seed) {
-    RuleGenerateOptions r;
-    r.variant = v;
-    r.max_pieces = pieces;
-    r.dir = dir;
-    r.threads = 2;
-    r.edition = e;
-    Progress quiet(Progress::Mode::quiet);
-    generate_rules(r, quiet);
-}
 
 // The issues of one kind naming a file whose name ends with `file`.
 bool has_issue(const VerifyReport& r, const std::string& kind, const std::string& file) {
@@ -160,14 +150,10 @@ int unit_files(const fs::path& units) {
         [](const fs::directory_entry& e) { return e.path().extension() == ".unit"; }));
 }
 
-// damas verify's exit code and output (stdout and stderr).
+// damas verify's exit code and output (stdout, then stderr).
 std::pair<int, std::string> verify_cli(const fs::path& dir) {
-    const fs::path out = dir.parent_path() / (dir.filename().string() + ".verify.txt");
-    const int status = std::system(
-        (std::string(DAMAS_BINARY) + " verify -d " + dir.string() + " >" + out.string() + " 2>&1")
-            .c_str());
-    const std::vector<char> text = test::file_bytes(out);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, std::string(text.begin(), text.end())};
+    const test::CliRun r = test::run_cli({"verify", "-d", dir.string()});
+    return {r.exit_code, r.out + r.err};
 }
 
 // A bounded run (gen --in-units) killed while unit files are on disk: verify says the run did not
@@ -284,51 +270,6 @@ TEST_P(IntactFolders, NoAlarm) {
 INSTANTIATE_TEST_SUITE_P(AllVariants, IntactFolders, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
 
-TEST(FolderLock, SecondWriterRefusedAtOnce) {
-    ScratchDir scratch("lock");
-    const Variant v{BaseVariant::english, false};
-    const FolderLock first(scratch.path, v);
-    EXPECT_FALSE(first.stale_holder());
-    try {
-        const FolderLock second(scratch.path, v);
-        ADD_FAILURE() << "two writers";
-    } catch (const Error& e) {
-        const std::string what = e.what();
-        EXPECT_NE(what.find("being written by another damas (pid " + std::to_string(::getpid())),
-                  std::string::npos)
-            << what;
-        EXPECT_NE(what.find("host "), std::string::npos) << what;
-    }
-    EXPECT_TRUE(lock_holder(scratch.path, v).has_value());
-    // gen refuses too, before writing anything.
-    EXPECT_THROW(test::generate_quietly(v, 2, scratch.path), Error);
-    EXPECT_FALSE(fs::exists(scratch.path / "english" / "0101.wdl"));
-}
-
-TEST(FolderLock, StaleLockTakenOver) {
-    ScratchDir scratch("stale-lock");
-    const Variant v{BaseVariant::english, false};
-    fs::create_directories(scratch.path / "english");
-    std::ofstream(scratch.path / "english" / lock_name) << "pid 999999 host elsewhere\n";
-    EXPECT_FALSE(lock_holder(scratch.path, v).has_value());  // nobody holds it
-    {
-        const FolderLock lock(scratch.path, v);
-        ASSERT_TRUE(lock.stale_holder().has_value());
-        EXPECT_EQ(*lock.stale_holder(), "pid 999999 host elsewhere");
-    }
-    test::generate_quietly(v, 2, scratch.path);  // takes it over too
-    EXPECT_TRUE(verify_database(scratch.path, false).ok());
-}
-
-// The CLI: two `damas gen` on one folder, the second refused at once with exit 2.
-TEST(FolderLock, SecondGenProcessRefused) {
-    ScratchDir scratch("lock-cli");
-    const Variant v{BaseVariant::english, false};
-    const FolderLock held(scratch.path, v);  // as a running gen would
-    EXPECT_EQ(test::run_damas("gen -v english -p 2 -q -d " + scratch.path.string()), 2);
-    EXPECT_EQ(test::run_damas("gen-rules -v english -p 2 -q -d " + scratch.path.string()), 2);
-}
-
 // A small tmpfs at `at` (root only; false where mounting is not allowed: the test skips).
 bool mount_tmpfs(const fs::path& at, const std::string& options) {
     fs::create_directories(at);
@@ -348,13 +289,10 @@ TEST(FolderFailures, DiskFullThenResume) {
     ScratchDir scratch("disk-full");
     const fs::path mount = scratch.path / "small";
     if (!mount_tmpfs(mount, "size=96k")) GTEST_SKIP() << "cannot mount a tmpfs here";
-    const std::string args = "gen -v english -p 4 -q -d " + mount.string();
-    const std::string out = (scratch.path / "out").string();
-    const int code =
-        std::system((std::string(DAMAS_BINARY) + " " + args + " >" + out + " 2>&1").c_str());
-    const std::vector<char> text = test::file_bytes(out);
-    const std::string message(text.begin(), text.end());
-    EXPECT_EQ(WEXITSTATUS(code), 2) << message;
+    const test::CliRun run =
+        test::run_cli({"gen", "-v", "english", "-p", "4", "-q", "-d", mount.string()});
+    const std::string message = run.out + run.err;
+    EXPECT_EQ(run.exit_code, 2) << message;
     EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
     EXPECT_NE(message.find("No space left on device"), std::string::npos) << message;
     VerifyReport r = verify_database(mount, false);
@@ -363,13 +301,8 @@ TEST(FolderFailures, DiskFullThenResume) {
         std::distance(fs::directory_iterator(mount / "english"), fs::directory_iterator{});
     EXPECT_GT(files_before, 2);  // some classes were written
     ASSERT_EQ(std::system(("mount -o remount,size=16m " + mount.string()).c_str()), 0);
-    Progress quiet(Progress::Mode::quiet);
-    GenerateOptions g;
-    g.variant = Variant{BaseVariant::english, false};
-    g.max_pieces = 4;
-    g.dir = mount;
-    g.threads = 2;
-    const GenerateSummary s = generate(g, quiet);
+    const GenerateSummary s =
+        test::generate_quietly(Variant{BaseVariant::english, false}, 4, mount);
     EXPECT_GT(s.classes_skipped, 0);
     r = verify_database(mount, false);
     EXPECT_TRUE(r.ok()) << lines(r);
@@ -381,13 +314,10 @@ TEST(FolderFailures, ReadOnlyFolder) {
     ScratchDir scratch("read-only");
     const fs::path mount = scratch.path / "ro";
     if (!mount_tmpfs(mount, "size=1m,ro")) GTEST_SKIP() << "cannot mount a tmpfs here";
-    const std::string out = (scratch.path / "out").string();
-    const int code = std::system((std::string(DAMAS_BINARY) + " gen -v english -p 3 -q -d " +
-                                  mount.string() + " >" + out + " 2>&1")
-                                     .c_str());
-    const std::vector<char> text = test::file_bytes(out);
-    const std::string message(text.begin(), text.end());
-    EXPECT_EQ(WEXITSTATUS(code), 2) << message;
+    const test::CliRun run =
+        test::run_cli({"gen", "-v", "english", "-p", "3", "-q", "-d", mount.string()});
+    const std::string message = run.out + run.err;
+    EXPECT_EQ(run.exit_code, 2) << message;
     EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
     EXPECT_NE(message.find("Read-only file system"), std::string::npos) << message;
     unmount(mount);

@@ -25,11 +25,6 @@ int table_files(const std::filesystem::path& folder) {
     return n;
 }
 
-std::string bytes_of(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 GenerateOptions options(const std::filesystem::path& dir, bool durable) {
     GenerateOptions o;
     o.variant = english;
@@ -54,7 +49,8 @@ TEST(DurableWrites, TheGeneratorSyncsEveryFileAndItsFolder) {
     EXPECT_EQ(durable_syncs(), between);  // --no-sync
     EXPECT_EQ(table_files(scratch.path / "english"), files);
     for (const auto& e : std::filesystem::directory_iterator(synced.path / "english"))
-        EXPECT_EQ(bytes_of(e.path()), bytes_of(scratch.path / "english" / e.path().filename()))
+        EXPECT_EQ(test::slurp(e.path()),
+                  test::slurp(scratch.path / "english" / e.path().filename()))
             << e.path();
 }
 
@@ -78,12 +74,9 @@ TEST(DurableWrites, GenRulesSyncsEveryFile) {
 TEST(DurableWrites, TheCommandsTakeNoSync) {
     ScratchDir dir("durable-cli");
     for (const char* command : {"gen", "gen-rules"}) {
-        std::string line = "'";
-        line += DAMAS_BINARY;
-        line += "' ";
-        line += command;
-        line += " -q --no-sync -v english -p 2 -t 1 -d '" + dir.path.string() + "'";
-        EXPECT_EQ(std::system(line.c_str()), 0) << line;
+        const std::string args = std::string(command) + " -q --no-sync -v english -p 2 -t 1 -d '" +
+                                 dir.path.string() + "'";
+        EXPECT_EQ(test::run_damas(args), 0) << args;
     }
     EXPECT_TRUE(std::filesystem::exists(dir.path / "english" / "0101.dtr"));
 }

@@ -61,13 +61,9 @@ struct ClassSet {
     test::ScratchDir dir;
     ClassSet(const std::string& variant, const std::string& c)
         : v(*parse_variant(variant)), cls(c), dir(variant + "-known-" + c) {
-        GenerateOptions o;
-        o.variant = v;
-        o.dir = dir.path;
-        o.threads = 2;
+        GenerateOptions o = test::generate_options(v, 4, dir.path);
         o.only = Material::parse(cls);
-        Progress quiet(Progress::Mode::quiet);
-        generate(o, quiet);
+        test::generate_quietly(o);
     }
     Tally count(const std::string& c, const Filter& keep, const std::string& label) const {
         const Tally t = dispatch(

@@ -8,14 +8,9 @@
 //    ignored otherwise.
 // The sets: english with up to 4 pieces (41 classes, about 5 s per run on 2 threads) for kills
 // and threads, up to 3 pieces for the damage tests.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <thread>
 
 #include "gen/verify/verify.hpp"
 #include "gen_fixtures.hpp"
@@ -152,8 +147,7 @@ void damage(const std::filesystem::path& file, bool truncate) {
         bytes.resize(bytes.size() - 7);
     else
         bytes[bytes.size() - 5] = static_cast<char>(bytes[bytes.size() - 5] ^ 0x40);  // a block
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    test::write_bytes(file, bytes);
 }
 
 // The damage tests use the 3-piece set: 16 classes, well under a second.

@@ -44,8 +44,7 @@ void generate_with_dtw_codec(const Variant& v, int pieces, const std::filesystem
                              Codec codec) {
     GenerateOptions o = options(v, pieces, dir, automatic_wdl_codec, context_min_positions);
     o.distance_codec = codec;
-    Progress progress(Progress::Mode::quiet);
-    generate(o, progress);
+    generate_quietly(o);
 }
 
 void expect_same_trees(const std::filesystem::path& a, const std::filesystem::path& b) {

@@ -15,17 +15,12 @@ inline GenerateSummary generate_in_units(const Variant& v, int pieces,
                                          WdlCodec codec = automatic_wdl_codec,
                                          std::uint64_t large_class_positions = 0,
                                          std::optional<Material> only = std::nullopt) {
-    GenerateOptions o;
+    GenerateOptions o = generate_options(v, pieces, dir);
     o.only = only;
     o.wdl_codec = codec;
     if (large_class_positions > 0) o.large_class_positions = large_class_positions;
-    o.variant = v;
-    o.max_pieces = pieces;
-    o.dir = dir;
-    o.threads = 2;
     o.pair_solving = how;
-    Progress progress(Progress::Mode::quiet);
-    return generate(o, progress);
+    return generate_quietly(o);
 }
 
 // codec, large_class_positions, only: as GenerateOptions (0: its default), for both runs.

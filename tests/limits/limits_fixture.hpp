@@ -14,12 +14,11 @@
 #include <vector>
 
 #include "arbiter.hpp"
-#include "gen/run/generate.hpp"
-#include "gen/process/progress.hpp"
-#include "gen/limits/rule_generate.hpp"
 #include "index/class_index.hpp"
 #include "probe/limits_probe.hpp"
 #include "rules/error.hpp"
+#include "tests/support/generate.hpp"
+#include "tests/support/scratch.hpp"
 
 namespace damas::test {
 
@@ -39,43 +38,26 @@ class RulesOracle {
     std::unique_ptr<Tablebase> tb_;
 };
 
+// The pure tables and the rule tables (the seed's edition, and FMJD's if asked) of a variant's
+// classes up to `pieces` (or of `only` and what it needs), in a scratch folder.
 struct LimitsDb {
+    ScratchDir scratch;
     std::filesystem::path dir;
     Variant variant;
     LimitsDb(Variant v, int pieces, std::optional<Material> only = std::nullopt,
              bool fmjd_too = false)
-        : variant(v) {
-        std::string leaf = "damas-limits-";
-        leaf += v.name();
-        leaf += '-';
-        leaf += std::to_string(::getpid());
-        dir = std::filesystem::temp_directory_path() / leaf;
-        std::filesystem::remove_all(dir);
-        Progress quiet(Progress::Mode::quiet);
-        GenerateOptions g;
-        g.variant = v;
-        g.max_pieces = pieces;
-        g.dir = dir;
-        g.threads = 2;
+        : scratch("limits-" + v.name()), dir(scratch.path), variant(v) {
+        GenerateOptions g = generate_options(v, pieces, dir);
         g.only = only;
-        generate(g, quiet);
-        RuleGenerateOptions r;
-        r.variant = v;
-        r.max_pieces = pieces;
-        r.dir = dir;
+        generate_quietly(g);
+        RuleGenerateOptions r = rule_options(v, pieces, dir);
         r.only = only;
-        generate_rules(r, quiet);
+        generate_rules_quietly(r);
         if (fmjd_too) {
             r.edition = Edition::fmjd;
-            generate_rules(r, quiet);
+            generate_rules_quietly(r);
         }
     }
-    ~LimitsDb() {
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
-    }
-    LimitsDb(const LimitsDb&) = delete;
-    LimitsDb& operator=(const LimitsDb&) = delete;
 };
 
 // One comparison: the counts given to the probe and the same counts as the arbiter keeps them.

@@ -8,15 +8,18 @@
 //    read back for the larger classes, captures recomputed: the files are identical after).
 // The set: portuguese with up to 4 pieces (41 classes; the forcada classes have two rule
 // files), about 8 s per rule run on 2 threads.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <chrono>
-#include <thread>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "gen/verify/verify.hpp"
-#include "tests/gen/gen_fixtures.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/process.hpp"
+#include "tests/support/scratch.hpp"
 
 namespace damas {
 namespace {
@@ -62,23 +65,10 @@ struct RuleSet {
     Tree rules() const { return rule_files(tree_bytes(dir.path)); }
 };
 
+// Starts `damas gen-rules` on dir and kills it with SIGKILL after `delay` (test::run_and_kill).
 bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        const int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1);
-        ::dup2(null, 2);
-        const std::string d = dir.string();
-        ::execl(DAMAS_BINARY, DAMAS_BINARY, "gen-rules", "-q", "-v", variant, "-p", "4", "-t", "2",
-                "-d", d.c_str(), static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    EXPECT_GT(pid, 0);
-    std::this_thread::sleep_for(delay);
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    return test::run_and_kill(
+        {"gen-rules", "-q", "-v", variant, "-p", "4", "-t", "2", "-d", dir.string()}, delay);
 }
 
 class RulesResume : public testing::Test {
@@ -131,23 +121,17 @@ TEST_F(RulesResume, DamagedMissingAndTmpFiles) {
     // A bit flipped in the last block of a class others depend on.
     std::vector<char> bytes = test::file_bytes(folder / "0201.dtr");
     bytes[bytes.size() - 5] = static_cast<char>(bytes[bytes.size() - 5] ^ 0x40);
-    {
-        std::ofstream out(folder / "0201.dtr", std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    }
+    test::write_bytes(folder / "0201.dtr", bytes);
     const std::string verify = "verify -q -d " + set.dir.path.string();
     EXPECT_EQ(test::run_damas(verify), 1);
     // The forcada's second file missing, its .tmp a leftover; a stray .tmp beside a good file.
     std::filesystem::remove(folder / "0301.dtr-forcada");
     std::ofstream(folder / "0301.dtr-forcada.tmp") << "half written";
     std::ofstream(folder / "1101.dtr.tmp") << "garbage";
-    const std::string out = (set.dir.path / "summary.json").string();
-    const std::string command = std::string(DAMAS_BINARY) + " " +
-                                args_for("gen-rules", set.dir.path, 2) + " --json >" + out;
-    ASSERT_EQ(std::system(command.c_str()), 0);
-    std::ifstream summary(out);
-    const std::string json((std::istreambuf_iterator<char>(summary)),
-                           std::istreambuf_iterator<char>());
+    const test::CliRun run =
+        test::run_shell(test::damas_command(args_for("gen-rules", set.dir.path, 2) + " --json"));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::string& json = run.out;
     // Rewritten: the pairs 0102+0201 and 0103+0301; the other 37 classes skipped.
     EXPECT_NE(json.find("\"classes_built\":4,\"classes_skipped\":37"), std::string::npos) << json;
     EXPECT_TRUE(set.rules() == reference_->rules());

@@ -44,8 +44,14 @@ inline void check_mirror_layout(const Case& c, WdlCodec codec = automatic_wdl_co
     const Variant v = *parse_variant(c.variant);
     const int pieces = c.pieces;
     ScratchDir mirror_dir("mirror"), full_dir("full");
-    make_database(mirror_dir.path, v, pieces, 2, true, codec, large_class_positions);
-    make_database(full_dir.path, v, pieces, 2, false, Codec::zstd);
+    GenerateOptions mirror_options = generate_options(v, pieces, mirror_dir.path);
+    mirror_options.wdl_codec = codec;
+    mirror_options.large_class_positions = large_class_positions;
+    generate_quietly(mirror_options);
+    GenerateOptions full_options = generate_options(v, pieces, full_dir.path);
+    full_options.mirror_wdl = false;  // --full-wdl
+    full_options.wdl_codec = Codec::zstd;
+    generate_quietly(full_options);
 
     const WdlFiles layout = wdl_files(mirror_dir.path / v.name());
     const WdlFiles full = wdl_files(full_dir.path / v.name());

@@ -14,8 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "gen/process/progress.hpp"
-#include "gen/limits/rule_generate.hpp"
 #include "probe/damas_probe.h"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
@@ -31,9 +29,9 @@ class CApi : public testing::Test {
   protected:
     static void SetUpTestSuite() {
         dir_ = new ScratchDir("c-api");
-        test::make_database(dir_->path, *parse_variant("english"), 3);
-        test::make_database(dir_->path, *parse_variant("turkish-giveaway"), 2);
-        test::make_database(dir_->path, *parse_variant("brazilian"), 3);
+        test::generate_quietly(*parse_variant("english"), 3, dir_->path);
+        test::generate_quietly(*parse_variant("turkish-giveaway"), 2, dir_->path);
+        test::generate_quietly(*parse_variant("brazilian"), 3, dir_->path);
     }
     static void TearDownTestSuite() {
         delete dir_;
@@ -348,12 +346,7 @@ TEST_F(CApi, RulesProbeAndRootRules) {
     const damas_rule_counts fresh = {0, 0, -1, DAMAS_EDITION_SEED};
     const char* fen = "W:WK18,K19:BK1";
     EXPECT_EQ(damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &fresh).status, DAMAS_NO_RULE_TABLE);
-    RuleGenerateOptions o;
-    o.variant = *parse_variant("english");
-    o.max_pieces = 3;
-    o.dir = dir_->path;
-    Progress quiet(Progress::Mode::quiet);
-    generate_rules(o, quiet);
+    test::generate_rules_quietly(*parse_variant("english"), 3, dir_->path);
     damas_close(tb);  // the handle remembers the tables it found missing
     char error[200];
     tb = damas_open(dir_->path.c_str(), 8, 0, error, sizeof error);

@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "gen/process/progress.hpp"
-#include "gen/limits/rule_generate.hpp"
 #include "index/class_index.hpp"
 #include "probe/damas.hpp"
 #include "probe/probe.hpp"
@@ -26,14 +24,9 @@ class Cpp17Api : public testing::Test {
   protected:
     static void SetUpTestSuite() {
         dir_ = new ScratchDir("cpp17-api");
-        test::make_database(dir_->path, *parse_variant("english"), 3);
-        test::make_database(dir_->path, *parse_variant("brazilian"), 2);
-        RuleGenerateOptions r;
-        r.variant = *parse_variant("english");
-        r.max_pieces = 3;
-        r.dir = dir_->path;
-        Progress quiet(Progress::Mode::quiet);
-        generate_rules(r, quiet);
+        test::generate_quietly(*parse_variant("english"), 3, dir_->path);
+        test::generate_quietly(*parse_variant("brazilian"), 2, dir_->path);
+        test::generate_rules_quietly(*parse_variant("english"), 3, dir_->path);
     }
     static void TearDownTestSuite() {
         delete dir_;

@@ -24,7 +24,7 @@ class ProbeErrors : public testing::Test {
   protected:
     static void SetUpTestSuite() {
         pristine_ = new ScratchDir("errors-pristine");
-        test::make_database(pristine_->path, english, 3);
+        test::generate_quietly(english, 3, pristine_->path);
     }
     static void TearDownTestSuite() {
         delete pristine_;

@@ -1,5 +1,5 @@
-// Helpers for the probe tests: small databases generated into a scratch folder, and an
-// independent reference solver for tiny classes.
+// Helpers for the probe tests: an independent reference solver for tiny classes, and the
+// comparison of a database generated in a scratch folder (tests/support) with it.
 //
 // The reference solver shares only the move generator (and the class index, to list the
 // positions to start from) with the library: it collects every position reachable from the
@@ -26,26 +26,10 @@
 #include "rules/notation.hpp"
 #include "rules/variant.hpp"
 #include "table/outcome.hpp"
-#include "tests/table/table_fixtures.hpp"
+#include "tests/support/generate.hpp"
+#include "tests/support/scratch.hpp"
 
 namespace damas::test {
-
-// Generates every class of the variant with 2..pieces pieces into dir.
-// mirror_wdl and codec: as GenerateOptions (mirror_wdl false: --full-wdl).
-inline void make_database(const std::filesystem::path& dir, Variant v, int pieces, int threads = 0,
-                          bool mirror_wdl = true, WdlCodec codec = automatic_wdl_codec,
-                          std::uint64_t large_class_positions = context_min_positions) {
-    GenerateOptions o;
-    o.variant = v;
-    o.max_pieces = pieces;
-    o.dir = dir;
-    o.threads = threads;
-    o.mirror_wdl = mirror_wdl;
-    o.wdl_codec = codec;
-    o.large_class_positions = large_class_positions;
-    Progress quiet(Progress::Mode::quiet);
-    generate(o, quiet);
-}
 
 struct PositionHash {
     std::size_t operator()(const Position& p) const {
@@ -211,7 +195,7 @@ void compare_all(Variant v, int pieces, const Tablebase& tb) {
 inline void check_against_reference(const Case& c) {
     const Variant v = *parse_variant(c.variant);
     const ScratchDir dir(std::string("ref-") + c.variant);
-    make_database(dir.path, v, c.pieces);
+    generate_quietly(v, c.pieces, dir.path);
     const auto tb = Tablebase::open(dir.path, 4);
     dispatch(v.base, [&](auto rules) { compare_all<decltype(rules)>(v, c.pieces, *tb); });
 }

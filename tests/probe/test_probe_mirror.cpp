@@ -62,7 +62,7 @@ TEST(HalfLayout, AnswersLikeZstd) {
 TEST(MirrorLayout, BothFilesMirroredIsCorrupt) {
     const Variant v = *parse_variant("english");
     test::ScratchDir dir("mirror-both");
-    test::make_database(dir.path, v, 3, 2);
+    test::generate_quietly(v, 3, dir.path);
     const Material m = *Material::parse("0201");
     const std::filesystem::path a = table_path(dir.path, v, m.name(), Metric::wdl);
     const std::filesystem::path b = table_path(dir.path, v, m.mirrored().name(), Metric::wdl);

@@ -32,11 +32,6 @@ struct Sample {
     ProbeResult wdl, dtw;
 };
 
-std::string read_bytes(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 // Rewrites the file in place (same inode, O_TRUNC) with these bytes.
 void write_in_place(const std::filesystem::path& path, const std::string& bytes) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -47,7 +42,7 @@ void write_in_place(const std::filesystem::path& path, const std::string& bytes)
 struct Restore {
     std::filesystem::path path;
     std::string bytes;
-    explicit Restore(std::filesystem::path p) : path(std::move(p)), bytes(read_bytes(path)) {}
+    explicit Restore(std::filesystem::path p) : path(std::move(p)), bytes(test::slurp(path)) {}
     ~Restore() { write_in_place(path, bytes); }
 };
 
@@ -86,7 +81,9 @@ class ProbeRecover : public testing::Test {
     static void SetUpTestSuite() {
         dir_ = new ScratchDir("recover");
         // Every wdl file holds its values (no mirror layout): a class's wdl probe reads it alone.
-        test::make_database(dir_->path, english, 3, 1, false);
+        GenerateOptions o = test::generate_options(english, 3, dir_->path, 1);
+        o.mirror_wdl = false;
+        test::generate_quietly(o);
         const auto tb = Tablebase::open(dir_->path, 8);
         std::mt19937_64 rng(11);
         samples_ = new std::vector<Sample>;
@@ -162,7 +159,7 @@ TEST_F(ProbeRecover, OpenTableRewrittenInPlaceIsOpenedAgain) {
     const auto path = path_of("0201", Metric::wdl);
     const Restore restore(path);
     write_swapped_wdl(path, path.string() + ".new");
-    const std::string other = read_bytes(path.string() + ".new");
+    const std::string other = test::slurp(path.string() + ".new");
     std::filesystem::remove(path.string() + ".new");
     for (const Sample& s : quiet) ASSERT_TRUE(same(c_probe(tb, s.position, false), s.wdl));
     // Rewritten in place with other values: the open table's blocks no longer match its offset
@@ -213,7 +210,7 @@ TEST_F(ProbeRecover, ThreadsRecoverOnceFilesAreGoodAgain) {
         path_of("0201", Metric::wdl), path_of("0201", Metric::dtw), path_of("1101", Metric::wdl),
         path_of("1101", Metric::dtw), path_of("0102", Metric::wdl)};
     std::vector<std::string> good;
-    for (const auto& p : victims) good.push_back(read_bytes(p));
+    for (const auto& p : victims) good.push_back(test::slurp(p));
 
     // Missing when the threads start: their first probes of these tables fail.
     for (const auto& p : victims) std::filesystem::remove(p);

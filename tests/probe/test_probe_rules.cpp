@@ -8,8 +8,6 @@
 #include <thread>
 #include <vector>
 
-#include "gen/process/progress.hpp"
-#include "gen/limits/rule_generate.hpp"
 #include "probe/probe.hpp"
 #include "rules/notation.hpp"
 #include "test_probe_fixtures.hpp"
@@ -25,20 +23,13 @@ class ProbeRules : public testing::Test {
   protected:
     static void SetUpTestSuite() {
         db_ = new ScratchDir("probe-rules");
-        test::make_database(db_->path, english, 3);
+        test::generate_quietly(english, 3, db_->path);
     }
     static void TearDownTestSuite() {
         delete db_;
         db_ = nullptr;
     }
-    static void generate_rule_tables() {
-        RuleGenerateOptions r;
-        r.variant = english;
-        r.max_pieces = 3;
-        r.dir = db_->path;
-        Progress quiet(Progress::Mode::quiet);
-        generate_rules(r, quiet);
-    }
+    static void generate_rule_tables() { test::generate_rules_quietly(english, 3, db_->path); }
     static ScratchDir* db_;
 };
 ScratchDir* ProbeRules::db_ = nullptr;

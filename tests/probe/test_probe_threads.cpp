@@ -37,7 +37,7 @@ TEST_P(ProbeThreads, EightThreadsAgreeWithOne) {
     const ThreadCase tc = GetParam();
     const Variant v{BaseVariant::english, false};
     const ScratchDir dir("threads");
-    test::make_database(dir.path, v, 3, 1, true, tc.codec);  // one thread: TSan sees the probes
+    test::generate_quietly(v, 3, dir.path, 1, tc.codec);  // one thread: TSan sees the probes
 
     // Positions of every class, both sides to move, from a fixed seed.
     std::vector<Expected> expected;

@@ -1,14 +1,9 @@
-// Board diagrams (tools/render/svg.hpp) and `damas svg`: every playable square drawn once with its name
-// where the variant's numbering puts it (the corners checked against the PDN standards), every
-// piece drawn, the move's arrow between the right squares; bad input is one error line.
+// Board diagrams (tools/render/svg.hpp): every playable square drawn once with its name where
+// the variant's numbering puts it (the corners checked against the PDN standards), every piece
+// drawn, the move's arrow between the right squares (`damas svg`: tests/cli/test_cli_svg.cpp).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "rules/notation.hpp"
 #include "tools/render/svg.hpp"
@@ -92,56 +87,6 @@ TEST(Svg, KingsAndMoveArrow) {
     EXPECT_EQ(count(svg, "class=\"captured\""), 2);  // one cross: two strokes
     EXPECT_FALSE(find_move(v, p, "28-22"));          // a capture is compulsory
     EXPECT_FALSE(find_move(v, p, "junk"));
-}
-
-struct CliRun {
-    int code;
-    std::string out;
-    std::string err;
-};
-
-CliRun damas(const std::string& args) {
-    const auto dir = std::filesystem::temp_directory_path();
-    const auto out = dir / ("svg_out_" + std::to_string(::getpid()));
-    const auto err = dir / ("svg_err_" + std::to_string(::getpid()));
-    const int status = std::system((std::string("'") + DAMAS_BINARY + "' " + args + " >'" +
-                                    out.string() + "' 2>'" + err.string() + "'")
-                                       .c_str());
-    const auto slurp = [](const std::filesystem::path& f) {
-        std::ifstream in(f);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    };
-    CliRun r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-    std::filesystem::remove(out);
-    std::filesystem::remove(err);
-    return r;
-}
-
-TEST(SvgCommand, WritesTheDiagramAndRejectsBadInput) {
-    const auto file =
-        std::filesystem::temp_directory_path() / ("board_" + std::to_string(::getpid()) + ".svg");
-    CliRun r = damas("svg -v english 'W:W21,22:B9' --move 22-18 -o '" + file.string() + "'");
-    EXPECT_EQ(r.code, 0) << r.err;
-    std::ifstream in(file);
-    std::stringstream s;
-    s << in.rdbuf();
-    const Variant english = *parse_variant("english");
-    SvgOptions o;
-    const Position p = parse_fen(english, "W:W21,22:B9");
-    o.move = find_move(english, p, "22-18");
-    EXPECT_EQ(s.str(), board_svg(english, p, o));
-    std::filesystem::remove(file);
-
-    for (const char* bad : {"svg -v english 'W:W21,22:B9' --move 22-13", "svg -v nope 'W:W21:B9'",
-                            "svg -v english 'W:W99:B9'"}) {
-        r = damas(bad);
-        EXPECT_EQ(r.code, 2) << bad;
-        EXPECT_TRUE(r.out.empty());
-        EXPECT_EQ(count(r.err, "\n"), 1) << r.err;
-        EXPECT_EQ(r.err.rfind("damas: error: ", 0), 0u) << r.err;
-    }
 }
 
 }  // namespace

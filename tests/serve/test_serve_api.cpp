@@ -7,10 +7,7 @@
 #include <httplib.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-#include <fcntl.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -19,12 +16,13 @@
 #include <set>
 #include <sstream>
 
-#include "gen/limits/rule_generate.hpp"
-#include "probe/probe.hpp"
 #include "probe/limits_probe.hpp"
+#include "probe/probe.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
-#include "tests/probe/test_probe_fixtures.hpp"
+#include "tests/support/generate.hpp"
+#include "tests/support/process.hpp"
+#include "tests/support/scratch.hpp"
 
 namespace damas {
 namespace {
@@ -32,39 +30,24 @@ namespace {
 using nlohmann::json;
 const Variant english{BaseVariant::english, false};
 
-// The server as a child process; its first line on stdout names the port.
+// The server as a child process (its log on stderr to a file); its first line on stdout names
+// the port. Stopped with SIGTERM.
 class ServerProcess {
   public:
-    ServerProcess(const std::filesystem::path& dir, const std::filesystem::path& log) {
-        int out[2];
-        if (pipe(out) != 0) throw std::runtime_error("pipe");
-        pid_ = fork();
-        if (pid_ == 0) {
-            dup2(out[1], 1);
-            const int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            dup2(err, 2);
-            execl(DAMAS_BINARY, "damas", "serve", "-d", dir.c_str(), "--port", "0", "--threads",
-                  "4", static_cast<char*>(nullptr));
-            _exit(127);
-        }
-        close(out[1]);
-        std::string line;
-        char c;
-        while (read(out[0], &c, 1) == 1 && c != '\n') line += c;
-        close(out[0]);
+    ServerProcess(const std::filesystem::path& dir, const std::filesystem::path& log)
+        : child_(test::damas_argv({"serve", "-d", dir.string(), "--port", "0", "--threads", "4"}),
+                 {.out = {}, .err = log, .out_to_pipe = true}) {
+        const std::string line = child_.read_line();
         const auto colon = line.rfind(':');
         if (colon == std::string::npos) throw std::runtime_error("no port in '" + line + "'");
         port_ = std::stoi(line.substr(colon + 1));
     }
-    ~ServerProcess() {
-        kill(pid_, SIGTERM);
-        waitpid(pid_, nullptr, 0);
-    }
+    ~ServerProcess() { child_.stop(SIGTERM); }
     int port() const { return port_; }
-    bool alive() const { return waitpid(pid_, nullptr, WNOHANG) == 0; }
+    bool alive() { return child_.running(); }
 
   private:
-    pid_t pid_ = -1;
+    test::ChildProcess child_;
     int port_ = 0;
 };
 
@@ -72,13 +55,8 @@ class ServeApi : public testing::Test {
   protected:
     static void SetUpTestSuite() {
         dir_ = new test::ScratchDir("serve");
-        test::make_database(dir_->path, english, 3);
-        RuleGenerateOptions r;
-        r.variant = english;
-        r.max_pieces = 3;
-        r.dir = dir_->path;
-        Progress quiet(Progress::Mode::quiet);
-        generate_rules(r, quiet);
+        test::generate_quietly(english, 3, dir_->path);
+        test::generate_rules_quietly(english, 3, dir_->path);
         // A class whose tables are missing: its positions are 404.
         for (const Metric m : {Metric::wdl, Metric::dtw})
             std::filesystem::remove(table_path(dir_->path, english, "1002", m));

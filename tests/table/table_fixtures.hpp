@@ -1,33 +1,17 @@
-// Helpers shared by the table file tests: a scratch folder, synthetic values, file bytes.
+// Helpers shared by the table file tests: synthetic values and a table's description. Scratch
+// folders and file bytes come from tests/support.
 #pragma once
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gen/write/writer.hpp"
 #include "table/format.hpp"
+#include "tests/support/generate.hpp"
+#include "tests/support/scratch.hpp"
 
 namespace damas::test {
-
-// A fresh folder under the system temporary folder, removed at the end.
-struct ScratchDir {
-    std::filesystem::path path;
-    explicit ScratchDir(const std::string& name) {
-        path = std::filesystem::temp_directory_path() /
-               ("damas-probe-" + name + "-" + std::to_string(::getpid()));
-        std::filesystem::remove_all(path);
-        std::filesystem::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-    }
-};
 
 inline TableInfo test_info() {
     return TableInfo{Variant{BaseVariant::english, false}, {0, 2, 0, 1}, "damas-test 0.1"};
@@ -50,16 +34,6 @@ inline std::vector<std::uint16_t> random_dtw(std::size_t n, std::uint64_t seed) 
         x = r == 0 ? dtw_unknown : r == 1 ? dtw_draw : static_cast<std::uint16_t>(rng() % 200);
     }
     return v;
-}
-
-inline std::vector<char> file_bytes(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-inline void write_bytes(const std::filesystem::path& p, const std::vector<char>& bytes) {
-    std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 }  // namespace damas::test

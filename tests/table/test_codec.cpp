@@ -76,14 +76,9 @@ std::vector<std::uint8_t> real_wdl(const std::vector<std::uint16_t>& dtw) {
 const std::filesystem::path& solved_folder() {
     static ScratchDir dir("codec-db");
     static const bool made = [] {
-        GenerateOptions o;
-        o.variant = english;
-        o.max_pieces = 4;
-        o.dir = dir.path;
-        o.threads = 2;
+        GenerateOptions o = test::generate_options(english, 4, dir.path);
         o.durable = false;
-        Progress progress(Progress::Mode::quiet);
-        generate(o, progress);
+        test::generate_quietly(o);
         return true;
     }();
     (void)made;

@@ -1,0 +1,52 @@
+#include "tests/support/generate.hpp"
+
+#include "gen/process/progress.hpp"
+#include "gen/run/generate.hpp"
+
+namespace damas::test {
+
+GenerateOptions generate_options(const Variant& v, int pieces, const std::filesystem::path& dir,
+                                 int threads) {
+    GenerateOptions o;
+    o.variant = v;
+    o.max_pieces = pieces;
+    o.dir = dir;
+    o.threads = threads;
+    return o;
+}
+
+GenerateSummary generate_quietly(const GenerateOptions& o) {
+    Progress quiet(Progress::Mode::quiet);
+    return generate(o, quiet);
+}
+
+GenerateSummary generate_quietly(const Variant& v, int pieces, const std::filesystem::path& dir,
+                                 int threads, WdlCodec codec) {
+    GenerateOptions o = generate_options(v, pieces, dir, threads);
+    o.wdl_codec = codec;
+    return generate_quietly(o);
+}
+
+RuleGenerateOptions rule_options(const Variant& v, int pieces, const std::filesystem::path& dir,
+                                 int threads) {
+    RuleGenerateOptions r;
+    r.variant = v;
+    r.max_pieces = pieces;
+    r.dir = dir;
+    r.threads = threads;
+    return r;
+}
+
+RuleGenerateSummary generate_rules_quietly(const RuleGenerateOptions& o) {
+    Progress quiet(Progress::Mode::quiet);
+    return generate_rules(o, quiet);
+}
+
+RuleGenerateSummary generate_rules_quietly(const Variant& v, int pieces,
+                                           const std::filesystem::path& dir, Edition edition) {
+    RuleGenerateOptions r = rule_options(v, pieces, dir);
+    r.edition = edition;
+    return generate_rules_quietly(r);
+}
+
+}  // namespace damas::test
