@@ -16,10 +16,9 @@ namespace {
 const Material pair_2030{2, 0, 3, 0};
 
 PairLayout layout_in(LayoutMode mode, Material m) {
-    set_layout_mode_for_tests(mode);
-    PairLayout layout(board_10x10, m);
-    set_layout_mode_for_tests(std::nullopt);
-    return layout;
+    GenerationTuning tuning;
+    tuning.layout_mode = mode;
+    return PairLayout(board_10x10, m, tuning);
 }
 
 void BM_MakeLayout(benchmark::State& state) {

@@ -1,8 +1,10 @@
 // What a generation run is asked for: the classes, the folder, and how the generator makes them
-// (threads, durability, codecs and layouts, memory budget, how pairs are solved). Every part of
-// the generator reads it; gen/run/generate.hpp runs it.
+// (threads, durability, codecs and layouts, memory budget, how pairs are solved, and the sizes
+// the generator chooses by itself: GenerationTuning). Every part of the generator reads it;
+// gen/run/generate.hpp runs it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -29,6 +31,31 @@ inline constexpr std::uint64_t context_min_positions = std::uint64_t{1} << 24;
 // only for the pairs whose slices the state words cannot hold.
 enum class PairSolving { automatic, units, units_read_through, units_compact };
 
+// How a pair's layout finds the slices of its men configurations (gen/units/pair_layout.hpp): from
+// tables, or computed.
+enum class LayoutMode { tabled, computed };
+
+// Sizes and choices the generator makes by itself; tests set them so that small classes take
+// the paths of large ones. The defaults are what every run uses. A run passes them down to
+// where they are read: the pair's layout (gen/units/pair_layout.hpp) carries the layout mode and
+// the unit chunk size to the unit files, the byte-a-position solver and the plan get the rest.
+struct GenerationTuning {
+    // The positions a unit chunk holds (gen/units/unit_file.hpp); smaller, the men
+    // configurations of small classes are split into chunks and their slices streamed to units.
+    std::uint64_t unit_chunk_positions = 64 * 1024;
+    // The layout mode of every pair; nothing: by the size of its tables (PairLayout::mode_for).
+    std::optional<LayoutMode> layout_mode;
+    // The distances a byte of the byte-a-position solver holds (gen/solve/compact_solver.hpp):
+    // 1 to 76 (plies 0..75); fewer, small classes take the overflow map's paths.
+    int compact_byte_distances = 76;
+    // The fewest losses a thread of that solver batches before reading their exits; fewer,
+    // small slices settle batches within a level, not only at its end.
+    std::size_t compact_deferred_batch = 4096;
+    // Whether pairs in units pack their wdl values for the writer (gen/plan/plan.hpp:
+    // PairStep::wdl_packed): always (true), never (false), or as the budget allows (nothing).
+    std::optional<bool> wdl_packed;
+};
+
 // The classes (ClassSelection: variant, max_pieces, max_per_side, only) and how to make them.
 struct GenerateOptions : ClassSelection {
     std::filesystem::path dir;  // database root; files go to <dir>/<variant>/
@@ -53,6 +80,7 @@ struct GenerateOptions : ClassSelection {
     // The most memory the run may take (gen/plan/plan.hpp); 0: three quarters of the available memory.
     std::uint64_t memory_bytes = 0;
     PairSolving pair_solving = PairSolving::automatic;
+    GenerationTuning tuning;
 };
 
 }  // namespace damas

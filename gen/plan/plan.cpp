@@ -22,8 +22,6 @@
 namespace damas {
 namespace {
 
-std::optional<bool> wdl_packed_for_tests;
-
 // The fixed part of a run's memory (writer blocks, thread stacks, the program: measured under
 // 64 MiB), and a twentieth for what grows with the classes but is not modelled (index tables):
 // the model alone fell 2.6% short of english 2-6's peak and 4.5% short of international 2-5's.
@@ -119,12 +117,12 @@ std::uint64_t largest_slice_positions(const BoardSpec& board, Material m);
 // it keeps, 4 of them at 8 bytes a configuration (at most the largest slice's, both classes),
 // and tabled, 6 bytes per men configuration of each class, or computed, 3 bytes per men group of
 // each class and each list's directory (4 bytes a group).
-std::uint64_t layout_bytes(const BoardSpec& board, Material m) {
+std::uint64_t layout_bytes(const BoardSpec& board, Material m, const GenerationTuning& tuning) {
     const ClassIndex index(board, m);
     const std::uint64_t largest_slice_men =
         largest_slice_positions(board, m) / index.kings_per_men();
     const std::uint64_t lists = 4 * 8 * largest_slice_men;
-    if (PairLayout::mode_for(board, m) == LayoutMode::tabled)
+    if (PairLayout::mode_for(board, m, tuning) == LayoutMode::tabled)
         return PairLayout::tabled_bytes(board, m) + lists;
     const std::uint64_t groups =
         index.men_group_count() +
@@ -202,19 +200,20 @@ struct PairCosts {
     std::uint64_t compact_positions;  // of the slices the byte-a-position solver would take
 };
 
-PairCosts pair_costs(const Variant& v, Material m, int threads) {
+PairCosts pair_costs(const Variant& v, Material m, int threads, const GenerationTuning& tuning) {
     const BoardSpec board = v.info().board;
+    const std::uint64_t unit_chunk = tuning.unit_chunk_positions;
     PairCosts c{};
     const std::uint64_t a = ClassIndex(board, m).size();
     c.positions = m == m.mirrored() ? a : 2 * a;
     c.largest_class = a;
     const std::uint64_t results = solver_result_bytes(board, m);
-    const std::uint64_t layout = layout_bytes(board, m);
+    const std::uint64_t layout = layout_bytes(board, m, tuning);
     const std::uint64_t slice = 3 * largest_slice_positions(board, m);
     c.whole_solve = solver_bytes(v, m, threads) + layout + 2 * slice;
     // In units, the values of the slice being solved, unless streamed to its unit file.
-    c.units_solve =
-        solver_bytes(v, m, threads, true) + layout + 3 * held_slice_positions(v, m, threads);
+    c.units_solve = solver_bytes(v, m, threads, true) + layout +
+                    3 * held_slice_positions(v, m, threads, unit_chunk);
     // Writing (gen/run/generate.cpp): held whole, the results, a byte a position of one class at a
     // time for its wdl values and one more for the context codec's position flags; the DTW
     // values are taken block by block. In units, every value is read in passes from the unit
@@ -226,15 +225,15 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
     // configuration split into chunks. The context codec's flags of the class being written,
     // compressed (gen/write/writer.hpp).
     const ClassIndex index(board, m), mirror(board, m.mirrored());
-    const bool splits = compact_splits_configurations(index.kings_per_men());
+    const bool splits = compact_splits_configurations(index.kings_per_men(), unit_chunk);
     const std::uint64_t chunk =
-        splits ? unit_chunk_positions()
-               : std::max<std::uint64_t>(unit_chunk_positions(), index.kings_per_men());
+        splits ? unit_chunk : std::max<std::uint64_t>(unit_chunk, index.kings_per_men());
     const std::uint64_t streams =
         3 * chunk *
             (static_cast<std::uint64_t>(index.slice_count()) + ClassStream::chunks_at_once) +
-        3 * ClassStream::segment_positions() + 6 * chunk * static_cast<std::uint64_t>(threads) +
-        4 * SolvedClassWriter::batch_chunks * unit_chunk_positions();
+        3 * ClassStream::segment_positions(unit_chunk) +
+        6 * chunk * static_cast<std::uint64_t>(threads) +
+        4 * SolvedClassWriter::batch_chunks * unit_chunk;
     c.whole_write = results + 2 * c.largest_class;
     c.units_write = layout + streams + held_flags_limit(c.largest_class);
     // With the byte-a-position solver: for every slice where it splits men configurations, else
@@ -246,23 +245,19 @@ PairCosts pair_costs(const Variant& v, Material m, int threads) {
                                    (m == m.mirrored() ? 0 : mirror.positions_in_slice(s));
     // A kings-only turkish pair held a quarter solves a quarter (gen/solve/king_quarters.hpp); its
     // writer's locating every position is counted in the cost of the positions themselves.
-    if (KingQuarters::holds(board, m) && UnitStream::streams(index.kings_per_men()))
+    if (KingQuarters::holds(board, m) && UnitStream::streams(index.kings_per_men(), unit_chunk))
         c.compact_positions = KingQuarters::pair_held_positions(m);
     if (splits)
-        c.compact_solve = compact_solver_bytes(v, m, threads, false) + layout;
+        c.compact_solve = compact_solver_bytes(v, m, threads, false, unit_chunk) + layout;
     else
-        c.compact_solve = compact_solver_bytes(v, m, threads, true) +
+        c.compact_solve = compact_solver_bytes(v, m, threads, true, unit_chunk) +
                           solver_bytes(v, m, threads, true, true) + layout +
-                          3 * held_slice_positions(v, m, threads, true);
+                          3 * held_slice_positions(v, m, threads, unit_chunk, true);
     c.compact_write = c.units_write;  // the same writer, reading the same unit files
     return c;
 }
 
 }  // namespace
-
-void set_wdl_packed_for_tests(std::optional<bool> packed) {
-    wdl_packed_for_tests = packed;
-}
 
 std::uint64_t available_memory_bytes() {
     std::ifstream meminfo("/proc/meminfo");
@@ -329,7 +324,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
     std::set<Material> solved;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const Material m = pairs[i];
-        costs.push_back(pair_costs(o.variant, m, threads));
+        costs.push_back(pair_costs(o.variant, m, threads, o.tuning));
         std::uint64_t held = kept_below;
         for (Material c : solved)
             if (c.pieces() == top && last_use[c] >= i) held += store_bytes_of(board, c);
@@ -402,13 +397,13 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                 // classes again from their solved class files for the next pair: the store is
                 // emptied for them where only that makes room (english 2-6 at 512 MiB: 1221 +
                 // 2112 and 1122 + 2211).
-                const bool may_pack = wdl_packed_for_tests.value_or(true);
+                const bool may_pack = o.tuning.wdl_packed.value_or(true);
                 step.empty_store_before_writing =
                     !fits(store + units_write) ||
                     (may_pack && !fits(store + units_write + packed) && fits(units_write + packed));
                 std::uint64_t writing =
                     step.empty_store_before_writing ? units_write : store + units_write;
-                step.wdl_packed = wdl_packed_for_tests.value_or(fits(writing + packed));
+                step.wdl_packed = o.tuning.wdl_packed.value_or(fits(writing + packed));
                 if (step.wdl_packed) writing += packed;
                 modelled = std::max(solving, writing);
                 seconds *= units_slowdown;

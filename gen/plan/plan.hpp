@@ -22,7 +22,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,8 +40,9 @@ struct PairStep {
     bool compact = false;
     bool empty_store_before_writing = false;
     // In units, the writer packs each class's wdl values (2 bits a position) from the unit files
-    // once, for its passes (estimates, counts, the file), where the budget allows; else it reads
-    // them from the unit files again for each pass (gen/write/writer.hpp: WdlPasses).
+    // once, for its passes (estimates, counts, the file), where the budget allows (or as
+    // GenerationTuning::wdl_packed says); else it reads them from the unit files again for each
+    // pass (gen/write/writer.hpp: WdlPasses).
     bool wdl_packed = false;
     std::uint64_t store_bytes = 0;  // the solved classes held whole while the pair is solved
     // The classes the pair reads through a block cache of cache_bytes instead of holding them
@@ -75,10 +75,6 @@ struct GenerationPlan {
 };
 
 GenerationPlan plan_generation(const GenerateOptions& options);
-
-// Tests: whether pairs in units pack their wdl values for the writer (PairStep::wdl_packed):
-// always (true), never (false), or as the budget allows (nullopt, the default).
-void set_wdl_packed_for_tests(std::optional<bool> packed);
 
 // "12G", "512M", "1.5G", "800K" or a number of bytes; throws Error on anything else.
 std::uint64_t parse_memory_size(const std::string& text);

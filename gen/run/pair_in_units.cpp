@@ -56,7 +56,8 @@ bool unit_opens(const GenerateOptions& o, const PairLayout& layout, int s) {
 // (gen/solve/compact_solver.hpp).
 bool slice_by_bytes(const GenerateOptions& o, const PairLayout& layout, bool compact, int s) {
     if (!compact) return false;
-    if (compact_splits_configurations(layout.kings_per_men())) return true;
+    if (compact_splits_configurations(layout.kings_per_men(), layout.unit_chunk_positions()))
+        return true;
     const int threads = static_cast<int>(
         tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
     return !slice_in_components(o.variant, layout.index(0), s, threads);
@@ -72,9 +73,10 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
     SolveTimes range;
     if (by_bytes) {
         // Whole configurations per chunk where the other solver may read the unit next.
-        const bool split = compact_splits_configurations(layout.kings_per_men());
+        const bool split =
+            compact_splits_configurations(layout.kings_per_men(), layout.unit_chunk_positions());
         solve_slices_compact(
-            o.variant, layout, store, first,
+            o.variant, layout, store, o.tuning, first,
             [&](int slice, const SliceChunkFn& values) {
                 write_unit(unit_path(o.dir, o.variant, m, slice), o.variant, layout, slice, values,
                            split);
@@ -151,7 +153,7 @@ std::uint64_t write_from_units(const GenerateOptions& o, const PairLayout& layou
         if (loaded_again && loaded_again(layout.material(c)))
             solved[static_cast<std::size_t>(c)] = std::make_unique<SolvedClassWriter>(
                 solved_class_path(o.dir, o.variant, layout.material(c)), o.variant,
-                layout.material(c), layout.index(c).size());
+                layout.material(c), layout.index(c).size(), layout.unit_chunk_positions());
     const std::uint64_t bytes =
         write_pair(o, *units_source(o, layout, step.wdl_packed,
                                     [&](int c, std::span<const std::uint16_t> outcomes) {
@@ -172,7 +174,7 @@ std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, Sol
                                        GenerateSummary& summary,
                                        std::chrono::steady_clock::time_point& solved,
                                        const std::function<bool(Material)>& loaded_again) {
-    const PairLayout layout(o.variant.info().board, m);
+    const PairLayout layout(o.variant.info().board, m, o.tuning);
     for (;;) {
         solve_units(o, layout, store, step.compact, progress, times, summary);
         solved = std::chrono::steady_clock::now();

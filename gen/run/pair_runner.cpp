@@ -113,7 +113,8 @@ void PairRunner::use_solved_files() {
     if (!state_->plan.bounded) return;
     state_->last_load = last_loads(state_->plan);
     state_->store.use_solved_files(
-        [state = state_.get()](Material m) { return state->loaded_again(m); });
+        [state = state_.get()](Material m) { return state->loaded_again(m); },
+        state_->o.tuning.unit_chunk_positions);
 }
 
 bool PairRunner::skip_if_complete(std::size_t i) {
@@ -176,7 +177,7 @@ void PairRunner::run(std::size_t i) {
     } else {
         std::vector<PairResult> results = solve_pair(
             o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
-            &times);
+            &times, SliceSolving::automatic, o.tuning);
         solved = std::chrono::steady_clock::now();
         summary.bytes_written += write_pair(o, *results_source(results));
         remove_leftovers(o, m);

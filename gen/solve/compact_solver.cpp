@@ -37,34 +37,27 @@ constexpr std::uint8_t max_pending = 100, draw_exit = 101, drawn = 102, overflow
 constexpr int byte_distances = 76;  // a byte holds wins and losses in 0..75 plies
 // The positions whose losses wait for their exits (defer_loss): at most a 256th of a slice's.
 constexpr std::uint64_t deferred_share = 256;
-// The chunks of the slice before a thread keeps decoded (gen/solve/previous_slice.hpp): 2 Mi positions
-// in all, and at least 6 (a position's man moves reach at most a few configurations there).
-// The positions of a chunk of the slice before's unit: a part of a configuration where they are
-// split, else a configuration or a run of small ones of about a chunk.
-std::uint64_t previous_chunk_positions(std::uint64_t kings_per_men) {
-    return compact_splits_configurations(kings_per_men)
-               ? unit_chunk_positions()
-               : std::max(kings_per_men, unit_chunk_positions());
+// The chunks of the slice before a thread keeps decoded (gen/solve/previous_slice.hpp): 2 Mi
+// positions in all, and at least 6 (a position's man moves reach at most a few configurations
+// there). The positions of a chunk of the slice before's unit (chunks of chunk_positions): a part
+// of a configuration where they are split, else a configuration or a run of small ones of about a
+// chunk.
+std::uint64_t previous_chunk_positions(std::uint64_t kings_per_men, std::uint64_t chunk_positions) {
+    return compact_splits_configurations(kings_per_men, chunk_positions)
+               ? chunk_positions
+               : std::max(kings_per_men, chunk_positions);
 }
-int chunks_kept(std::uint64_t kings_per_men) {
-    const std::uint64_t chunk = previous_chunk_positions(kings_per_men);
+int chunks_kept(std::uint64_t kings_per_men, std::uint64_t chunk_positions) {
+    const std::uint64_t chunk = previous_chunk_positions(kings_per_men, chunk_positions);
     return static_cast<int>(std::clamp<std::uint64_t>((std::uint64_t{2} << 20) / chunk, 6,
                                                       solving::PreviousChunks::capacity));
 }
-// The fewest listed before a thread settles them; tests make it small, so that lists are
-// settled within levels too.
-std::atomic<std::size_t> deferred_batch{4096};
-// Tests make it smaller, so that small classes take the overflow map's paths.
-std::atomic<int> code_distances{byte_distances};
 
 bool is_open(std::uint8_t b) {
     return b >= 1 && b <= draw_exit;
 }
 bool is_pending(std::uint8_t b) {
     return b >= 1 && b <= max_pending;
-}
-bool fits(Outcome o) {
-    return o.value == Value::draw || o.plies < code_distances.load(std::memory_order_relaxed);
 }
 std::uint8_t code_of(Outcome o) {
     if (o.value == Value::draw) return drawn;
@@ -105,13 +98,15 @@ template <class R>
 class CompactSolver {
   public:
     CompactSolver(const Variant& v, const PairLayout& layout, const SolvedStore& store,
-                  const ProgressFn& progress)
+                  const GenerationTuning& tuning, const ProgressFn& progress)
         : variant_(v),
           flip_(v.info().board),
           layout_(layout),
           store_(store),
           progress_(progress),
-          k_(layout.kings_per_men()) {}
+          k_(layout.kings_per_men()),
+          code_distances_(std::clamp(tuning.compact_byte_distances, 1, byte_distances)),
+          deferred_batch_(std::max<std::size_t>(1, tuning.compact_deferred_batch)) {}
 
     void run(int first, int end, const CompactSliceFn& solved, const OpenUnit& open_unit,
              const OpenUnitStream& stream_unit, SolveTimes* times) {
@@ -143,6 +138,8 @@ class CompactSolver {
 
   private:
     int mirror(int c) const { return layout_.classes() == 1 ? 0 : 1 - c; }
+    // Whether a byte holds the outcome (else it goes to the overflow map).
+    bool fits(Outcome o) const { return o.value == Value::draw || o.plies < code_distances_; }
 
     // A men configuration of the slice being solved: its class and its rank in the slice's list.
     struct Member {
@@ -209,7 +206,7 @@ class CompactSolver {
     void start_slice(int s, bool can_stream) {
         slice_ = s;
         for (int c = 0; c < layout_.classes(); ++c) slice_men_[c] = layout_.slice_men(c, s);
-        grouped_ = can_stream && UnitStream::streams(k_);
+        grouped_ = can_stream && UnitStream::streams(k_, layout_.unit_chunk_positions());
         groups_.clear();
         if (grouped_) make_groups();
         // A kings-only turkish pair with a side of an odd number of kings (one slice): a quarter
@@ -305,7 +302,7 @@ class CompactSolver {
         // A 256th of the group's positions listed at most, a 32nd of a byte each: still
         // hundreds of positions a unit chunk when sorted.
         deferred_limit_ = std::max<std::size_t>(
-            deferred_batch.load(),
+            deferred_batch_,
             size_ / deferred_share /
                 static_cast<std::uint64_t>(tbb::this_task_arena::max_concurrency()));
         for_ranges(size_, [&](std::uint64_t begin, std::uint64_t end) {
@@ -353,7 +350,7 @@ class CompactSolver {
                     puts.push_back({group[e].c, group[e].mirror, 0, true});
             }
         }
-        const std::uint64_t part = split_ ? std::min(k_, unit_chunk_positions()) : k_;
+        const std::uint64_t part = split_ ? std::min(k_, layout_.unit_chunk_positions()) : k_;
         const std::uint64_t parts = (k_ + part - 1) / part;
         tbb::parallel_for(std::uint64_t{0}, puts.size() * parts, [&](std::uint64_t i) {
             const Put& put = puts[i / parts];
@@ -468,7 +465,7 @@ class CompactSolver {
     // Level d: every position whose byte (or overflow entry) names a win or a loss in d.
     void resolve_level(int d) {
         std::atomic<std::uint64_t> resolved{0};
-        if (d < code_distances.load(std::memory_order_relaxed)) {
+        if (d < code_distances_) {
             const auto win = static_cast<std::uint8_t>(win_code + d),
                        loss = static_cast<std::uint8_t>(loss_code + d);
             for_ranges(size_, [&](std::uint64_t begin, std::uint64_t end) {
@@ -677,7 +674,7 @@ class CompactSolver {
         for (int c = 0; c < layout_.classes(); ++c) previous_men_[c] = layout_.slice_men(c, slice);
         previous_chunks_ =
             std::make_unique<tbb::enumerable_thread_specific<solving::PreviousChunks>>(
-                solving::PreviousChunks(chunks_kept(k_)));
+                solving::PreviousChunks(chunks_kept(k_, layout_.unit_chunk_positions())));
     }
 
     void report(std::uint64_t n) {
@@ -691,13 +688,17 @@ class CompactSolver {
     const SolvedStore& store_;
     const ProgressFn& progress_;
     const std::uint64_t k_;  // kings placements per men configuration
+    // The distances a byte holds (1..byte_distances, fewer in tests: fits), and the fewest
+    // losses a thread lists before it settles them (defer_loss).
+    const int code_distances_;
+    const std::size_t deferred_batch_;
     int slice_ = -1;
     // The men configurations of the slice being solved and of the one before, by class.
     SliceMen slice_men_[2], previous_men_[2];
     // Whether the slice is solved by groups (start_slice), and its unit's chunks split
     // configurations (gen/units/unit_file.hpp).
     bool grouped_ = false;
-    const bool split_ = compact_splits_configurations(k_);
+    const bool split_ = compact_splits_configurations(k_, layout_.unit_chunk_positions());
     std::vector<std::vector<Member>> groups_;
     // By class and rank in the slice's list: each configuration's group and rank there.
     std::vector<std::uint32_t> group_of_[2], rank_in_group_[2];
@@ -728,27 +729,19 @@ class CompactSolver {
 
 }  // namespace
 
-void set_compact_byte_distances_for_tests(int distances) {
-    code_distances = std::clamp(distances, 1, byte_distances);
-}
-
-void set_compact_deferred_batch_for_tests(std::size_t positions) {
-    deferred_batch = std::max<std::size_t>(1, positions);
-}
-
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
-                          int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
-                          const OpenUnitStream& stream_unit, const ProgressFn& progress,
-                          SolveTimes* times, int end) {
+                          const GenerationTuning& tuning, int first, const CompactSliceFn& solved,
+                          const OpenUnit& open_unit, const OpenUnitStream& stream_unit,
+                          const ProgressFn& progress, SolveTimes* times, int end) {
     dispatch(v.base, [&](auto rules) {
-        CompactSolver<decltype(rules)>(v, layout, store, progress)
+        CompactSolver<decltype(rules)>(v, layout, store, tuning, progress)
             .run(first, end < 0 ? layout.slice_count() : end, solved, open_unit, stream_unit,
                  times);
     });
 }
 
-bool compact_splits_configurations(std::uint64_t kings_per_men) {
-    return kings_per_men > 64 * unit_chunk_positions();
+bool compact_splits_configurations(std::uint64_t kings_per_men, std::uint64_t chunk_positions) {
+    return kings_per_men > 64 * chunk_positions;
 }
 
 namespace {
@@ -799,7 +792,8 @@ std::uint64_t compact_group_positions(const Variant& v, Material m) {
     return 2 * k * static_cast<std::uint64_t>(configurations);
 }
 
-std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid) {
+std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid,
+                                   std::uint64_t chunk_positions) {
     const BoardSpec board = v.info().board;
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool single = m == m.mirrored();
@@ -810,7 +804,7 @@ std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bo
     // chunks of the slice before (chunks_kept of them, of 64 Ki positions or of a configuration
     // where the unit's chunks are whole configurations, 3 bytes a position) and small buffers
     // (move lists, a chunk of values while the unit is written).
-    const bool grouped = UnitStream::streams(k);
+    const bool grouped = UnitStream::streams(k, chunk_positions);
     const std::uint64_t group = grouped ? compact_group_positions(v, m) : 0;
     std::uint64_t largest = 0, configurations = 0;
     for (int s = 0; s < index.slice_count(); ++s) {
@@ -820,8 +814,8 @@ std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bo
         largest = std::max(largest, grouped ? std::min(n, group) : n);
         if (grouped) configurations = std::max(configurations, n / k);
     }
-    const std::uint64_t chunks =
-        static_cast<std::uint64_t>(chunks_kept(k)) * 3 * previous_chunk_positions(k);
+    const std::uint64_t chunks = static_cast<std::uint64_t>(chunks_kept(k, chunk_positions)) * 3 *
+                                 previous_chunk_positions(k, chunk_positions);
     const std::uint64_t quarters =
         grouped && KingQuarters::holds(board, m) ? KingQuarters::table_bytes(m) : 0;
     return largest + largest / 8 + largest / deferred_share * sizeof(std::uint64_t) +

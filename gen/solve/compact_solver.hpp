@@ -42,6 +42,7 @@
 #include <functional>
 #include <span>
 
+#include "gen/options.hpp"
 #include "gen/units/pair_layout.hpp"
 #include "gen/store/solved_store.hpp"
 #include "gen/solve/solver.hpp"
@@ -56,29 +57,28 @@ using CompactSliceFn = std::function<void(int slice, const SliceChunkFn& values)
 // once solved, or, where stream_unit is given and men configurations have at least 4 Ki
 // positions, solved a group of configurations at a time into the unit stream_unit opens (groups:
 // the configurations quiet moves connect); the slice before `first` is read from its unit file
-// (open_unit), written by either solver. Throws DamagedUnit if that one is damaged.
+// (open_unit), written by either solver. Throws DamagedUnit if that one is damaged. `tuning`:
+// the distances a byte holds and the losses batched (compact_byte_distances,
+// compact_deferred_batch); the unit chunks are the layout's.
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
-                          int first, const CompactSliceFn& solved, const OpenUnit& open_unit,
-                          const OpenUnitStream& stream_unit = {}, const ProgressFn& progress = {},
-                          SolveTimes* times = nullptr, int end = -1);
+                          const GenerationTuning& tuning, int first, const CompactSliceFn& solved,
+                          const OpenUnit& open_unit, const OpenUnitStream& stream_unit = {},
+                          const ProgressFn& progress = {}, SolveTimes* times = nullptr,
+                          int end = -1);
 
 // A pair is solved in units either with this solver for every slice, or, hybrid, with it for
 // the slices gen/solve/solver.hpp would solve whole and as components for the others (most of a
 // class's positions, at the other solver's speed). Every slice by this solver where men
-// configurations are larger than this (64 unit chunks: 4 Mi positions), whose unit chunks are
-// parts of a configuration, which the other solver does not read.
-bool compact_splits_configurations(std::uint64_t kings_per_men);
-
-// Tests: the distances a byte holds (0..75), fewer so that small classes overflow.
-void set_compact_byte_distances_for_tests(int distances);
-// Tests: the fewest losses a thread batches before reading their exits (4096), fewer so that
-// small slices settle batches within a level.
-void set_compact_deferred_batch_for_tests(std::size_t positions);
+// configurations are larger than this (64 unit chunks of chunk_positions: 4 Mi positions),
+// whose unit chunks are parts of a configuration, which the other solver does not read.
+bool compact_splits_configurations(std::uint64_t kings_per_men, std::uint64_t chunk_positions);
 
 // The memory solve_slices_compact needs for m's pair: a byte and a bit per position of its
 // largest slice or group, a 32nd of a byte more for the losses batched (defer_loss), the threads'
 // chunks of the slice before and buffers. hybrid: for the slices it solves in a hybrid run alone.
-std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid);
+// chunk_positions: the unit chunks' (GenerationTuning::unit_chunk_positions).
+std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid,
+                                   std::uint64_t chunk_positions);
 // The most positions of a group of m's pair (a configuration and its flip's; on the turkish
 // board, those with the same men per row), where slices are solved by groups.
 std::uint64_t compact_group_positions(const Variant& v, Material m);

@@ -101,7 +101,7 @@ class PairSolver {
         progress_.begin_slice(positions);
         SliceValues values;
         if (stream_unit_ && open_unit_ && components &&
-            UnitStream::streams(tables_.kings_per_men())) {
+            UnitStream::streams(tables_.kings_per_men(), tables_.layout.unit_chunk_positions())) {
             output_.stream(stream_unit_(s));
             solve(slice, components);
             output_.close_stream();
@@ -198,7 +198,7 @@ bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, i
 }
 
 std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
-                                   bool whole_slices_compact) {
+                                   std::uint64_t chunk_positions, bool whole_slices_compact) {
     const BoardSpec board = v.info().board;
     const ClassIndex index(board, m), mirror(board, m.mirrored());
     const bool sideways = men_move_sideways(v);
@@ -206,7 +206,8 @@ std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
     for (int s = 0; s < index.slice_count(); ++s) {
         const bool components = solved_by_components(sideways, index.men_in_slice(s),
                                                      index.kings_per_men(), threads, true);
-        const bool streamed = UnitStream::streams(index.kings_per_men()) && components;
+        const bool streamed =
+            UnitStream::streams(index.kings_per_men(), chunk_positions) && components;
         if (!streamed && (components || !whole_slices_compact))
             largest = std::max(largest, index.positions_in_slice(s) +
                                             (m == m.mirrored() ? 0 : mirror.positions_in_slice(s)));
@@ -216,8 +217,8 @@ std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
 
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
                                    const ProgressFn& progress, SolveTimes* times,
-                                   SliceSolving solving) {
-    const PairLayout layout(v.info().board, m);
+                                   SliceSolving solving, const GenerationTuning& tuning) {
+    const PairLayout layout(v.info().board, m, tuning);
     std::vector<PairResult> results;
     for (int c = 0; c < layout.classes(); ++c) {
         const std::uint64_t n = layout.index(c).size();

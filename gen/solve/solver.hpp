@@ -75,6 +75,7 @@
 #include <memory>
 #include <vector>
 
+#include "gen/options.hpp"
 #include "gen/units/pair_layout.hpp"
 #include "gen/store/solved_store.hpp"
 #include "index/class_index.hpp"
@@ -120,9 +121,10 @@ using OpenUnit = std::function<std::unique_ptr<UnitReader>(int slice)>;
 using OpenUnitStream = std::function<std::unique_ptr<UnitStream>(int slice)>;
 
 // The positions of the largest slice of m's pair whose values solve_slices holds whole in units
-// (with stream_unit): the slices it solves as components of men configurations large enough for
-// a unit chunk each are streamed instead.
+// (with stream_unit) and unit chunks of chunk_positions: the slices it solves as components of
+// men configurations large enough for a unit chunk each are streamed instead.
 std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
+                                   std::uint64_t chunk_positions,
                                    bool whole_slices_compact = false);
 // Whether solve_slices, in units on `threads` threads, solves the slice as components of men
 // configurations (the others are solved whole).
@@ -138,8 +140,8 @@ bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, i
 // at a time (`previous` unused), and slices with larger components are solved as components, so
 // that its memory is the values of the slice being solved and buffers per thread. A damaged unit
 // file read meanwhile throws DamagedUnit. With stream_unit too, the slices solved as components
-// of men configurations of 4 Ki positions or more (UnitStream::streams) are written to their
-// unit files a configuration at a time
+// of men configurations of a sixteenth of the layout's unit chunk or more (4 Ki positions:
+// UnitStream::streams) are written to their unit files a configuration at a time
 // (`solved` is not called for them), so that not even the slice being solved is held.
 void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
                   SliceValues previous, const SliceFn& solved, const ProgressFn& progress = {},
@@ -148,9 +150,11 @@ void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore&
                   int end = -1);  // the slice to stop before (-1: the last)
 
 // Solves m and m.mirrored() (one result if they are equal) into arrays in class index order.
-// The store must hold every class that m's exits can reach (SolvedStore::load_below).
+// The store must hold every class that m's exits can reach (SolvedStore::load_below). `tuning`:
+// the layout's mode (PairLayout).
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
                                    const ProgressFn& progress = {}, SolveTimes* times = nullptr,
-                                   SliceSolving solving = SliceSolving::automatic);
+                                   SliceSolving solving = SliceSolving::automatic,
+                                   const GenerationTuning& tuning = {});
 
 }  // namespace damas

@@ -82,7 +82,7 @@ void SolvedStore::save_if_loaded_again(const SolvedClass& c) const {
     const std::filesystem::path path = solved_class_path(dir_, variant_, c.material);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
-        write_solved_class(path, variant_, c.material, c.outcomes);
+        write_solved_class(path, variant_, c.material, c.outcomes, solved_chunk_positions_);
 }
 
 // The class from its solved class file, if that is whole (else it is loaded from its tables).

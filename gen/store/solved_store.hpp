@@ -105,9 +105,12 @@ class SolvedStore {
     // A run on a budget (gen/run/pair_runner.hpp): classes load from their solved class files
     // (gen/units/unit_file.hpp) where these are whole, with nothing to search; and a class that
     // `loaded_again` says a later pair loads is written to one once it is complete (added
-    // complete, or loaded and its captures resolved).
-    void use_solved_files(std::function<bool(Material)> loaded_again) {
+    // complete, or loaded and its captures resolved), in chunks of chunk_positions (the run's
+    // GenerationTuning::unit_chunk_positions).
+    void use_solved_files(std::function<bool(Material)> loaded_again,
+                          std::uint64_t chunk_positions) {
         loaded_again_ = std::move(loaded_again);
+        solved_chunk_positions_ = chunk_positions;
     }
     // Frees every class that `keep` does not hold.
     void retain(const std::set<Material>& keep);
@@ -184,6 +187,7 @@ class SolvedStore {
     std::unique_ptr<BlockCache> cache_;
     std::size_t cache_bytes_ = 0;
     std::function<bool(Material)> loaded_again_;
+    std::uint64_t solved_chunk_positions_ = 0;  // of the solved class files written
     std::uint64_t classes_loaded_ = 0, classes_from_solved_files_ = 0;
 };
 

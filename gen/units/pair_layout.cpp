@@ -4,15 +4,12 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <atomic>
 
 #include "index/subset_sums.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
 namespace {
-
-std::atomic<int> forced_mode{-1};  // -1: by size, else a LayoutMode
 
 // The Black placements of one men group whose Black advancement is `need`, in colex order, as
 // runs of colex ranks: base + e for e in [begin, end) (placements that differ in their least
@@ -40,24 +37,22 @@ class BlackPlacements {
 
 }  // namespace
 
-void set_layout_mode_for_tests(std::optional<LayoutMode> mode) {
-    forced_mode = mode ? static_cast<int>(*mode) : -1;
-}
-
 std::uint64_t PairLayout::tabled_bytes(const BoardSpec& board, Material m) {
     const std::uint64_t per_class = 6 * ClassIndex(board, m).men_count();
     return m == m.mirrored() ? per_class : 2 * per_class;
 }
 
-LayoutMode PairLayout::mode_for(const BoardSpec& board, Material m) {
-    if (const int forced = forced_mode.load(); forced >= 0) return static_cast<LayoutMode>(forced);
+LayoutMode PairLayout::mode_for(const BoardSpec& board, Material m,
+                                const GenerationTuning& tuning) {
+    if (tuning.layout_mode) return *tuning.layout_mode;
     return tabled_bytes(board, m) > max_tabled_layout_bytes ? LayoutMode::computed
                                                             : LayoutMode::tabled;
 }
 
-PairLayout::PairLayout(const BoardSpec& board, Material m)
+PairLayout::PairLayout(const BoardSpec& board, Material m, const GenerationTuning& tuning)
     : classes_(m == m.mirrored() ? 1 : 2),
-      mode_(mode_for(board, m)),
+      mode_(mode_for(board, m, tuning)),
+      unit_chunk_positions_(tuning.unit_chunk_positions),
       indices_{ClassIndex(board, m), ClassIndex(board, m.mirrored())} {
     const ClassIndex& index = indices_[0];
     if (index.slice_count() > 0xFFFF) throw Error("class " + m.name() + " has too many slices");

@@ -23,13 +23,18 @@
 // without kings takes up to a tenth more CPU; docs/performance.md), and below 4 GiB the
 // tables are at most a quarter of a 16 GiB machine; above, they are most of a pair's memory
 // (international 3040 + 4030: 19.7 GB of tables against 6 GB of lists). Every pair of english
-// 2-7 and international 2-6 stays tabled.
+// 2-7 and international 2-6 stays tabled. A run's tuning (gen/options.hpp) may force either mode
+// (tests: the computed one on small classes).
 //
 // Lists, both modes: those of the few slices last asked for are kept (8 bytes per configuration
 // of those, the directory too when computed), and handed out as SliceMen handles: the solvers
 // take the handles of the slice they solve and of the one before once per slice, then ask them
 // for configurations and ranks per position, with no lock and no allocation. Keeping every
 // slice's list took 8 more bytes per configuration, 350 GiB for international 3050 + 5030.
+//
+// The layout also carries the run's unit chunk size (GenerationTuning::unit_chunk_positions),
+// so that the unit files of the pair's slices, their readers and writers, and the solvers that
+// stream to them cut the same chunks.
 #pragma once
 
 #include <algorithm>
@@ -37,20 +42,17 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <span>
 #include <tuple>
 #include <vector>
 
+#include "gen/options.hpp"
 #include "index/class_index.hpp"
 
 namespace damas {
 
-enum class LayoutMode { tabled, computed };
 // The most bytes of per-configuration tables a pair's layout takes before it is computed.
 inline constexpr std::uint64_t max_tabled_layout_bytes = std::uint64_t{4} << 30;
-// Tests: the mode of the layouts made from now on (nullopt: by size, as above).
-void set_layout_mode_for_tests(std::optional<LayoutMode> mode);
 
 class PairLayout;
 
@@ -88,12 +90,17 @@ class SliceMen {
 
 class PairLayout {
   public:
-    PairLayout(const BoardSpec& board, Material m);
+    // The mode and the unit chunk size as `tuning` says (the defaults: by size, 64 Ki).
+    PairLayout(const BoardSpec& board, Material m, const GenerationTuning& tuning = {});
 
-    // The mode a pair's layout takes (what the plan models), and its tables' bytes if tabled.
-    static LayoutMode mode_for(const BoardSpec& board, Material m);
+    // The mode a pair's layout takes (what the plan models): the tuning's, else by the size of
+    // its tables; and its tables' bytes if tabled.
+    static LayoutMode mode_for(const BoardSpec& board, Material m,
+                               const GenerationTuning& tuning = {});
     static std::uint64_t tabled_bytes(const BoardSpec& board, Material m);
     LayoutMode mode() const { return mode_; }
+    // The positions a chunk of the pair's unit files holds (gen/units/unit_file.hpp).
+    std::uint64_t unit_chunk_positions() const { return unit_chunk_positions_; }
 
     int classes() const { return classes_; }  // 1 when the class is its own mirror
     Material material(int c) const { return indices_[c].material(); }
@@ -146,6 +153,7 @@ class PairLayout {
 
     int classes_;
     LayoutMode mode_;
+    std::uint64_t unit_chunk_positions_;
     ClassIndex indices_[2];
     std::vector<std::uint16_t> slice_of_men_[2];     // tabled mode
     std::vector<std::uint32_t> local_men_[2];        // tabled mode

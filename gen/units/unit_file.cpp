@@ -27,11 +27,6 @@ static_assert(std::endian::native == std::endian::little, "unit files are little
 constexpr char magic[8] = {'D', 'A', 'M', 'A', 'S', 'U', 'N', 'I'};
 constexpr std::uint32_t version = 2;
 constexpr std::size_t header_size = 88, label_size = 32, entry_size = 40;
-// Positions per chunk, in whole men configurations (at least one); tests make it smaller.
-std::atomic<std::uint64_t> chunk_positions_now{64 * 1024};
-std::uint64_t chunk_positions() {
-    return chunk_positions_now.load(std::memory_order_relaxed);
-}
 
 std::string label(const Variant& v, Material pair) {
     return v.name() + " " + pair.name();
@@ -98,19 +93,6 @@ class Fd {
     int fd_ = -1;
 };
 
-}  // namespace
-
-std::uint64_t unit_chunk_positions() {
-    return chunk_positions();
-}
-
-void set_unit_chunk_positions_for_tests(std::uint64_t positions) {
-    chunk_positions_now = positions;
-}
-
-
-namespace {
-
 // Writes <path>.tmp with the chunks given, then the table and header, and renames it.
 class UnitWriter {
   public:
@@ -169,8 +151,8 @@ class UnitWriter {
     std::uint64_t end_ = header_size;
 };
 
-// How a slice is cut into chunks: runs of whole men configurations of one class (about
-// chunk_positions each), parts of at most chunk_positions of one configuration where a
+// How a slice is cut into chunks: runs of whole men configurations of one class (about the
+// layout's unit_chunk_positions each), parts of at most that of one configuration where a
 // configuration is larger (split), or one configuration each (a streamed unit).
 // runs: whole configurations, about a chunk's positions each; split: a class's configurations
 // cut into chunks (written whole, gen/solve/compact_solver.hpp); configurations: one each (streamed);
@@ -180,23 +162,23 @@ enum class Chunking { runs, split, configurations, parts };
 std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice,
                                             Chunking chunking) {
     std::vector<UnitReader::Chunk> chunks;
-    const std::uint64_t k = layout.kings_per_men();
+    const std::uint64_t k = layout.kings_per_men(), chunk = layout.unit_chunk_positions();
     const bool split = chunking == Chunking::split;
     const std::uint64_t per = chunking == Chunking::configurations || chunking == Chunking::parts
                                   ? 1
-                                  : std::max<std::uint64_t>(1, chunk_positions() / k);
+                                  : std::max<std::uint64_t>(1, chunk / k);
     for (int c = 0; c < layout.classes(); ++c) {
         const std::uint64_t configs = layout.men_in_slice(c, slice);
         const std::uint64_t base = layout.slice_base(c, slice);
-        if (chunking == Chunking::parts && k > chunk_positions()) {
+        if (chunking == Chunking::parts && k > chunk) {
             for (std::uint64_t j = 0; j < configs; ++j)
-                for (std::uint64_t at = 0; at < k; at += chunk_positions())
-                    chunks.push_back({base + j * k + at, std::min(chunk_positions(), k - at)});
+                for (std::uint64_t at = 0; at < k; at += chunk)
+                    chunks.push_back({base + j * k + at, std::min(chunk, k - at)});
             continue;
         }
-        if (split && k > chunk_positions()) {
-            for (std::uint64_t at = 0; at < configs * k; at += chunk_positions())
-                chunks.push_back({base + at, std::min(chunk_positions(), configs * k - at)});
+        if (split && k > chunk) {
+            for (std::uint64_t at = 0; at < configs * k; at += chunk)
+                chunks.push_back({base + at, std::min(chunk, configs * k - at)});
             continue;
         }
         for (std::uint64_t j = 0; j < configs; j += per)
@@ -243,8 +225,8 @@ struct UnitStream::Impl {
 // a call) would grow, and such slices are small enough to hold. Streaming these mid-sized
 // configurations is what keeps international 2122 + 2221 (45,540 king placements per
 // configuration, slices of 6 G positions) from holding 18 GB of a slice's values.
-bool UnitStream::streams(std::uint64_t kings_per_men) {
-    return kings_per_men * 16 >= chunk_positions();
+bool UnitStream::streams(std::uint64_t kings_per_men, std::uint64_t chunk_positions) {
+    return kings_per_men * 16 >= chunk_positions;
 }
 
 UnitStream::UnitStream(const std::filesystem::path& path, const Variant& v,
@@ -297,22 +279,22 @@ void put_chunks(UnitWriter& out, const std::filesystem::path& path,
     });
 }
 
-// A solved class file's positions [first, first + outcomes.size()) (first a multiple of the
-// chunk positions): its chunks compressed in parallel and put in `out`.
+// A solved class file's positions [first, first + outcomes.size()) (first a multiple of
+// chunk_positions): its chunks compressed in parallel and put in `out`.
 void put_class_run(UnitWriter& out, const std::filesystem::path& path, std::uint64_t first,
-                   std::span<const std::uint16_t> outcomes) {
+                   std::span<const std::uint16_t> outcomes, std::uint64_t chunk_positions) {
     std::vector<UnitReader::Chunk> chunks;
-    for (std::uint64_t at = 0; at < outcomes.size(); at += chunk_positions())
+    for (std::uint64_t at = 0; at < outcomes.size(); at += chunk_positions)
         chunks.push_back(
             {.first = first + at,
-             .positions = std::min<std::uint64_t>(chunk_positions(), outcomes.size() - at)});
+             .positions = std::min<std::uint64_t>(chunk_positions, outcomes.size() - at)});
     put_chunks(
         out, path, chunks, false,
         [&](std::uint64_t at, std::span<std::uint16_t> part, std::span<std::uint8_t>) {
             std::copy_n(outcomes.begin() + static_cast<std::ptrdiff_t>(at - first), part.size(),
                         part.begin());
         },
-        static_cast<std::size_t>(first / chunk_positions()));
+        static_cast<std::size_t>(first / chunk_positions));
 }
 
 }  // namespace
@@ -490,7 +472,7 @@ std::size_t ClassStream::plan_segment() {
     for (auto& cur : slices_) cur->planned = cur->chunk;
     std::size_t fresh = 0;
     std::uint64_t n = 0;
-    const std::uint64_t segment = segment_positions();
+    const std::uint64_t segment = segment_positions(layout_.unit_chunk_positions());
     while (n < segment) {
         const int s = walk_.slice();
         if (s < 0) break;
@@ -578,30 +560,33 @@ constexpr int solved_class_slice = -1;  // a unit header's slice field: all ones
 // Chunks are gathered a batch at a time and compressed in parallel: compressed one by one on the
 // writer's serial reading thread, they held up the pass that writes them.
 struct SolvedClassWriter::Impl {
-    Impl(const std::filesystem::path& p, const Variant& v, Material c, std::uint64_t n)
+    Impl(const std::filesystem::path& p, const Variant& v, Material c, std::uint64_t n,
+         std::uint64_t chunk)
         : path(p),
           variant(v),
           m(c),
           positions(n),
-          out(p, (n + chunk_positions() - 1) / chunk_positions()) {}
-    std::uint64_t batch_positions() const { return batch_chunks * chunk_positions(); }
+          chunk_positions(chunk),
+          out(p, (n + chunk - 1) / chunk) {}
+    std::uint64_t batch_positions() const { return batch_chunks * chunk_positions; }
     // The chunks in `pending` (all full but the class's last) compressed and written.
     void flush() {
-        put_class_run(out, path, written, pending);
+        put_class_run(out, path, written, pending, chunk_positions);
         written += pending.size();
         pending.clear();
     }
     std::filesystem::path path;
     Variant variant;
     Material m;
-    std::uint64_t positions, written = 0;
+    std::uint64_t positions, chunk_positions, written = 0;
     UnitWriter out;
     std::vector<std::uint16_t> pending;
 };
 
 SolvedClassWriter::SolvedClassWriter(const std::filesystem::path& path, const Variant& v,
-                                     Material m, std::uint64_t positions)
-    : impl_(std::make_unique<Impl>(path, v, m, positions)) {}
+                                     Material m, std::uint64_t positions,
+                                     std::uint64_t chunk_positions)
+    : impl_(std::make_unique<Impl>(path, v, m, positions, chunk_positions)) {}
 
 SolvedClassWriter::~SolvedClassWriter() = default;
 
@@ -627,9 +612,9 @@ void SolvedClassWriter::close() {
 }
 
 void write_solved_class(const std::filesystem::path& path, const Variant& v, Material m,
-                        std::span<const std::uint16_t> outcomes) {
-    UnitWriter out(path, (outcomes.size() + chunk_positions() - 1) / chunk_positions());
-    put_class_run(out, path, 0, outcomes);
+                        std::span<const std::uint16_t> outcomes, std::uint64_t chunk_positions) {
+    UnitWriter out(path, (outcomes.size() + chunk_positions - 1) / chunk_positions);
+    put_class_run(out, path, 0, outcomes, chunk_positions);
     out.close(v, m, solved_class_slice, outcomes.size());
 }
 

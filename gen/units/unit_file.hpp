@@ -19,13 +19,14 @@
 //   then the chunk table, by first position: first position, positions, offset, compressed
 //   bytes, xxh64 of the values (u64 each)
 // A chunk holds whole men configurations of one class (kings_per_men() positions each), about
-// 64 K positions, or one configuration (a streamed unit: UnitStream), or (written by
-// gen/solve/compact_solver.hpp) at most 64 K positions of one larger configuration, so that the writer
-// can read a class's values in class order from every slice's unit at once, a chunk at a time, and
-// never the whole pair (ClassStream). Written to <path>.tmp and renamed, so a unit file that a
-// killed run left is whole. It is not flushed to the disk (an fsync per unit doubled the time of
-// small pairs): after a power loss its checksums tell a unit that did not reach the disk, and that
-// slice is solved again.
+// a chunk's positions (PairLayout::unit_chunk_positions: 64 Ki unless the run's tuning says
+// otherwise), or one configuration (a streamed unit: UnitStream), or (written by
+// gen/solve/compact_solver.hpp) at most a chunk's positions of one larger configuration, so that
+// the writer can read a class's values in class order from every slice's unit at once, a chunk
+// at a time, and never the whole pair (ClassStream). Written to <path>.tmp and renamed, so a unit
+// file that a killed run left is whole. It is not flushed to the disk (an fsync per unit doubled
+// the time of small pairs): after a power loss its checksums tell a unit that did not reach the
+// disk, and that slice is solved again.
 #pragma once
 
 #include <filesystem>
@@ -40,12 +41,6 @@
 #include "rules/variant.hpp"
 
 namespace damas {
-
-// Tests: the positions a unit chunk holds (64 Ki), smaller so that small classes take the
-// paths of large ones (configurations split into chunks, streamed units).
-void set_unit_chunk_positions_for_tests(std::uint64_t positions);
-std::uint64_t unit_chunk_positions();
-
 
 // Thrown by the readers below when a unit file is missing or damaged: that slice (and those
 // after it, which read it) must be solved again.
@@ -74,10 +69,10 @@ class UnitStream {
     ~UnitStream();
     UnitStream(const UnitStream&) = delete;
     UnitStream& operator=(const UnitStream&) = delete;
-    // Whether a slice of configurations of kings_per_men positions is streamed: its chunks are
-    // single men configurations (the only way put() takes them), which takes configurations of
-    // at least a sixteenth of a chunk (4 Ki positions).
-    static bool streams(std::uint64_t kings_per_men);
+    // Whether a slice of configurations of kings_per_men positions is streamed, with chunks of
+    // chunk_positions: its chunks are single men configurations (the only way put() takes
+    // them), which takes configurations of at least a sixteenth of a chunk (4 Ki positions).
+    static bool streams(std::uint64_t kings_per_men, std::uint64_t chunk_positions);
     void put(std::uint64_t first, std::span<const std::uint16_t> outcomes,
              std::span<const std::uint8_t> capture);
     void close();
@@ -125,9 +120,12 @@ class UnitReader {
 // order made the writer's passes wait on it: a bounded pair's writing took 2.5 times as long).
 class ClassStream {
   public:
-    // Positions gathered at a time (16 chunks: 1 Mi positions; tests with small chunks cross
-    // segments often), and chunks decompressed at most at once (gen/plan/plan.cpp counts both).
-    static std::uint64_t segment_positions() { return 16 * unit_chunk_positions(); }
+    // Positions gathered at a time, with chunks of chunk_positions (16 chunks: 1 Mi positions;
+    // tests with small chunks cross segments often), and chunks decompressed at most at once
+    // (gen/plan/plan.cpp counts both).
+    static std::uint64_t segment_positions(std::uint64_t chunk_positions) {
+        return 16 * chunk_positions;
+    }
     static constexpr std::size_t chunks_at_once = 16;
 
     ClassStream(const std::filesystem::path& dir, const Variant& v, const PairLayout& layout,
@@ -162,15 +160,16 @@ class ClassStream {
 // captures of every capture position (a third of them in 6-piece classes), which took three
 // quarters of the time english 2-6 spent loading classes on a 512 MiB budget; reading this file
 // takes none of it. The same layout as a unit file, its slice field all ones, its chunks the
-// outcomes alone, a class run of chunk positions each.
+// outcomes alone, a class run of chunk_positions each (the run's unit chunk size; the readers
+// take any).
 // Writes the class's outcomes (compressed in parallel), atomically.
 void write_solved_class(const std::filesystem::path& path, const Variant& v, Material m,
-                        std::span<const std::uint16_t> outcomes);
+                        std::span<const std::uint16_t> outcomes, std::uint64_t chunk_positions);
 // The same written as the outcomes come, in order (the writer's pass over a pair in units).
 class SolvedClassWriter {
   public:
     SolvedClassWriter(const std::filesystem::path& path, const Variant& v, Material m,
-                      std::uint64_t positions);
+                      std::uint64_t positions, std::uint64_t chunk_positions);
     ~SolvedClassWriter();  // unfinished: the temporary file is removed
     SolvedClassWriter(const SolvedClassWriter&) = delete;
     SolvedClassWriter& operator=(const SolvedClassWriter&) = delete;

@@ -51,16 +51,17 @@ TEST_P(ReadThroughAgrees, SameFilesAsPairsHeldWhole) {
 // from estimates, with the values read in passes from the unit files, and packed from one pass.
 TEST(UnitsCodecs, ContextCodecAndEstimatesFromUnits) {
     for (const bool packed : {false, true}) {
-        set_wdl_packed_for_tests(packed);
+        GenerationTuning tuning;
+        tuning.wdl_packed = packed;
         for (const char* name : {"english", "international", "russian"}) {
             const Variant v = parse_variant(name).value();
             const int pieces = test::small_set(v) ? 3 : 4;
-            test::expect_same_files_in_units(v, pieces, PairSolving::units, Codec::context);
+            test::expect_same_files_in_units(v, pieces, PairSolving::units, Codec::context, 0,
+                                             std::nullopt, tuning);
             test::expect_same_files_in_units(v, pieces, PairSolving::units, automatic_wdl_codec,
-                                             1000);
+                                             1000, std::nullopt, tuning);
         }
     }
-    set_wdl_packed_for_tests(std::nullopt);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, ReadThroughAgrees, ::testing::ValuesIn(all_variants()),
@@ -82,18 +83,13 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, CompactAgrees, ::testing::ValuesIn(all_var
 // (men configurations split into several chunks; components' values streamed to the unit file
 // a configuration at a time), bytes that hold 3 plies (most values in the overflow map) and
 // losses whose exits are read in batches of 7 (settled within a level, not only at its end).
-struct SmallChunksAndBytes {
-    SmallChunksAndBytes(std::uint64_t chunk, int distances) {
-        set_unit_chunk_positions_for_tests(chunk);
-        set_compact_byte_distances_for_tests(distances);
-        set_compact_deferred_batch_for_tests(7);
-    }
-    ~SmallChunksAndBytes() {
-        set_unit_chunk_positions_for_tests(64 * 1024);
-        set_compact_byte_distances_for_tests(76);
-        set_compact_deferred_batch_for_tests(4096);
-    }
-};
+GenerationTuning small_chunks_and_bytes(std::uint64_t chunk, int distances) {
+    GenerationTuning tuning;
+    tuning.unit_chunk_positions = chunk;
+    tuning.compact_byte_distances = distances;
+    tuning.compact_deferred_batch = 7;
+    return tuning;
+}
 
 // The groups the byte-a-position solver holds at a time, counted by hand: a configuration and
 // its flip's on the diagonal boards; on the turkish board (8 squares a row, men on rows 1-6) the
@@ -127,19 +123,21 @@ TEST(CompactGroups, ConfigurationsQuietMovesConnect) {
 }
 
 TEST(CompactAgrees, OverflowMapAndSplitChunks) {
-    const SmallChunksAndBytes small(512, 3);
+    const GenerationTuning small = small_chunks_and_bytes(512, 3);
     for (const char* name :
          {"english", "turkish", "turkish-giveaway", "international", "russian-giveaway"}) {
         const Variant v = parse_variant(name).value();
-        test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4, PairSolving::units_compact);
+        test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4, PairSolving::units_compact,
+                                         automatic_wdl_codec, 0, std::nullopt, small);
     }
 }
 
 TEST(UnitsAgree, ComponentsStreamedToTheirUnits) {
-    const SmallChunksAndBytes small(256, 76);
+    const GenerationTuning small = small_chunks_and_bytes(256, 76);
     for (const char* name : {"english", "russian", "italian", "international"}) {
         const Variant v = parse_variant(name).value();
-        test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4);
+        test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4, PairSolving::units,
+                                         automatic_wdl_codec, 0, std::nullopt, small);
     }
 }
 

@@ -12,15 +12,15 @@
 namespace damas {
 namespace {
 
-class ForcedLayoutMode {
-  public:
-    explicit ForcedLayoutMode(LayoutMode mode) { set_layout_mode_for_tests(mode); }
-    ~ForcedLayoutMode() { set_layout_mode_for_tests(std::nullopt); }
-};
+// A run's tuning that forces the layout mode.
+GenerationTuning forced(LayoutMode mode) {
+    GenerationTuning tuning;
+    tuning.layout_mode = mode;
+    return tuning;
+}
 
 PairLayout layout_in(LayoutMode mode, const BoardSpec& board, Material m) {
-    const ForcedLayoutMode forced(mode);
-    PairLayout layout(board, m);
+    PairLayout layout(board, m, forced(mode));
     EXPECT_EQ(layout.mode(), mode);
     return layout;
 }
@@ -95,7 +95,7 @@ TEST(PairLayout, SetsHoldEveryKindOfClass) {
     EXPECT_EQ(PairLayout(b, {1, 0, 1, 0}).classes(), 1);              // its own mirror
 }
 
-// The mode follows the size of the tables, unless a test forces it.
+// The mode follows the size of the tables, unless the tuning forces it.
 TEST(PairLayout, ModeBySize) {
     const Material small{2, 0, 2, 0}, large{3, 0, 4, 0};  // large: 1.64 G configurations
     EXPECT_EQ(PairLayout::mode_for(board_10x10, small), LayoutMode::tabled);
@@ -103,14 +103,10 @@ TEST(PairLayout, ModeBySize) {
     EXPECT_GT(PairLayout::tabled_bytes(board_10x10, large), max_tabled_layout_bytes);
     EXPECT_EQ(PairLayout::mode_for(board_10x10, large), LayoutMode::computed);
     EXPECT_EQ(PairLayout(board_10x10, small).mode(), LayoutMode::tabled);
-    {
-        const ForcedLayoutMode forced(LayoutMode::computed);
-        EXPECT_EQ(PairLayout::mode_for(board_10x10, small), LayoutMode::computed);
-    }
-    {
-        const ForcedLayoutMode forced(LayoutMode::tabled);
-        EXPECT_EQ(PairLayout::mode_for(board_10x10, large), LayoutMode::tabled);
-    }
+    EXPECT_EQ(PairLayout::mode_for(board_10x10, small, forced(LayoutMode::computed)),
+              LayoutMode::computed);
+    EXPECT_EQ(PairLayout::mode_for(board_10x10, large, forced(LayoutMode::tabled)),
+              LayoutMode::tabled);
 }
 
 TEST(PairLayout, ComputedLayoutWritesTheSameFiles) {
@@ -120,10 +116,8 @@ TEST(PairLayout, ComputedLayoutWritesTheSameFiles) {
         for (const PairSolving how : {PairSolving::units, PairSolving::units_compact}) {
             test::ScratchDir tabled("layout-tabled-" + v.name()), computed("layout-" + v.name());
             test::generate_in_units(v, pieces, tabled.path, PairSolving::automatic);
-            {
-                const ForcedLayoutMode forced(LayoutMode::computed);
-                test::generate_in_units(v, pieces, computed.path, how);
-            }
+            test::generate_in_units(v, pieces, computed.path, how, automatic_wdl_codec, 0,
+                                    std::nullopt, forced(LayoutMode::computed));
             const auto expected = test::tree_bytes(tabled.path),
                        got = test::tree_bytes(computed.path);
             EXPECT_EQ(got.size(), expected.size());

@@ -21,6 +21,8 @@ namespace damas {
 namespace {
 
 const Variant english = parse_variant("english").value();
+// The solved class files' chunks in a run (GenerationTuning::unit_chunk_positions).
+const std::uint64_t run_chunk = GenerationTuning{}.unit_chunk_positions;
 
 std::vector<std::uint16_t> some_outcomes(std::size_t n) {
     std::vector<std::uint16_t> v(n);
@@ -49,14 +51,14 @@ Material one_move_above(Material m) {
 }
 
 TEST(SolvedClassFiles, ReadBackOrNothing) {
-    set_unit_chunk_positions_for_tests(1000);  // many chunks, a partial last one
+    const std::uint64_t chunk = 1000;  // many chunks, a partial last one
     test::ScratchDir dir("solved-files");
     const Material m = Material::parse("1102").value();
     const std::vector<std::uint16_t> values = some_outcomes(25'321);
     const std::filesystem::path whole = dir.path / "whole.solved", streamed = dir.path / "s.solved";
-    write_solved_class(whole, english, m, values);
+    write_solved_class(whole, english, m, values, chunk);
     {
-        SolvedClassWriter w(streamed, english, m, values.size());
+        SolvedClassWriter w(streamed, english, m, values.size(), chunk);
         for (std::size_t at = 0; at < values.size(); at += 777)
             w.append(std::span(values).subspan(at, std::min<std::size_t>(777, values.size() - at)));
         w.close();
@@ -78,13 +80,12 @@ TEST(SolvedClassFiles, ReadBackOrNothing) {
     EXPECT_FALSE(read_solved_class(whole, english, m, values.size()));
     // Closed short, or destroyed unfinished: no file, nor its temporary one.
     {
-        SolvedClassWriter w(dir.path / "short.solved", english, m, values.size());
+        SolvedClassWriter w(dir.path / "short.solved", english, m, values.size(), chunk);
         w.append(std::span(values).first(10));
         EXPECT_THROW(w.close(), Error);
     }
     EXPECT_FALSE(std::filesystem::exists(dir.path / "short.solved"));
     EXPECT_FALSE(std::filesystem::exists(dir.path / "short.solved.tmp"));
-    set_unit_chunk_positions_for_tests(64 * 1024);
 }
 
 TEST(SolvedClassFiles, StoreLoadsThemAndFallsBackToTheTables) {
@@ -104,9 +105,9 @@ TEST(SolvedClassFiles, StoreLoadsThemAndFallsBackToTheTables) {
 
     const std::filesystem::path path = solved_class_path(dir.path, english, m);
     std::filesystem::create_directories(path.parent_path());
-    write_solved_class(path, english, m, complete);
+    write_solved_class(path, english, m, complete, run_chunk);
     SolvedStore store(english, dir.path);
-    store.use_solved_files([](Material) { return false; });
+    store.use_solved_files([](Material) { return false; }, run_chunk);
     store.add_from_files(m);
     EXPECT_EQ(store.classes_from_solved_files(), 1u);
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
@@ -115,7 +116,7 @@ TEST(SolvedClassFiles, StoreLoadsThemAndFallsBackToTheTables) {
 
     flip_byte(path, 150);
     SolvedStore damaged(english, dir.path);
-    damaged.use_solved_files([](Material) { return false; });
+    damaged.use_solved_files([](Material) { return false; }, run_chunk);
     damaged.load_below(above);
     EXPECT_EQ(damaged.classes_from_solved_files(), 0u);
     EXPECT_FALSE(std::filesystem::exists(path));  // removed: the tables give the values
@@ -136,7 +137,7 @@ TEST(SolvedClassFiles, WrittenOnceAClassIsComplete) {
     std::filesystem::create_directories(path.parent_path());
 
     SolvedStore store(english, dir.path);
-    store.use_solved_files([&](Material c) { return c == m; });
+    store.use_solved_files([&](Material c) { return c == m; }, run_chunk);
     store.load_below(above);  // loads m from its tables and resolves its captures
     ASSERT_TRUE(std::filesystem::exists(path));
     for (const Material c : store_needs(above).complete) {
@@ -145,7 +146,7 @@ TEST(SolvedClassFiles, WrittenOnceAClassIsComplete) {
     }
 
     SolvedStore again(english, dir.path);  // the rerun: reads it, searches nothing
-    again.use_solved_files([](Material) { return false; });
+    again.use_solved_files([](Material) { return false; }, run_chunk);
     again.add_from_files(m);
     EXPECT_EQ(again.classes_from_solved_files(), 1u);
     const ClassIndex index(english.info().board, m);
@@ -157,7 +158,7 @@ TEST(SolvedClassFiles, WrittenOnceAClassIsComplete) {
     // A class added complete (a pair's results) is written at once too.
     std::filesystem::remove(path);
     SolvedStore solver(english, dir.path);
-    solver.use_solved_files([&](Material c) { return c == m; });
+    solver.use_solved_files([&](Material c) { return c == m; }, run_chunk);
     solver.add(m, some_outcomes(index.size()), true);
     EXPECT_EQ(read_solved_class(path, english, m, index.size()), some_outcomes(index.size()));
 }

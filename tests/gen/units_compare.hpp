@@ -9,13 +9,16 @@
 namespace damas::test {
 
 // how: automatic gives the run that holds every pair whole (no budget on these small sets).
+// tuning: GenerateOptions::tuning (tests: small classes on the paths of large ones).
 inline GenerateSummary generate_in_units(const Variant& v, int pieces,
                                          const std::filesystem::path& dir,
                                          PairSolving how = PairSolving::units,
                                          WdlCodec codec = automatic_wdl_codec,
                                          std::uint64_t large_class_positions = 0,
-                                         std::optional<Material> only = std::nullopt) {
+                                         std::optional<Material> only = std::nullopt,
+                                         const GenerationTuning& tuning = {}) {
     GenerateOptions o = generate_options(v, pieces, dir);
+    o.tuning = tuning;
     o.only = only;
     o.wdl_codec = codec;
     if (large_class_positions > 0) o.large_class_positions = large_class_positions;
@@ -23,17 +26,18 @@ inline GenerateSummary generate_in_units(const Variant& v, int pieces,
     return generate_quietly(o);
 }
 
-// codec, large_class_positions, only: as GenerateOptions (0: its default), for both runs.
+// codec, large_class_positions, only, tuning: as GenerateOptions (0: its default), for both runs.
 inline void expect_same_files_in_units(const Variant& v, int pieces,
                                        PairSolving how = PairSolving::units,
                                        WdlCodec codec = automatic_wdl_codec,
                                        std::uint64_t large_class_positions = 0,
-                                       std::optional<Material> only = std::nullopt) {
+                                       std::optional<Material> only = std::nullopt,
+                                       const GenerationTuning& tuning = {}) {
     ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
     generate_in_units(v, pieces, whole.path, PairSolving::automatic, codec, large_class_positions,
-                      only);
+                      only, tuning);
     const GenerateSummary s =
-        generate_in_units(v, pieces, units.path, how, codec, large_class_positions, only);
+        generate_in_units(v, pieces, units.path, how, codec, large_class_positions, only, tuning);
     EXPECT_GT(s.pairs_in_units, 0);
     EXPECT_GT(s.units_written, 0u);
     EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, v)));  // removed once done
