@@ -244,6 +244,7 @@ void RulePairRunner::run(std::size_t i) {
 struct RuleGenerationRun::State {
     RuleGenerateOptions options;
     std::vector<Material> classes;
+    PairGraph graph;
     RunProcess process;
     std::optional<RulePairRunner> runner;
 };
@@ -253,12 +254,17 @@ RuleGenerationRun::RuleGenerationRun(const RuleGenerateOptions& options)
     state_->options = options;
     checked_draw_rules(options);
     state_->classes = rule_run_classes(options);
+    state_->graph = rule_pair_graph(options.variant, state_->classes);
 }
 
 RuleGenerationRun::~RuleGenerationRun() = default;
 
 const std::vector<Material>& RuleGenerationRun::classes() const {
     return state_->classes;
+}
+
+const PairGraph& RuleGenerationRun::graph() const {
+    return state_->graph;
 }
 
 void RuleGenerationRun::start(bool holds_folder, Progress& progress, Progress& work_progress) {
@@ -268,7 +274,7 @@ void RuleGenerationRun::start(bool holds_folder, Progress& progress, Progress& w
     state_->runner.emplace(o, work_progress);
 }
 
-RulePairRunner& RuleGenerationRun::runner() {
+RulePairRunner& RuleGenerationRun::work() {
     return *state_->runner;
 }
 
@@ -284,9 +290,7 @@ RuleGenerateSummary RuleGenerationRun::summary() const {
 
 RuleGenerateSummary generate_rules(const RuleGenerateOptions& o, Progress& progress) {
     RuleGenerationRun run(o);
-    run.start(true, progress, progress);
-    for (std::size_t i = 0; i < run.runner().graph().pairs.size(); ++i) run.runner().run(i);
-    run.finish();
+    run_in_process(run, progress);
     return run.summary();
 }
 

@@ -25,6 +25,7 @@
 #include "folder/run_record.hpp"
 #include "gen/plan/pair_graph.hpp"
 #include "gen/process/progress.hpp"
+#include "gen/run/run_steps.hpp"
 #include "gen/limits/rule_solver.hpp"
 #include "index/class_selection.hpp"
 #include "index/material.hpp"
@@ -65,16 +66,13 @@ DrawRules checked_draw_rules(const RuleGenerateOptions& options);
 // loop of generate_rules(), and the work of each rank of `damas-mpi gen-rules`. Its store keeps
 // every class it solved or read back (the rule solver holds every class it reads). Not
 // thread-safe; the caller holds the folder's writer lock and the thread limit.
-class RulePairRunner {
+class RulePairRunner : public PairWork {
   public:
     RulePairRunner(const RuleGenerateOptions& options, Progress& progress);
     const PairGraph& graph() const { return graph_; }
-    // Whether pair i's rule files are complete (checked); if so, counts it as skipped (the pairs
-    // that read it read it back from its files when they need it).
-    bool skip_if_complete(std::size_t i);
-    // Solves pair i and writes its files, unless skip_if_complete(i); the rule files of the
-    // pairs it reads must be complete.
-    void run(std::size_t i);
+    // A pair skipped is read back from its files by the pairs that read it, when they need it.
+    bool skip_if_complete(std::size_t i) override;
+    void run(std::size_t i) override;
     const RuleGenerateSummary& summary() const { return summary_; }
 
   private:
@@ -87,25 +85,18 @@ class RulePairRunner {
     RuleGenerateSummary summary_;
 };
 
-// The steps of a gen-rules run, in the order every driver takes them: generate_rules() runs them
-// in one process, damas-mpi on every rank, the ranks agreeing after each (as GenerationRun,
-// gen/run/generate.hpp).
-class RuleGenerationRun {
+// The steps of a gen-rules run (gen/run/run_steps.hpp).
+class RuleGenerationRun : public RunSteps {
   public:
     // Checks the variant's rules and lists the classes; throws Error on bad options.
     explicit RuleGenerationRun(const RuleGenerateOptions& options);
-    ~RuleGenerationRun();
-    RuleGenerationRun(const RuleGenerationRun&) = delete;
-    RuleGenerationRun& operator=(const RuleGenerationRun&) = delete;
+    ~RuleGenerationRun() override;
 
     const std::vector<Material>& classes() const;
-    // The thread limit (held until the run ends) and, where this process holds the folder, the
-    // writer's lock and the plan in the manifest; then the runner, which reports to
-    // `work_progress`.
-    void start(bool holds_folder, Progress& progress, Progress& work_progress);
-    RulePairRunner& runner();  // after start
-    // Where this process holds the folder: every file in the manifest.
-    void finish();
+    const PairGraph& graph() const override;
+    void start(bool holds_folder, Progress& progress, Progress& work_progress) override;
+    RulePairRunner& work() override;
+    void finish() override;
     // The runner's summary, with the seconds since the run began.
     RuleGenerateSummary summary() const;
 

@@ -447,4 +447,14 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
     return plan;
 }
 
+PairGraph plan_graph(const GenerationPlan& plan) {
+    std::vector<Material> pairs;
+    std::vector<std::uint64_t> positions;
+    for (const PairStep& s : plan.pairs) {
+        pairs.push_back(s.material);
+        positions.push_back(s.positions);
+    }
+    return pair_graph(pairs, positions);
+}
+
 }  // namespace damas

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "gen/options.hpp"
+#include "gen/plan/pair_graph.hpp"
 
 namespace damas {
 
@@ -75,6 +76,8 @@ struct GenerationPlan {
 };
 
 GenerationPlan plan_generation(const GenerateOptions& options);
+// The plan's pairs and which read which (gen/plan/pair_graph.hpp).
+PairGraph plan_graph(const GenerationPlan& plan);
 
 // "12G", "512M", "1.5G", "800K" or a number of bytes; throws Error on anything else.
 std::uint64_t parse_memory_size(const std::string& text);

@@ -70,6 +70,8 @@ void remove_empty_units_dir(const GenerateOptions& o) {
 struct GenerationRun::State {
     GenerateOptions options;
     GenerationPlan plan;
+    PairGraph graph;
+    bool use_solved_files = false;
     RunProcess process;
     std::unique_ptr<PairRunner> runner;
 };
@@ -79,12 +81,21 @@ GenerationRun::GenerationRun(const GenerateOptions& options)
     state_->options = options;
     checked_threads(options.threads, "threads");  // before the plan counts them
     state_->plan = plan_generation(options);
+    state_->graph = plan_graph(state_->plan);
 }
 
 GenerationRun::~GenerationRun() = default;
 
 const GenerationPlan& GenerationRun::plan() const {
     return state_->plan;
+}
+
+const PairGraph& GenerationRun::graph() const {
+    return state_->graph;
+}
+
+void GenerationRun::use_solved_files() {
+    state_->use_solved_files = true;
 }
 
 void GenerationRun::check_fits(Progress& progress) const {
@@ -97,9 +108,10 @@ void GenerationRun::start(bool holds_folder, Progress& progress, Progress& work_
     state_->process.start(checked_threads(o.threads, "threads"), holds_folder, run_description(o),
                           state_->plan.classes, progress);
     state_->runner = std::make_unique<PairRunner>(o, state_->plan, work_progress);
+    if (state_->use_solved_files) state_->runner->use_solved_files();
 }
 
-PairRunner& GenerationRun::runner() {
+PairRunner& GenerationRun::work() {
     return *state_->runner;
 }
 
@@ -118,10 +130,8 @@ GenerateSummary GenerationRun::summary() const {
 GenerateSummary generate(const GenerateOptions& o, Progress& progress) {
     GenerationRun run(o);
     run.check_fits(progress);
-    run.start(true, progress, progress);
-    run.runner().use_solved_files();
-    for (std::size_t i = 0; i < run.plan().pairs.size(); ++i) run.runner().run(i);
-    run.finish();
+    run.use_solved_files();
+    run_in_process(run, progress);
     return run.summary();
 }
 

@@ -27,6 +27,7 @@
 #include "gen/plan/plan.hpp"
 #include "gen/process/progress.hpp"
 #include "gen/run/pair_runner.hpp"
+#include "gen/run/run_steps.hpp"
 #include "gen/run/summary.hpp"
 #include "index/material.hpp"
 #include "rules/variant.hpp"
@@ -39,31 +40,25 @@ GenerateSummary generate(const GenerateOptions& options, Progress& progress);
 // The run as the manifest records it (folder/run_record.hpp).
 RunDescription run_description(const GenerateOptions& options);
 
-// The steps of a generation run, in the order every driver takes them. `damas gen` runs them in
-// one process (generate() above); damas-mpi runs them on every rank, the ranks agreeing after
-// each step, with rank 0 holding the folder and handing out the pairs (docs/distributed.md).
-class GenerationRun {
+// The steps of a generation run (gen/run/run_steps.hpp).
+class GenerationRun : public RunSteps {
   public:
     // Plans the run within its memory budget (gen/plan/plan.hpp); throws Error on bad options.
     explicit GenerationRun(const GenerateOptions& options);
-    ~GenerationRun();
-    GenerationRun(const GenerationRun&) = delete;
-    GenerationRun& operator=(const GenerationRun&) = delete;
+    ~GenerationRun() override;
 
     const GenerationPlan& plan() const;
+    const PairGraph& graph() const override;
     // Announces the plan; throws Error if it needs more memory than its budget.
     void check_fits(Progress& progress) const;
-    // Prepares the process for the pairs (malloc's settings, the thread limit, held until the
-    // run ends) and, where this process holds the folder, takes the writer's lock and records
-    // the plan in the manifest (throws Error if another run holds it). The runner reports to
-    // `work_progress`.
-    void start(bool holds_folder, Progress& progress, Progress& work_progress);
-    // The runner of this process's pairs (after start).
-    PairRunner& runner();
-    // Once every pair is done, where this process holds the folder: removes the solved class
-    // files left and the units folder if that empties it, and records every file in the
-    // manifest.
-    void finish();
+    // Before start, in a run on one process: classes that later pairs load again are kept in
+    // solved class files between (PairRunner::use_solved_files).
+    void use_solved_files();
+    // Also prepares the process for the pairs (malloc's settings).
+    void start(bool holds_folder, Progress& progress, Progress& work_progress) override;
+    PairRunner& work() override;
+    // Also removes the solved class files left, and the units folder if that empties it.
+    void finish() override;
     // The runner's summary, with the seconds since the run was planned.
     GenerateSummary summary() const;
 

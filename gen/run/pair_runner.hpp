@@ -20,27 +20,28 @@
 #include "gen/options.hpp"
 #include "gen/plan/plan.hpp"
 #include "gen/process/progress.hpp"
+#include "gen/run/run_steps.hpp"
 #include "gen/run/summary.hpp"
 
 namespace damas {
 
-class PairRunner {
+class PairRunner : public PairWork {
   public:
     PairRunner(const GenerateOptions& options, const GenerationPlan& plan, Progress& progress);
-    ~PairRunner();
+    ~PairRunner() override;
     PairRunner(const PairRunner&) = delete;
     PairRunner& operator=(const PairRunner&) = delete;
 
     // Whether pair i's files are complete (checked: header, size, checksums); if so, removes
     // what a killed run left of it and counts it as skipped.
-    bool skip_if_complete(std::size_t i);
+    bool skip_if_complete(std::size_t i) override;
     // A run on a budget, in one process: classes that later pairs load again are kept in solved
     // class files between (gen/units/unit_file.hpp), which load without searching their captures.
     // (Not for damas-mpi's ranks: two of them could write one class's file at once.)
     void use_solved_files();
     // Solves pair i (the plan's index) and writes its files, unless skip_if_complete(i); its
     // inputs' files must be complete. Counted in summary().
-    void run(std::size_t i);
+    void run(std::size_t i) override;
     const GenerateSummary& summary() const;
 
   private:

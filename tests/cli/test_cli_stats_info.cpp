@@ -3,12 +3,24 @@
 // every file; every reader refuses a file under another class's name.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <regex>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "study_cli_fixture.hpp"
 
 namespace damas {
 namespace {
+
+// "name":count pairs as the JSON output writes them, comma-separated, in order.
+std::string json_counts(const std::vector<std::pair<std::string, std::uint64_t>>& counts) {
+    std::string out;
+    for (const auto& [name, count] : counts)
+        out += (out.empty() ? "\"" : ",\"") + name + "\":" + std::to_string(count);
+    return out;
+}
 
 TEST_F(ProbeCli, StatsCountEveryPosition) {
     const CliRun r = damas({"stats", "--variant", "english", "--dir", dir_->path.string(),
@@ -25,17 +37,14 @@ TEST_F(ProbeCli, StatsCountEveryPosition) {
         losses += p.value == Value::loss;
         if (p.value == Value::win) longest = std::max<int>(longest, p.plies);
     }
-    std::string expected = "{\"class\":\"0201\",\"positions\":";
-    expected += std::to_string(index.size());
-    expected += ",\"wins\":";
-    expected += std::to_string(wins);
-    expected += ",\"draws\":";
-    expected += std::to_string(draws);
-    expected += ",\"losses\":";
-    expected += std::to_string(losses);
-    expected += ",\"longest_win\":";
-    expected += std::to_string(longest);
-    expected += ",\"histogram\":[";
+    const std::string expected =
+        "{\"class\":\"0201\"," +
+        json_counts({{"positions", index.size()},
+                     {"wins", wins},
+                     {"draws", draws},
+                     {"losses", losses},
+                     {"longest_win", static_cast<std::uint64_t>(longest)}}) +
+        ",\"histogram\":[";
     EXPECT_NE(r.out.find(expected), std::string::npos) << r.out << "\n" << expected;
 
     const CliRun all = damas({"stats", "--variant", "english", "--dir", dir_->path.string()});
@@ -79,13 +88,14 @@ TEST_F(RulesCli, StatsCountThePureWinsTheRulesDraw) {
         ++wins;
         drawn += pr.plies > 10;
     }
-    std::string expected = "\"rules\":{\"edition\":\"seed\",\"quiet_positions\":";
-    expected += std::to_string(quiet);
-    expected += ",\"pure_wins\":";
-    expected += std::to_string(wins);
-    expected += ",\"wins_drawn\":";
-    expected += std::to_string(drawn);
-    expected += ",\"pure_losses\":0,\"losses_drawn\":0}";
+    const std::string expected =
+        "\"rules\":{\"edition\":\"seed\"," +
+        json_counts({{"quiet_positions", quiet},
+                     {"pure_wins", wins},
+                     {"wins_drawn", drawn},
+                     {"pure_losses", 0},
+                     {"losses_drawn", 0}}) +
+        "}";
     EXPECT_NE(r.out.find(expected), std::string::npos) << r.out << "\n" << expected;
 
     const CliRun t = damas({"stats", "--variant", "international", "--dir",

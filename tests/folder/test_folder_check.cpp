@@ -283,18 +283,23 @@ void unmount(const fs::path& at) {
     [[maybe_unused]] const int rc = std::system(command.c_str());
 }
 
+// damas gen of english 2..pieces into dir fails with exit code 2 and one line that says `why`.
+void expect_gen_fails(const fs::path& dir, int pieces, const std::string& why) {
+    const test::CliRun run = test::run_cli(
+        {"gen", "-v", "english", "-p", std::to_string(pieces), "-q", "-d", dir.string()});
+    const std::string message = run.out + run.err;
+    EXPECT_EQ(run.exit_code, 2) << message;
+    EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
+    EXPECT_NE(message.find(why), std::string::npos) << message;
+}
+
 // Disk full: gen fails with one line, leaves nothing verify accepts, and a rerun with space
 // resumes where it stopped.
 TEST(FolderFailures, DiskFullThenResume) {
     ScratchDir scratch("disk-full");
     const fs::path mount = scratch.path / "small";
     if (!mount_tmpfs(mount, "size=96k")) GTEST_SKIP() << "cannot mount a tmpfs here";
-    const test::CliRun run =
-        test::run_cli({"gen", "-v", "english", "-p", "4", "-q", "-d", mount.string()});
-    const std::string message = run.out + run.err;
-    EXPECT_EQ(run.exit_code, 2) << message;
-    EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
-    EXPECT_NE(message.find("No space left on device"), std::string::npos) << message;
+    expect_gen_fails(mount, 4, "No space left on device");
     VerifyReport r = verify_database(mount, false);
     EXPECT_FALSE(r.ok());
     const auto files_before =
@@ -314,12 +319,7 @@ TEST(FolderFailures, ReadOnlyFolder) {
     ScratchDir scratch("read-only");
     const fs::path mount = scratch.path / "ro";
     if (!mount_tmpfs(mount, "size=1m,ro")) GTEST_SKIP() << "cannot mount a tmpfs here";
-    const test::CliRun run =
-        test::run_cli({"gen", "-v", "english", "-p", "3", "-q", "-d", mount.string()});
-    const std::string message = run.out + run.err;
-    EXPECT_EQ(run.exit_code, 2) << message;
-    EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
-    EXPECT_NE(message.find("Read-only file system"), std::string::npos) << message;
+    expect_gen_fails(mount, 3, "Read-only file system");
     unmount(mount);
 }
 

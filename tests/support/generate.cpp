@@ -4,15 +4,24 @@
 #include "gen/run/generate.hpp"
 
 namespace damas::test {
+namespace {
 
-GenerateOptions generate_options(const Variant& v, int pieces, const std::filesystem::path& dir,
-                                 int threads) {
-    GenerateOptions o;
+// GenerateOptions or RuleGenerateOptions for every class of v up to `pieces` in dir.
+template <class Options>
+Options options_for(const Variant& v, int pieces, const std::filesystem::path& dir, int threads) {
+    Options o;
     o.variant = v;
     o.max_pieces = pieces;
     o.dir = dir;
     o.threads = threads;
     return o;
+}
+
+}  // namespace
+
+GenerateOptions generate_options(const Variant& v, int pieces, const std::filesystem::path& dir,
+                                 int threads) {
+    return options_for<GenerateOptions>(v, pieces, dir, threads);
 }
 
 GenerateSummary generate_quietly(const GenerateOptions& o) {
@@ -29,12 +38,7 @@ GenerateSummary generate_quietly(const Variant& v, int pieces, const std::filesy
 
 RuleGenerateOptions rule_options(const Variant& v, int pieces, const std::filesystem::path& dir,
                                  int threads) {
-    RuleGenerateOptions r;
-    r.variant = v;
-    r.max_pieces = pieces;
-    r.dir = dir;
-    r.threads = threads;
-    return r;
+    return options_for<RuleGenerateOptions>(v, pieces, dir, threads);
 }
 
 RuleGenerateSummary generate_rules_quietly(const RuleGenerateOptions& o) {

@@ -7,6 +7,7 @@
 // files are byte-identical to damas's. Errors print one line and end every rank with code 2.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -98,31 +99,65 @@ struct RankReport {
 };
 static_assert(std::is_trivially_copyable_v<RankReport>);
 
+// The counts of a summary beside a report's, for copying either way (f(summary's, report's)).
+template <class Summary, class Report, class F>
+void gen_counts(Summary& s, Report& r, F&& f) {
+    f(s.peak_resident_bytes, r.peak_resident_bytes);
+    f(s.classes_built, r.classes_built);
+    f(s.classes_skipped, r.classes_skipped);
+    f(s.positions, r.positions);
+    f(s.bytes_written, r.bytes_written);
+    f(s.load_seconds, r.load_seconds);
+    f(s.pairs_in_units, r.pairs_in_units);
+    f(s.units_written, r.units_written);
+    f(s.units_resumed, r.units_resumed);
+}
+template <class Summary, class Report, class F>
+void rules_counts(Summary& s, Report& r, F&& f) {
+    f(s.classes, r.classes_built);
+    f(s.classes_skipped, r.classes_skipped);
+    f(s.positions, r.positions);
+    f(s.bytes_written, r.bytes_written);
+    f(s.pure_wins, r.pure_wins);
+    f(s.wins_drawn_by_rules, r.wins_drawn_by_rules);
+}
+constexpr auto into_report = [](const auto& from, auto& to) {
+    to = static_cast<std::remove_reference_t<decltype(to)>>(from);
+};
+constexpr auto into_summary = [](auto& to, const auto& from) {
+    to = static_cast<std::remove_reference_t<decltype(to)>>(from);
+};
+
 RankReport gen_report(const RankTimes& times, const GenerateSummary& s) {
     RankReport r;
     r.times = times;
-    r.peak_resident_bytes = s.peak_resident_bytes;
-    r.classes_built = static_cast<std::uint64_t>(s.classes_built);
-    r.classes_skipped = static_cast<std::uint64_t>(s.classes_skipped);
-    r.positions = s.positions;
-    r.bytes_written = s.bytes_written;
-    r.load_seconds = s.load_seconds;
-    r.pairs_in_units = static_cast<std::uint64_t>(s.pairs_in_units);
-    r.units_written = s.units_written;
-    r.units_resumed = s.units_resumed;
+    gen_counts(s, r, into_report);
     return r;
 }
-
 RankReport rules_report(const RankTimes& times, const RuleGenerateSummary& s) {
     RankReport r;
     r.times = times;
-    r.classes_built = static_cast<std::uint64_t>(s.classes);
-    r.classes_skipped = static_cast<std::uint64_t>(s.classes_skipped);
-    r.positions = s.positions;
-    r.bytes_written = s.bytes_written;
-    r.pure_wins = s.pure_wins;
-    r.wins_drawn_by_rules = s.wins_drawn_by_rules;
+    rules_counts(s, r, into_report);
     return r;
+}
+
+// Every rank's counts summed (the peak memory: the largest).
+RankReport sum_of(const std::vector<RankReport>& reports) {
+    RankReport total;
+    for (const RankReport& r : reports) {
+        total.peak_resident_bytes = std::max(total.peak_resident_bytes, r.peak_resident_bytes);
+        total.classes_built += r.classes_built;
+        total.classes_skipped += r.classes_skipped;
+        total.positions += r.positions;
+        total.bytes_written += r.bytes_written;
+        total.load_seconds += r.load_seconds;
+        total.pairs_in_units += r.pairs_in_units;
+        total.units_written += r.units_written;
+        total.units_resumed += r.units_resumed;
+        total.pure_wins += r.pure_wins;
+        total.wins_drawn_by_rules += r.wins_drawn_by_rules;
+    }
+    return total;
 }
 
 std::vector<RankReport> gather(const Job& job, const RankReport& mine) {
@@ -156,33 +191,28 @@ void print_ranks(const std::vector<RankReport>& reports, double seconds) {
     }
 }
 
-// The pairs of `graph` over the ranks (tools/mpi/distributed.hpp), rank 0 skipping those whose
-// files are complete first; `runner` is PairRunner or RulePairRunner.
-template <class Runner>
-RankTimes run_on_ranks(const Job& job, const PairGraph& graph, Runner& runner) {
+// The run's start on every rank, then its pairs over the ranks (tools/mpi/distributed.hpp),
+// rank 0 skipping those whose files are complete first.
+RankTimes run_on_ranks(const Job& job, RunSteps& run, Progress& progress,
+                       Progress& work_progress) {
+    const PairGraph& graph = run.graph();
+    check_same_pairs(job, graph);
+    on_every_rank(job, [&] { run.start(job.rank == 0, progress, work_progress); });
+    PairWork& work = run.work();
     std::vector<bool> done(graph.pairs.size(), false);
     if (job.rank == 0)
-        for (std::size_t i = 0; i < done.size(); ++i) done[i] = runner.skip_if_complete(i);
-    return run_pairs(job.comm, graph, done, [&](std::size_t i) { runner.run(i); });
-}
-
-PairGraph plan_graph(const GenerationPlan& plan) {
-    std::vector<Material> pairs;
-    std::vector<std::uint64_t> positions;
-    for (const PairStep& s : plan.pairs) {
-        pairs.push_back(s.material);
-        positions.push_back(s.positions);
-    }
-    return pair_graph(pairs, positions);
+        for (std::size_t i = 0; i < done.size(); ++i) done[i] = work.skip_if_complete(i);
+    return run_pairs(job.comm, graph, done, [&](std::size_t i) { work.run(i); });
 }
 
 // damas-mpi gen --plan: the plan of one rank (each plans within its own budget), and the time
 // the pairs' modelled times take handed out over `ranks` ranks as run_pairs does.
-void print_distributed_plan(const GenerateOptions& o, const GenerationPlan& plan, int ranks,
+void print_distributed_plan(const GenerateOptions& o, const GenerationRun& run, int ranks,
                             bool json) {
+    const GenerationPlan& plan = run.plan();
     std::vector<double> seconds;
     for (const PairStep& s : plan.pairs) seconds.push_back(s.seconds);
-    const ScheduleEstimate e = estimate_schedule(plan_graph(plan), seconds, ranks);
+    const ScheduleEstimate e = estimate_schedule(run.graph(), seconds, ranks);
     const int threads = plan.threads;
     if (json) {
         Json out = cli::plan_json(o, plan);
@@ -201,7 +231,7 @@ void print_distributed_plan(const GenerateOptions& o, const GenerationPlan& plan
         cli::duration_text(e.chain_seconds).c_str(), cli::duration_text(e.total_seconds).c_str());
 }
 
-// The steps of gen/run/generate.hpp's GenerationRun, the ranks agreeing after each.
+// gen/run/generate.hpp's GenerationRun, the ranks agreeing after each step.
 void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
     GenerateOptions o;
     std::optional<GenerationRun> run;
@@ -209,39 +239,22 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
         o = cli::generate_options(flags);
         run.emplace(o);
     });
-    const GenerationPlan& plan = run->plan();
     if (flags.plan) {
         if (job.rank == 0)
-            print_distributed_plan(o, plan, plan_ranks > 0 ? plan_ranks : job.ranks, flags.json);
+            print_distributed_plan(o, *run, plan_ranks > 0 ? plan_ranks : job.ranks, flags.json);
         return;
     }
     Progress progress = rank_progress(job, flags.quiet || job.rank != 0);
     Progress work_progress = rank_progress(job, flags.quiet);
     on_every_rank(job, [&] { run->check_fits(progress); });
-    const PairGraph graph = plan_graph(plan);
-    check_same_pairs(job, graph);
-    on_every_rank(job, [&] { run->start(job.rank == 0, progress, work_progress); });
-    const RankTimes times = run_on_ranks(job, graph, run->runner());
+    const RankTimes times = run_on_ranks(job, *run, progress, work_progress);
     const GenerateSummary mine = run->summary();
     const std::vector<RankReport> reports = gather(job, gen_report(times, mine));
     if (job.rank != 0) return;
     run->finish();
     GenerateSummary total = mine;
-    total.classes_built = total.classes_skipped = 0;
-    total.positions = total.bytes_written = total.units_written = total.units_resumed = 0;
-    total.load_seconds = 0;
-    total.pairs_in_units = 0;
-    for (const RankReport& r : reports) {
-        total.classes_built += static_cast<int>(r.classes_built);
-        total.classes_skipped += static_cast<int>(r.classes_skipped);
-        total.positions += r.positions;
-        total.bytes_written += r.bytes_written;
-        total.load_seconds += r.load_seconds;
-        total.pairs_in_units += static_cast<int>(r.pairs_in_units);
-        total.units_written += r.units_written;
-        total.units_resumed += r.units_resumed;
-        total.peak_resident_bytes = std::max(total.peak_resident_bytes, r.peak_resident_bytes);
-    }
+    RankReport sum = sum_of(reports);
+    gen_counts(total, sum, into_summary);
     total.seconds = run->summary().seconds;
     if (flags.json) {
         Json out = cli::gen_summary_json(o, total);
@@ -255,7 +268,7 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
     print_ranks(reports, total.seconds);
 }
 
-// The steps of gen/limits/rule_generate.hpp's RuleGenerationRun, the ranks agreeing after each.
+// gen/limits/rule_generate.hpp's RuleGenerationRun, the ranks agreeing after each step.
 void run_gen_rules(const Job& job, const cli::GenRulesFlags& flags) {
     RuleGenerateOptions o;
     std::optional<RuleGenerationRun> run;
@@ -265,22 +278,13 @@ void run_gen_rules(const Job& job, const cli::GenRulesFlags& flags) {
     });
     Progress progress = rank_progress(job, flags.quiet || job.rank != 0);
     Progress work_progress = rank_progress(job, flags.quiet);
-    on_every_rank(job, [&] { run->start(job.rank == 0, progress, work_progress); });
-    RulePairRunner& runner = run->runner();
-    check_same_pairs(job, runner.graph());
-    const RankTimes times = run_on_ranks(job, runner.graph(), runner);
-    const std::vector<RankReport> reports = gather(job, rules_report(times, runner.summary()));
+    const RankTimes times = run_on_ranks(job, *run, progress, work_progress);
+    const std::vector<RankReport> reports = gather(job, rules_report(times, run->summary()));
     if (job.rank != 0) return;
     run->finish();
     RuleGenerateSummary total;
-    for (const RankReport& r : reports) {
-        total.classes += static_cast<int>(r.classes_built);
-        total.classes_skipped += static_cast<int>(r.classes_skipped);
-        total.positions += r.positions;
-        total.bytes_written += r.bytes_written;
-        total.pure_wins += r.pure_wins;
-        total.wins_drawn_by_rules += r.wins_drawn_by_rules;
-    }
+    RankReport sum = sum_of(reports);
+    rules_counts(total, sum, into_summary);
     total.seconds = run->summary().seconds;
     if (flags.json) {
         Json out = cli::gen_rules_summary_json(o, total);
