@@ -24,9 +24,19 @@ GenerateOptions generate_options(const Variant& v, int pieces, const std::filesy
     return options_for<GenerateOptions>(v, pieces, dir, threads);
 }
 
+RuleGenerateOptions rule_options(const Variant& v, int pieces, const std::filesystem::path& dir,
+                                 int threads) {
+    return options_for<RuleGenerateOptions>(v, pieces, dir, threads);
+}
+
 GenerateSummary generate_quietly(const GenerateOptions& o) {
     Progress quiet(Progress::Mode::quiet);
     return generate(o, quiet);
+}
+
+RuleGenerateSummary generate_rules_quietly(const RuleGenerateOptions& o) {
+    Progress quiet(Progress::Mode::quiet);
+    return generate_rules(o, quiet);
 }
 
 GenerateSummary generate_quietly(const Variant& v, int pieces, const std::filesystem::path& dir,
@@ -34,16 +44,6 @@ GenerateSummary generate_quietly(const Variant& v, int pieces, const std::filesy
     GenerateOptions o = generate_options(v, pieces, dir, threads);
     o.wdl_codec = codec;
     return generate_quietly(o);
-}
-
-RuleGenerateOptions rule_options(const Variant& v, int pieces, const std::filesystem::path& dir,
-                                 int threads) {
-    return options_for<RuleGenerateOptions>(v, pieces, dir, threads);
-}
-
-RuleGenerateSummary generate_rules_quietly(const RuleGenerateOptions& o) {
-    Progress quiet(Progress::Mode::quiet);
-    return generate_rules(o, quiet);
 }
 
 RuleGenerateSummary generate_rules_quietly(const Variant& v, int pieces,

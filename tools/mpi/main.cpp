@@ -99,27 +99,25 @@ struct RankReport {
 };
 static_assert(std::is_trivially_copyable_v<RankReport>);
 
-// The counts of a summary beside a report's, for copying either way (f(summary's, report's)).
+// The counts of a summary (GenerateSummary or RuleGenerateSummary) beside a report's, for
+// copying either way: f(summary's, report's).
 template <class Summary, class Report, class F>
-void gen_counts(Summary& s, Report& r, F&& f) {
-    f(s.peak_resident_bytes, r.peak_resident_bytes);
-    f(s.classes_built, r.classes_built);
+void counts(Summary& s, Report& r, F&& f) {
     f(s.classes_skipped, r.classes_skipped);
     f(s.positions, r.positions);
     f(s.bytes_written, r.bytes_written);
-    f(s.load_seconds, r.load_seconds);
-    f(s.pairs_in_units, r.pairs_in_units);
-    f(s.units_written, r.units_written);
-    f(s.units_resumed, r.units_resumed);
-}
-template <class Summary, class Report, class F>
-void rules_counts(Summary& s, Report& r, F&& f) {
-    f(s.classes, r.classes_built);
-    f(s.classes_skipped, r.classes_skipped);
-    f(s.positions, r.positions);
-    f(s.bytes_written, r.bytes_written);
-    f(s.pure_wins, r.pure_wins);
-    f(s.wins_drawn_by_rules, r.wins_drawn_by_rules);
+    if constexpr (std::is_same_v<std::remove_const_t<Summary>, GenerateSummary>) {
+        f(s.classes_built, r.classes_built);
+        f(s.peak_resident_bytes, r.peak_resident_bytes);
+        f(s.load_seconds, r.load_seconds);
+        f(s.pairs_in_units, r.pairs_in_units);
+        f(s.units_written, r.units_written);
+        f(s.units_resumed, r.units_resumed);
+    } else {
+        f(s.classes, r.classes_built);
+        f(s.pure_wins, r.pure_wins);
+        f(s.wins_drawn_by_rules, r.wins_drawn_by_rules);
+    }
 }
 constexpr auto into_report = [](const auto& from, auto& to) {
     to = static_cast<std::remove_reference_t<decltype(to)>>(from);
@@ -128,16 +126,11 @@ constexpr auto into_summary = [](auto& to, const auto& from) {
     to = static_cast<std::remove_reference_t<decltype(to)>>(from);
 };
 
-RankReport gen_report(const RankTimes& times, const GenerateSummary& s) {
+template <class Summary>
+RankReport report_of(const RankTimes& times, const Summary& s) {
     RankReport r;
     r.times = times;
-    gen_counts(s, r, into_report);
-    return r;
-}
-RankReport rules_report(const RankTimes& times, const RuleGenerateSummary& s) {
-    RankReport r;
-    r.times = times;
-    rules_counts(s, r, into_report);
+    counts(s, r, into_report);
     return r;
 }
 
@@ -249,12 +242,12 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
     on_every_rank(job, [&] { run->check_fits(progress); });
     const RankTimes times = run_on_ranks(job, *run, progress, work_progress);
     const GenerateSummary mine = run->summary();
-    const std::vector<RankReport> reports = gather(job, gen_report(times, mine));
+    const std::vector<RankReport> reports = gather(job, report_of(times, mine));
     if (job.rank != 0) return;
     run->finish();
     GenerateSummary total = mine;
     RankReport sum = sum_of(reports);
-    gen_counts(total, sum, into_summary);
+    counts(total, sum, into_summary);
     total.seconds = run->summary().seconds;
     if (flags.json) {
         Json out = cli::gen_summary_json(o, total);
@@ -279,12 +272,12 @@ void run_gen_rules(const Job& job, const cli::GenRulesFlags& flags) {
     Progress progress = rank_progress(job, flags.quiet || job.rank != 0);
     Progress work_progress = rank_progress(job, flags.quiet);
     const RankTimes times = run_on_ranks(job, *run, progress, work_progress);
-    const std::vector<RankReport> reports = gather(job, rules_report(times, run->summary()));
+    const std::vector<RankReport> reports = gather(job, report_of(times, run->summary()));
     if (job.rank != 0) return;
     run->finish();
     RuleGenerateSummary total;
     RankReport sum = sum_of(reports);
-    rules_counts(total, sum, into_summary);
+    counts(total, sum, into_summary);
     total.seconds = run->summary().seconds;
     if (flags.json) {
         Json out = cli::gen_rules_summary_json(o, total);
