@@ -4,7 +4,7 @@
 // Owns: the folder's layout. Tables are <dir>/<variant>/<class>.<metric> (table/format.hpp:
 // table_path), the manifest and the writer lock are beside them (folder/manifest.hpp,
 // folder/lock.hpp), and a bounded run's unit files and solved class files are in
-// <dir>/<variant>/units/ (gen/units/unit_file.hpp).
+// <dir>/<variant>/units/ (gen/units/unit_file.hpp, gen/units/solved_class_file.hpp).
 #pragma once
 
 #include <cstdint>

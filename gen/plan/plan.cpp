@@ -10,9 +10,11 @@
 
 #include "gen/solve/compact_solver.hpp"
 #include "gen/solve/king_quarters.hpp"
-#include "gen/units/pair_layout.hpp"
-#include "gen/store/solved_store.hpp"
 #include "gen/solve/solver.hpp"
+#include "gen/store/solved_store.hpp"
+#include "gen/units/class_stream.hpp"
+#include "gen/units/pair_layout.hpp"
+#include "gen/units/solved_class_file.hpp"
 #include "gen/units/unit_file.hpp"
 #include "gen/write/writer.hpp"
 #include "index/class_index.hpp"
@@ -113,10 +115,10 @@ std::vector<Material> pairs_of(const std::vector<Material>& classes) {
 
 std::uint64_t largest_slice_positions(const BoardSpec& board, Material m);
 
-// The memory of PairLayout (gen/units/pair_layout.hpp), in the mode it takes: the lists of the slices
-// it keeps, 4 of them at 8 bytes a configuration (at most the largest slice's, both classes),
-// and tabled, 6 bytes per men configuration of each class, or computed, 3 bytes per men group of
-// each class and each list's directory (4 bytes a group).
+// The memory of PairLayout (gen/units/pair_layout.hpp), in the mode it takes: the lists of the
+// slices it keeps, 4 of them at 8 bytes a configuration (at most the largest slice's, both
+// classes), and tabled, 6 bytes per men configuration of each class, or computed, 3 bytes per men
+// group of each class and each list's directory (4 bytes a group).
 std::uint64_t layout_bytes(const BoardSpec& board, Material m, const GenerationTuning& tuning) {
     const ClassIndex index(board, m);
     const std::uint64_t largest_slice_men =
@@ -218,7 +220,7 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
     // time for its wdl values and one more for the context codec's position flags; the DTW
     // values are taken block by block. In units, every value is read in passes from the unit
     // files (gen/write/writer.hpp: WdlPasses), a chunk of each slice's unit at a time and a segment
-    // gathered from them (gen/units/unit_file.hpp: ClassStream), up to chunks_at_once chunks
+    // gathered from them (gen/units/class_stream.hpp), up to chunks_at_once chunks
     // decompressed for it, each thread's buffers of a chunk's raw and compressed bytes, and a
     // batch of the solved class file being written (16 chunks of u16, and their compressed
     // bytes). A chunk is a men configuration or 64 Ki positions, or 64 Ki positions of a
@@ -237,7 +239,8 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
     c.whole_write = results + 2 * c.largest_class;
     c.units_write = layout + streams + held_flags_limit(c.largest_class);
     // With the byte-a-position solver: for every slice where it splits men configurations, else
-    // for the slices solved whole beside the components of the others (gen/solve/compact_solver.hpp).
+    // for the slices solved whole beside the components of the others
+    // (gen/solve/compact_solver.hpp).
     c.compact_positions = 0;
     for (int s = 0; s < index.slice_count(); ++s)
         if (splits || !slice_in_components(v, index, s, threads))

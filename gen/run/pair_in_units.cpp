@@ -9,6 +9,7 @@
 
 #include "folder/files.hpp"
 #include "gen/solve/compact_solver.hpp"
+#include "gen/units/solved_class_file.hpp"
 #include "gen/units/unit_file.hpp"
 #include "gen/write/pair_writer.hpp"
 

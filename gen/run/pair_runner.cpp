@@ -53,8 +53,8 @@ struct TopUses {
 };
 
 // For a run on a budget: for each class that some pair loads whole from the files, the last
-// such pair. A class a later pair loads again gets a solved class file (gen/units/unit_file.hpp),
-// removed after that pair.
+// such pair. A class a later pair loads again gets a solved class file
+// (gen/units/solved_class_file.hpp), removed after that pair.
 std::map<Material, std::size_t> last_loads(const GenerationPlan& plan) {
     std::map<Material, std::size_t> last;
     for (std::size_t i = 0; i < plan.pairs.size(); ++i)

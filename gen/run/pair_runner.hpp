@@ -10,8 +10,8 @@
 // pair can run on any worker once those files are complete, and writes the same bytes.
 //
 // Not thread-safe: one runner per worker. The caller holds the folder's writer lock (one run
-// per folder: folder/run_record.hpp) and the thread limit. Implemented in gen/run/generate.cpp, beside
-// the solving and writing of a pair it drives.
+// per folder: folder/run_record.hpp) and the thread limit. Implemented in gen/run/generate.cpp,
+// beside the solving and writing of a pair it drives.
 #pragma once
 
 #include <cstddef>
@@ -36,7 +36,8 @@ class PairRunner : public PairWork {
     // what a killed run left of it and counts it as skipped.
     bool skip_if_complete(std::size_t i) override;
     // A run on a budget, in one process: classes that later pairs load again are kept in solved
-    // class files between (gen/units/unit_file.hpp), which load without searching their captures.
+    // class files between (gen/units/solved_class_file.hpp), which load without searching their
+    // captures.
     // (Not for damas-mpi's ranks: two of them could write one class's file at once.)
     void use_solved_files();
     // Solves pair i (the plan's index) and writes its files, unless skip_if_complete(i); its

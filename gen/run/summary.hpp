@@ -15,7 +15,7 @@ struct GenerateSummary {
     double seconds = 0;
     double load_seconds = 0;  // loading (and completing) the solved classes the pairs read
     // Classes loaded whole from their files, and of those, from solved class files (no capture
-    // search: gen/units/unit_file.hpp).
+    // search: gen/units/solved_class_file.hpp).
     std::uint64_t classes_loaded = 0, classes_from_solved_files = 0;
     std::uint64_t bytes_written = 0;
     std::uint64_t peak_bytes_estimate = 0;

@@ -5,8 +5,9 @@
 
 #include <numeric>
 
+#include "folder/files.hpp"
 #include "gen/process/huge_pages.hpp"
-#include "gen/units/unit_file.hpp"
+#include "gen/units/solved_class_file.hpp"
 #include "rules/error.hpp"
 #include "table/bytes.hpp"
 #include "table/table_file.hpp"

@@ -14,11 +14,11 @@
 // largest (the crowning classes of the pair's own size) through the cache.
 //
 // A run on a budget frees classes that later pairs load again; those it keeps on disk as solved
-// class files (gen/units/unit_file.hpp: the outcomes with the captures resolved), so that loading one
-// again is reading it, not searching its captures (use_solved_files). It writes each as soon as
-// the class is complete, not when it is freed: a run killed meanwhile (a multi-hour run stopped
-// and resumed) then reads them again too, where it searched every capture of the classes it had
-// held (international 2-6: 1,096 s of a 3,065 s pair after a restart).
+// class files (gen/units/solved_class_file.hpp: the outcomes with the captures resolved), so
+// that loading one again is reading it, not searching its captures (use_solved_files). It writes
+// each as soon as the class is complete, not when it is freed: a run killed meanwhile (a multi-hour
+// run stopped and resumed) then reads them again too, where it searched every capture of the
+// classes it had held (international 2-6: 1,096 s of a 3,065 s pair after a restart).
 //
 // Thread safety: load() before a parallel phase; lookup() is then safe from any thread.
 #pragma once
@@ -103,8 +103,8 @@ class SolvedStore {
     bool reads_through(Material m) const { return read_through_.count(m) != 0; }
     BlockCacheStats cache_stats() const { return cache_ ? cache_->stats() : BlockCacheStats{}; }
     // A run on a budget (gen/run/pair_runner.hpp): classes load from their solved class files
-    // (gen/units/unit_file.hpp) where these are whole, with nothing to search; and a class that
-    // `loaded_again` says a later pair loads is written to one once it is complete (added
+    // (gen/units/solved_class_file.hpp) where these are whole, with nothing to search; and a class
+    // that `loaded_again` says a later pair loads is written to one once it is complete (added
     // complete, or loaded and its captures resolved), in chunks of chunk_positions (the run's
     // GenerationTuning::unit_chunk_positions).
     void use_solved_files(std::function<bool(Material)> loaded_again,

@@ -4,8 +4,8 @@
 // slice and in what order a slice lays out its positions: the class's configurations of the
 // slice in ascending men index, kings_per_men() positions each, then the mirror's. The solver
 // keeps a slice's states in that order, a solved slice's values (SliceValues) come in it, and
-// the unit files (gen/units/unit_file.hpp) store it, so a slice can be solved, written, read back and
-// scattered into class order without the solver.
+// the unit files (gen/units/unit_file.hpp) store it, so a slice can be solved, written, read back
+// and scattered into class order without the solver.
 //
 // Two modes, one order (the same slices, lists and ranks):
 // * Tabled: 6 bytes per men configuration of each class, its slice (2 bytes) and its rank there
@@ -123,7 +123,7 @@ class PairLayout {
     std::uint64_t slice_positions(int s) const;  // both classes
 
     // Class c's men configurations in men index order from the first, each with its slice (the
-    // unit files' writer reads a class in that order: gen/units/unit_file.hpp's ClassStream).
+    // unit files' writer reads a class in that order: gen/units/class_stream.hpp).
     class SliceWalk {
       public:
         int slice() const { return slice_; }  // -1 after the last configuration

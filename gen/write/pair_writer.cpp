@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "gen/solve/solver.hpp"
-#include "gen/units/unit_file.hpp"
+#include "gen/units/class_stream.hpp"
 #include "gen/write/wdl_policy.hpp"
 #include "table/table_file.hpp"
 

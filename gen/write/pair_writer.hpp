@@ -3,10 +3,10 @@
 // Owns: what the writer reads of a solved pair (PairSource: each class's wdl values, held or
 // read in passes, then its DTW values by block), the generator's two sources (a pair solved
 // whole, its results in memory; a pair solved in units, streamed from its unit files), and the
-// writing itself: each class's wdl file coded as gen/write/wdl_policy.hpp says, its DTW file, and the
-// mirror layout for one wdl file of a pair. `damas recode` (gen/run/recode.hpp) writes a folder's
-// wdl files again through this same path from their DTW files, so that a recoded folder holds
-// the files gen would write with the new codec.
+// writing itself: each class's wdl file coded as gen/write/wdl_policy.hpp says, its DTW file, and
+// the mirror layout for one wdl file of a pair. `damas recode` (gen/run/recode.hpp) writes a
+// folder's wdl files again through this same path from their DTW files, so that a recoded folder
+// holds the files gen would write with the new codec.
 #pragma once
 
 #include <cstdint>
@@ -93,10 +93,11 @@ class PairSource {
 };
 
 // The pair solved whole (gen/solve/solver.hpp's results), or solved in units (read from its unit
-// files, gen/units/unit_file.hpp; the first wdl pass packed for the others where the budget allows).
+// files, gen/units/unit_file.hpp; the first wdl pass packed for the others where the budget
+// allows).
 std::unique_ptr<PairSource> results_source(const std::vector<PairResult>& results);
 // `solved`, when given, also takes each class's outcomes (capture positions resolved) in class
-// order as its DTW file is written: a class's solved class file (gen/units/unit_file.hpp).
+// order as its DTW file is written: a class's solved class file (gen/units/solved_class_file.hpp).
 using ClassOutcomesFn = std::function<void(int c, std::span<const std::uint16_t> outcomes)>;
 std::unique_ptr<PairSource> units_source(const GenerateOptions& o, const PairLayout& layout,
                                          bool wdl_packed, ClassOutcomesFn solved = {});

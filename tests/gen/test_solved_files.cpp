@@ -1,5 +1,5 @@
-// Solved class files (gen/units/unit_file.hpp): a class's complete outcomes kept on disk by a run on a
-// budget for the later pairs that load the class again.
+// Solved class files (gen/units/solved_class_file.hpp): a class's complete outcomes kept on disk
+// by a run on a budget for the later pairs that load the class again.
 //  - written whole or as the values come, they read back to the same values; a missing,
 //    damaged, truncated file or one of another class or size reads as nothing;
 //  - the store loads a class from its solved file (complete: nothing to search), and from its
@@ -14,6 +14,7 @@
 #include <numeric>
 
 #include "gen/store/solved_store.hpp"
+#include "gen/units/solved_class_file.hpp"
 #include "gen/units/unit_file.hpp"
 #include "units_compare.hpp"
 

@@ -1,0 +1,201 @@
+#include "gen/units/chunked_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include <tbb/parallel_for.h>
+
+#include "rules/error.hpp"
+#include "table/hash.hpp"
+
+namespace damas::chunked_file {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "unit files are little-endian");
+
+constexpr char magic[8] = {'D', 'A', 'M', 'A', 'S', 'U', 'N', 'I'};
+constexpr std::uint32_t version = 2;
+constexpr std::size_t header_size = 88, label_size = 32, entry_size = 40;
+
+std::string label(const Variant& v, Material m) {
+    return v.name() + " " + m.name();
+}
+
+struct Header {
+    unsigned char bytes[header_size] = {};
+};
+
+void put64(unsigned char* at, std::uint64_t x) {
+    std::memcpy(at, &x, 8);
+}
+std::uint64_t get64(const unsigned char* at) {
+    std::uint64_t x;
+    std::memcpy(&x, at, 8);
+    return x;
+}
+
+Header make_header(const Variant& v, Material m, int slice, std::uint64_t positions,
+                   std::uint64_t chunks, std::uint64_t table_offset, std::uint64_t table_hash) {
+    Header h;
+    std::memcpy(h.bytes, magic, 8);
+    const std::uint32_t ver = version, sl = static_cast<std::uint32_t>(slice);
+    std::memcpy(h.bytes + 8, &ver, 4);
+    std::memcpy(h.bytes + 12, &sl, 4);
+    put64(h.bytes + 16, positions);
+    const std::string name = label(v, m);
+    std::memcpy(h.bytes + 24, name.data(), std::min(name.size(), label_size));
+    put64(h.bytes + 56, chunks);
+    put64(h.bytes + 64, table_offset);
+    put64(h.bytes + 72, table_hash);
+    put64(h.bytes + 80, xxh64(std::as_bytes(std::span(h.bytes, 80))));
+    return h;
+}
+
+// A chunk's values as stored: outcomes, then capture flags.
+std::vector<std::byte> chunk_bytes(std::span<const std::uint16_t> outcomes,
+                                   std::span<const std::uint8_t> capture) {
+    std::vector<std::byte> raw(outcomes.size() * 2 + capture.size());
+    std::memcpy(raw.data(), outcomes.data(), outcomes.size() * 2);
+    std::memcpy(raw.data() + outcomes.size() * 2, capture.data(), capture.size());
+    return raw;
+}
+
+}  // namespace
+
+Fd::Fd(const std::filesystem::path& path, int flags) : path_(path) {
+    fd_ = ::open(path.c_str(), flags | O_CLOEXEC, 0644);
+}
+
+Fd::~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void Fd::fail(const std::string& what) const {
+    throw Error(path_.string() + ": " + what + ": " + std::strerror(errno));
+}
+
+Writer::Writer(const std::filesystem::path& path, std::uint64_t chunks)
+    : path_(path), tmp_(path.string() + ".tmp"), end_(header_size) {
+    std::filesystem::create_directories(path.parent_path());
+    fd_ = std::make_unique<Fd>(tmp_, O_WRONLY | O_CREAT | O_TRUNC);
+    if (!*fd_) fd_->fail("cannot create");
+    table_.resize(chunks);
+}
+
+Writer::~Writer() {
+    if (fd_) {
+        fd_.reset();
+        std::error_code ec;
+        std::filesystem::remove(tmp_, ec);
+    }
+}
+
+void Writer::put(std::size_t k, std::uint64_t first, std::uint64_t positions,
+                 std::span<const std::byte> compressed, std::uint64_t hash) {
+    table_[k] = {first, positions, end_, compressed.size(), hash};
+    pwrite_all(compressed.data(), compressed.size(), end_);
+    end_ += compressed.size();
+}
+
+void Writer::close(const Variant& v, Material m, int slice, std::uint64_t positions) {
+    std::vector<unsigned char> table(table_.size() * entry_size);
+    for (std::size_t k = 0; k < table_.size(); ++k) {
+        const Chunk& c = table_[k];
+        unsigned char* at = table.data() + k * entry_size;
+        put64(at, c.first), put64(at + 8, c.positions), put64(at + 16, c.offset);
+        put64(at + 24, c.bytes), put64(at + 32, c.hash);
+    }
+    pwrite_all(table.data(), table.size(), end_);
+    const Header h = make_header(v, m, slice, positions, table_.size(), end_,
+                                 xxh64(std::as_bytes(std::span(table))));
+    pwrite_all(h.bytes, header_size, 0);
+    fd_.reset();
+    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+        throw Error(path_.string() + ": cannot rename: " + std::strerror(errno));
+}
+
+void Writer::pwrite_all(const void* data, std::size_t n, std::uint64_t at) {
+    const char* p = static_cast<const char*>(data);
+    while (n > 0) {
+        const ssize_t w = ::pwrite(fd_->get(), p, n, static_cast<off_t>(at));
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) fd_->fail("cannot write");
+        p += w, n -= static_cast<std::size_t>(w), at += static_cast<std::uint64_t>(w);
+    }
+}
+
+std::vector<std::byte> compress(const std::filesystem::path& path,
+                                std::span<const std::uint16_t> outcomes,
+                                std::span<const std::uint8_t> capture, std::uint64_t& hash) {
+    const std::vector<std::byte> raw = chunk_bytes(outcomes, capture);
+    std::vector<std::byte> packed(ZSTD_compressBound(raw.size()));
+    const std::size_t n = ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1);
+    if (ZSTD_isError(n)) throw Error(path.string() + ": zstd: " + ZSTD_getErrorName(n));
+    packed.resize(n);
+    hash = xxh64(raw);
+    return packed;
+}
+
+void put_chunks(Writer& out, const std::filesystem::path& path, const std::vector<Chunk>& chunks,
+                bool with_capture, const ValuesFn& values, std::size_t first_slot) {
+    std::mutex writing;
+    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t k) {
+        const Chunk& c = chunks[k];
+        thread_local std::vector<std::uint16_t> outcomes;
+        thread_local std::vector<std::uint8_t> capture;
+        outcomes.resize(c.positions);
+        capture.resize(with_capture ? c.positions : 0);
+        values(c.first, outcomes, capture);
+        std::uint64_t hash = 0;
+        const std::vector<std::byte> packed = compress(path, outcomes, capture, hash);
+        const std::lock_guard lock(writing);
+        out.put(first_slot + k, c.first, c.positions, packed, hash);
+    });
+}
+
+std::optional<std::vector<Chunk>> read_table(int fd, const Variant& v, Material m, int slice,
+                                             std::uint64_t positions) {
+    Header h;
+    if (::pread(fd, h.bytes, header_size, 0) != static_cast<ssize_t>(header_size))
+        return std::nullopt;
+    const std::uint64_t count = get64(h.bytes + 56), table_offset = get64(h.bytes + 64);
+    const Header expected =
+        make_header(v, m, slice, positions, count, table_offset, get64(h.bytes + 72));
+    if (std::memcmp(expected.bytes, h.bytes, header_size) != 0 || count == 0 || count > positions)
+        return std::nullopt;
+    std::vector<unsigned char> table(count * entry_size);
+    if (::pread(fd, table.data(), table.size(), static_cast<off_t>(table_offset)) !=
+            static_cast<ssize_t>(table.size()) ||
+        xxh64(std::as_bytes(std::span(table))) != get64(h.bytes + 72))
+        return std::nullopt;
+    std::vector<Chunk> chunks;
+    std::uint64_t next = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        const unsigned char* at = table.data() + k * entry_size;
+        const Chunk c{get64(at), get64(at + 8), get64(at + 16), get64(at + 24), get64(at + 32)};
+        if (c.first != next || c.positions == 0) return std::nullopt;
+        next += c.positions;
+        chunks.push_back(c);
+    }
+    if (next != positions) return std::nullopt;
+    return chunks;
+}
+
+bool read_chunk(int fd, const Chunk& c, std::vector<std::byte>& raw) {
+    thread_local std::vector<std::byte> packed;
+    packed.resize(c.bytes);
+    if (::pread(fd, packed.data(), packed.size(), static_cast<off_t>(c.offset)) !=
+        static_cast<ssize_t>(packed.size()))
+        return false;
+    const std::size_t n = ZSTD_decompress(raw.data(), raw.size(), packed.data(), packed.size());
+    return !ZSTD_isError(n) && n == raw.size() && xxh64(raw) == c.hash;
+}
+
+}  // namespace damas::chunked_file
