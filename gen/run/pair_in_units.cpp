@@ -69,41 +69,34 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
                       int first, int end, bool by_bytes, Progress& progress, SolveTimes& times,
                       GenerateSummary& summary) {
     const Material m = layout.material(0);
-    const auto open_unit = [&](int s) { return open_pair_unit(o, layout, s); };
-    const auto update = [&](std::uint64_t d, std::uint64_t) { progress.update(d); };
+    // Whole configurations per chunk where the other solver may read the unit next.
+    const bool split = by_bytes && compact_splits_configurations(layout.kings_per_men(),
+                                                                 layout.unit_chunk_positions());
     SolveTimes range;
-    if (by_bytes) {
-        // Whole configurations per chunk where the other solver may read the unit next.
-        const bool split =
-            compact_splits_configurations(layout.kings_per_men(), layout.unit_chunk_positions());
-        solve_slices_compact(
-            o.variant, layout, store, o.tuning, first,
-            [&](int slice, const SliceChunkFn& values) {
-                write_unit(unit_path(o.dir, o.variant, m, slice), o.variant, layout, slice, values,
-                           split);
-                ++summary.units_written;
-            },
-            open_unit,
+    const SlicesToSolve slices{
+        .first = first,
+        .end = end,
+        .open_unit = [&](int s) { return open_pair_unit(o, layout, s); },
+        .stream_unit =
             [&](int s) {
                 ++summary.units_written;
                 return std::make_unique<UnitStream>(unit_path(o.dir, o.variant, m, s), o.variant,
                                                     layout, s, split);
             },
-            update, &range, end);
+        .progress = [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
+        .times = &range};
+    if (by_bytes) {
+        solve_slices_compact(o.variant, layout, store, o.tuning, slices,
+                             [&](int slice, const SliceChunkFn& values) {
+                                 write_unit(unit_path(o.dir, o.variant, m, slice), o.variant,
+                                            layout, slice, values, split);
+                                 ++summary.units_written;
+                             });
     } else {
-        solve_slices(
-            o.variant, layout, store, first, {},
-            [&](const SliceValues& slice) {
-                write_unit(unit_path(o.dir, o.variant, m, slice.slice), o.variant, layout, slice);
-                ++summary.units_written;
-            },
-            update, &range, SliceSolving::automatic, open_unit,
-            [&](int s) {
-                ++summary.units_written;
-                return std::make_unique<UnitStream>(unit_path(o.dir, o.variant, m, s), o.variant,
-                                                    layout, s);
-            },
-            end);
+        solve_slices(o.variant, layout, store, slices, {}, [&](const SliceValues& slice) {
+            write_unit(unit_path(o.dir, o.variant, m, slice.slice), o.variant, layout, slice);
+            ++summary.units_written;
+        });
     }
     times.initialise += range.initialise;
     times.resolve += range.resolve;

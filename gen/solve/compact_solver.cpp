@@ -730,13 +730,12 @@ class CompactSolver {
 }  // namespace
 
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
-                          const GenerationTuning& tuning, int first, const CompactSliceFn& solved,
-                          const OpenUnit& open_unit, const OpenUnitStream& stream_unit,
-                          const ProgressFn& progress, SolveTimes* times, int end) {
+                          const GenerationTuning& tuning, const SlicesToSolve& slices,
+                          const CompactSliceFn& solved) {
+    const int end = slices.end < 0 ? layout.slice_count() : slices.end;
     dispatch(v.base, [&](auto rules) {
-        CompactSolver<decltype(rules)>(v, layout, store, tuning, progress)
-            .run(first, end < 0 ? layout.slice_count() : end, solved, open_unit, stream_unit,
-                 times);
+        CompactSolver<decltype(rules)>(v, layout, store, tuning, slices.progress)
+            .run(slices.first, end, solved, slices.open_unit, slices.stream_unit, slices.times);
     });
 }
 

@@ -53,18 +53,16 @@ namespace damas {
 // Takes a solved slice, its values given chunk by chunk (gen/units/unit_file.hpp writes its unit).
 using CompactSliceFn = std::function<void(int slice, const SliceChunkFn& values)>;
 
-// Solves the pair's slices from `first` to before `end` (-1: the last), each handed to `solved`
-// once solved, or, where stream_unit is given and men configurations have at least 4 Ki
+// Solves the pair's slices from slices.first to before slices.end, each handed to `solved` once
+// solved, or, where slices.stream_unit is given and men configurations have at least 4 Ki
 // positions, solved a group of configurations at a time into the unit stream_unit opens (groups:
-// the configurations quiet moves connect); the slice before `first` is read from its unit file
-// (open_unit), written by either solver. Throws DamagedUnit if that one is damaged. `tuning`:
-// the distances a byte holds and the losses batched (compact_byte_distances,
-// compact_deferred_batch); the unit chunks are the layout's.
+// the configurations quiet moves connect); the slice before the first is read from its unit file
+// (slices.open_unit, which is required), written by either solver. Throws DamagedUnit if that
+// one is damaged. `tuning`: the distances a byte holds and the losses batched
+// (compact_byte_distances, compact_deferred_batch); the unit chunks are the layout's.
 void solve_slices_compact(const Variant& v, const PairLayout& layout, const SolvedStore& store,
-                          const GenerationTuning& tuning, int first, const CompactSliceFn& solved,
-                          const OpenUnit& open_unit, const OpenUnitStream& stream_unit = {},
-                          const ProgressFn& progress = {}, SolveTimes* times = nullptr,
-                          int end = -1);
+                          const GenerationTuning& tuning, const SlicesToSolve& slices,
+                          const CompactSliceFn& solved);
 
 // A pair is solved in units either with this solver for every slice, or, hybrid, with it for
 // the slices gen/solve/solver.hpp would solve whole and as components for the others (most of a

@@ -1,9 +1,10 @@
 // The coordinator of a pair's slices (gen/solve/solver.hpp): which way each slice is solved, the
 // slice before it, where its values go, and the progress and times over the slices. The parts:
-// gen/solve/pair_tables.hpp (what every part reads), gen/solve/previous_slice.hpp (the slice its man moves
-// reach), gen/solve/whole_slice_solver.hpp and gen/solve/component_solver.hpp (the two ways of solving a
-// slice, sharing gen/solve/position_initialiser.hpp, gen/solve/predecessors.hpp and gen/solve/position_state.hpp),
-// gen/solve/slice_output.hpp (held or streamed values) and gen/solve/solve_progress.hpp.
+// gen/solve/pair_tables.hpp (what every part reads), gen/solve/previous_slice.hpp (the slice its
+// man moves reach), gen/solve/whole_slice_solver.hpp and gen/solve/component_solver.hpp (the two
+// ways of solving a slice, sharing gen/solve/position_initialiser.hpp, gen/solve/predecessors.hpp
+// and gen/solve/position_state.hpp), gen/solve/slice_output.hpp (held or streamed values) and
+// gen/solve/solve_progress.hpp.
 #include "gen/solve/solver.hpp"
 
 #include <tbb/global_control.h>
@@ -12,14 +13,14 @@
 #include <memory>
 #include <utility>
 
-#include "gen/solve/component_solver.hpp"
 #include "gen/process/huge_pages.hpp"
+#include "gen/solve/component_solver.hpp"
 #include "gen/solve/pair_tables.hpp"
 #include "gen/solve/previous_slice.hpp"
 #include "gen/solve/slice_output.hpp"
 #include "gen/solve/solve_progress.hpp"
-#include "gen/units/unit_file.hpp"
 #include "gen/solve/whole_slice_solver.hpp"
+#include "gen/units/unit_file.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
@@ -27,9 +28,9 @@ namespace {
 
 using solving::PreviousChunks;
 
-// Whether a slice is solved as components of two men configurations (gen/solve/component_solver.hpp):
-// where men only move forward, when it has enough of them to keep the threads busy, and they
-// are small enough for a buffer per thread.
+// Whether a slice is solved as components of two men configurations
+// (gen/solve/component_solver.hpp): where men only move forward, when it has enough of them to keep
+// the threads busy, and they are small enough for a buffer per thread.
 constexpr std::uint64_t largest_component_kings = std::uint64_t{1} << 20;
 bool solved_by_components(bool men_move_sideways, std::uint64_t men_in_slice,
                           std::uint64_t kings_per_men, int threads, bool in_units) {
@@ -48,14 +49,12 @@ bool men_move_sideways(const Variant& v) {
 class PairSolver {
   public:
     PairSolver(const Variant& v, const PairLayout& layout, const SolvedStore& store,
-               const ProgressFn& progress, SliceSolving solving, OpenUnit open_unit,
-               OpenUnitStream stream_unit)
+               const SlicesToSolve& slices, SliceSolving solving)
         : tables_(v, layout, store),
+          slices_(slices),
           solving_(solving),
           men_move_sideways_(men_move_sideways(v)),
-          open_unit_(std::move(open_unit)),
-          stream_unit_(std::move(stream_unit)),
-          progress_(progress, layout.positions()) {
+          progress_(slices.progress, layout.positions()) {
         // The states of the largest slice solved whole (none if every one is in components).
         std::uint64_t largest = 0;
         for (int s = 0; s < layout.slice_count(); ++s)
@@ -66,12 +65,13 @@ class PairSolver {
         if (largest > 0) whole_ = solving::make_whole_slice_solver(tables_, previous_, largest);
     }
 
-    // Solves the slices from `first` to before `end`, handing each to `solved` once solved;
-    // `previous` holds the values of slice first - 1 (none when first is 0).
-    // With open_unit, the slice before is read from its unit file instead (`previous` unused).
-    void run(int first, int end, SliceValues previous, const SliceFn& solved, SolveTimes* times) {
-        if (open_unit_ && first > 0) {
-            std::unique_ptr<UnitReader> unit = open_unit_(first - 1);
+    // Solves the slices asked for, handing each to `solved` once solved; `previous` holds the
+    // values of the slice before the first (none when that is slice 0). With open_unit, the slice
+    // before is read from its unit file instead (`previous` unused).
+    void run(SliceValues previous, const SliceFn& solved) {
+        const int first = slices_.first;
+        if (open_unit() && first > 0) {
+            std::unique_ptr<UnitReader> unit = open_unit()(first - 1);
             previous_.read(tables_.slice_layout(first - 1), std::move(unit));
         } else if (previous.slice >= 0) {
             const int s = previous.slice;
@@ -80,16 +80,20 @@ class PairSolver {
         std::uint64_t done = 0;
         for (int s = 0; s < first; ++s) done += tables_.layout.slice_positions(s);
         progress_.start(done);
-        for (int s = first; s < end; ++s) solve_slice(s, solved);
-        if (times) *times = times_;
+        for (int s = first; s < end(); ++s) solve_slice(s, solved);
+        if (slices_.times) *slices_.times = times_;
     }
 
   private:
+    const OpenUnit& open_unit() const { return slices_.open_unit; }
+    const OpenUnitStream& stream_unit() const { return slices_.stream_unit; }
+    int end() const { return slices_.end < 0 ? tables_.layout.slice_count() : slices_.end; }
+
     bool by_components(int s) const {
         return solving_ == SliceSolving::automatic &&
                solved_by_components(men_move_sideways_, tables_.layout.men_in_slice(0, s),
                                     tables_.kings_per_men(), threads_,
-                                    static_cast<bool>(open_unit_));
+                                    static_cast<bool>(open_unit()));
     }
 
     // Solves slice s, hands its values on, and keeps it as the slice before the next one (the
@@ -100,9 +104,9 @@ class PairSolver {
         const std::uint64_t positions = tables_.layout.slice_positions(s);
         progress_.begin_slice(positions);
         SliceValues values;
-        if (stream_unit_ && open_unit_ && components &&
+        if (stream_unit() && open_unit() && components &&
             UnitStream::streams(tables_.kings_per_men(), tables_.layout.unit_chunk_positions())) {
-            output_.stream(stream_unit_(s));
+            output_.stream(stream_unit()(s));
             solve(slice, components);
             output_.close_stream();
         } else {
@@ -111,9 +115,9 @@ class PairSolver {
             values = output_.take_values();
             solved(values);
         }
-        if (open_unit_) {
+        if (open_unit()) {
             values = {};
-            std::unique_ptr<UnitReader> unit = open_unit_(s);
+            std::unique_ptr<UnitReader> unit = open_unit()(s);
             previous_.read(std::move(slice), std::move(unit));
         } else {
             previous_.hold(std::move(slice), std::move(values));
@@ -131,12 +135,11 @@ class PairSolver {
     }
 
     const solving::PairTables tables_;
+    const SlicesToSolve& slices_;
     const SliceSolving solving_;
     const bool men_move_sideways_;
     const int threads_ = static_cast<int>(
         tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
-    OpenUnit open_unit_;
-    OpenUnitStream stream_unit_;
     solving::SolveProgress progress_;
     SolveTimes times_;
     solving::PreviousSlice previous_;
@@ -183,12 +186,10 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_un
            static_cast<std::uint64_t>(threads) * (per_thread + chunks);
 }
 
-void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
-                  SliceValues previous, const SliceFn& solved, const ProgressFn& progress,
-                  SolveTimes* times, SliceSolving solving, const OpenUnit& open_unit,
-                  const OpenUnitStream& stream_unit, int end) {
-    PairSolver(v, layout, store, progress, solving, open_unit, stream_unit)
-        .run(first, end < 0 ? layout.slice_count() : end, std::move(previous), solved, times);
+void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store,
+                  const SlicesToSolve& slices, SliceValues previous, const SliceFn& solved,
+                  SliceSolving solving) {
+    PairSolver(v, layout, store, slices, solving).run(std::move(previous), solved);
 }
 
 bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, int threads) {
@@ -225,13 +226,14 @@ std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedSto
         results.push_back(
             {layout.material(c), huge_vector<std::uint16_t>(n), std::vector<std::uint8_t>(n)});
     }
+    const SlicesToSolve every_slice{.progress = progress, .times = times};
     solve_slices(
-        v, layout, store, 0, {},
+        v, layout, store, every_slice, {},
         [&](const SliceValues& slice) {
             for (int c = 0; c < layout.classes(); ++c)
                 scatter_slice(layout, c, slice, results[c].outcomes, results[c].capture);
         },
-        progress, times, solving);
+        solving);
     return results;
 }
 

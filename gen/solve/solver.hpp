@@ -12,10 +12,10 @@
 //     rules out a loss. The man moves and their successors' men configurations are found once
 //     per men configuration, for all its kings_per_men() positions: a position only needs the
 //     kings index of each successor (and skips the moves a king blocks), worked out from the
-//     ranks of its kings among the free squares (gen/solve/king_ranks.hpp). The captures' outcomes in
-//     smaller classes are located for 32 positions at a time and prefetched before they are read.
-//     Tasks take parts of at most 64 Ki positions of a men configuration, so that a slice of few
-//     configurations (a class without men has one) keeps every thread busy.
+//     ranks of its kings among the free squares (gen/solve/king_ranks.hpp). The captures' outcomes
+//     in smaller classes are located for 32 positions at a time and prefetched before they are
+//     read. Tasks take parts of at most 64 Ki positions of a men configuration, so that a slice of
+//     few configurations (a class without men has one) keeps every thread busy.
 //  2. Resolve by increasing distance d, one level per distance: the positions pushed to d
 //     (initialisation and longest losses: a bucket per distance; predecessors that may resolve
 //     at d: a bitmap filled while resolving d - 1). The level is walked as a bitmap, so each
@@ -50,9 +50,10 @@
 // computed without branches (which outcome applies is unpredictable).
 //
 // Results: each slice's values (2 bytes of outcome and 1 of capture flag per position, in the
-// slice's layout: gen/units/pair_layout.hpp) go to the caller as soon as the slice is solved, and the
-// solver keeps only the slice before it, which its man moves reach. solve_pair gathers them into
-// the pair's arrays; the bounded generator writes each to a unit file (gen/units/unit_file.hpp).
+// slice's layout: gen/units/pair_layout.hpp) go to the caller as soon as the slice is solved, and
+// the solver keeps only the slice before it, which its man moves reach. solve_pair gathers them
+// into the pair's arrays; the bounded generator writes each to a unit file
+// (gen/units/unit_file.hpp).
 //
 // Memory: the results (2 bytes of outcome and 1 of capture flag per position of the pair, held
 // by solve_pair's caller; two slices' worth in the solver), plus, for slices solved whole, 4 bytes
@@ -61,12 +62,12 @@
 // flip tables (solver_bytes). The state, the bitmaps and the results are accessed at random and
 // asked for 2 MiB pages.
 //
-// Parts (each file says what it owns): gen/solve/solver.cpp coordinates the slices (which way each is
-// solved, where its values go); gen/solve/whole_slice_solver.hpp and gen/solve/component_solver.hpp solve a
-// slice, sharing gen/solve/position_state.hpp (the state word and its rules),
-// gen/solve/position_initialiser.hpp (step 1), gen/solve/predecessors.hpp (the un-moves of step 2) and
-// gen/solve/pair_tables.hpp; gen/solve/previous_slice.hpp holds the slice before, gen/solve/slice_output.hpp the
-// values of the slice being solved or their unit stream.
+// Parts (each file says what it owns): gen/solve/solver.cpp coordinates the slices (which way each
+// is solved, where its values go); gen/solve/whole_slice_solver.hpp and
+// gen/solve/component_solver.hpp solve a slice, sharing gen/solve/position_state.hpp (the state
+// word and its rules), gen/solve/position_initialiser.hpp (step 1), gen/solve/predecessors.hpp (the
+// un-moves of step 2) and gen/solve/pair_tables.hpp; gen/solve/previous_slice.hpp holds the slice
+// before, gen/solve/slice_output.hpp the values of the slice being solved or their unit stream.
 #pragma once
 
 #include <atomic>
@@ -76,8 +77,8 @@
 #include <vector>
 
 #include "gen/options.hpp"
-#include "gen/units/pair_layout.hpp"
 #include "gen/store/solved_store.hpp"
+#include "gen/units/pair_layout.hpp"
 #include "index/class_index.hpp"
 
 namespace damas {
@@ -130,8 +131,22 @@ std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
 // configurations (the others are solved whole).
 bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, int threads);
 
-// Solves the slices of the pair `layout` from slice `first` on (most advanced first), handing
-// each to `solved` as soon as it is solved: the unit of work of the bounded-memory generator.
+// The slices of a pair a solver is asked for, most advanced first, with the unit files it reads
+// and streams to and what it reports (solve_slices, and gen/solve/compact_solver.hpp's
+// solve_slices_compact).
+struct SlicesToSolve {
+    int first = 0;
+    int end = -1;  // the slice to stop before (-1: the last)
+    // In units: opens the unit file of a slice solved (the one before `first`, and each one once
+    // handed out), and creates the unit file a slice is streamed to.
+    OpenUnit open_unit = {};
+    OpenUnitStream stream_unit = {};
+    ProgressFn progress = {};
+    SolveTimes* times = nullptr;  // filled at the end when given
+};
+
+// Solves the slices of the pair `layout` from slices.first to before slices.end, handing each to
+// `solved` as soon as it is solved: the unit of work of the bounded-memory generator.
 // `previous` holds the values of slice first - 1 (nothing when first is 0), which its man moves
 // reach. Memory: the solver's working set (solver_bytes without the results) and two slices'
 // values. The store must hold every class that the pair's exits can reach.
@@ -143,11 +158,9 @@ bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, i
 // of men configurations of a sixteenth of the layout's unit chunk or more (4 Ki positions:
 // UnitStream::streams) are written to their unit files a configuration at a time
 // (`solved` is not called for them), so that not even the slice being solved is held.
-void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store, int first,
-                  SliceValues previous, const SliceFn& solved, const ProgressFn& progress = {},
-                  SolveTimes* times = nullptr, SliceSolving solving = SliceSolving::automatic,
-                  const OpenUnit& open_unit = {}, const OpenUnitStream& stream_unit = {},
-                  int end = -1);  // the slice to stop before (-1: the last)
+void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store,
+                  const SlicesToSolve& slices, SliceValues previous, const SliceFn& solved,
+                  SliceSolving solving = SliceSolving::automatic);
 
 // Solves m and m.mirrored() (one result if they are equal) into arrays in class index order.
 // The store must hold every class that m's exits can reach (SolvedStore::load_below). `tuning`:
