@@ -122,8 +122,7 @@ std::vector<std::string> expected_files(Variant v, const RunKind& kind, Material
         return out;
     }
     const DrawRules rules = draw_rules(v, kind.edition);
-    for (Regime r : regimes_of(rules, m))
-        out.push_back(m.name() + "." + metric_name(metric_of(rules, r)));
+    for (const Metric metric : rule_metrics(rules, m)) out.push_back(m.name() + "." + metric_name(metric));
     return out;
 }
 

@@ -229,6 +229,22 @@ int plies_left_after(const Transition& t, int plies_left_before) {
     return 0;
 }
 
+CountState count_after(const Transition& t, const CountState& before, bool capture) {
+    if (before.regime == Regime::forcada_running && before.gap > 0) {
+        if (capture) return {Regime::forcada_running, before.plies_left - 1 + before.gap, 0};
+        return {Regime::forcada_running, before.plies_left - 1, before.gap};
+    }
+    if (t.kind == Transition::Kind::capped)
+        return forcada_running_state(before.plies_left - 1, t.limit);
+    return {t.regime, plies_left_after(t, before.plies_left), 0};
+}
+
+CountState forcada_running_state(int king_left, int forcada_left) {
+    const int gap = forcada_left - king_left;
+    if (gap <= 0 || king_left <= 0) return {Regime::forcada_running, std::min(king_left, forcada_left), 0};
+    return {Regime::forcada_running, king_left, gap};
+}
+
 std::vector<Regime> regimes_of(const DrawRules& rules, Material m) {
     const EndingRow* row = rules.row_of(m);
     if (!row && rules.forcada_runs_on(m)) return {Regime::king_moves, Regime::forcada_running};
@@ -239,6 +255,18 @@ std::vector<Regime> regimes_of(const DrawRules& rules, Material m) {
 
 Metric metric_of(const DrawRules& rules, Regime r) {
     return r == Regime::forcada_running ? Metric::dtr_forcada : rules.metric();
+}
+
+bool has_forcada_gaps(const DrawRules& rules, Material m) {
+    const EndingRow* row = rules.row_of(m);
+    return row != nullptr && row->kind == RowKind::forcada;
+}
+
+std::vector<Metric> rule_metrics(const DrawRules& rules, Material m) {
+    std::vector<Metric> out;
+    for (const Regime r : regimes_of(rules, m)) out.push_back(metric_of(rules, r));
+    if (has_forcada_gaps(rules, m)) out.push_back(Metric::dtr_forcada_gaps);
+    return out;
 }
 
 std::string count_name(const DrawRules& rules, Material m, Regime r) {
@@ -261,6 +289,12 @@ bool decided_by_fresh_count(const DrawRules& rules, const Position& p,
     const auto slot = std::find(regimes.begin(), regimes.end(), fresh.regime);
     const std::uint16_t d = dtr[static_cast<std::size_t>(slot - regimes.begin())][index];
     return dtr_outcome(d) != wdl_draw && dtr_distance(d) <= fresh.plies_left;
+}
+
+std::string count_name(const DrawRules& rules, Material m, const CountState& s) {
+    if (s.gap == 0) return count_name(rules, m, s.regime);
+    return count_name(rules, m, Regime::king_moves) + ", the forcada " + std::to_string(s.gap) +
+           (s.gap == 1 ? " ply later" : " plies later");
 }
 
 }  // namespace damas

@@ -8,14 +8,14 @@
 //
 // The model. Every count is "plies used" against a limit in plies (N moves = 2N plies). In any
 // game the counts that run at once keep one order (see below), so a state of the game is a
-// position, its regime and one number: the plies `r` the binding count has left. A position is
-// drawn when r == 0 and the side to move can still move; a move that ends the game needs r >= 1.
+// position, its regime and one number: the plies `r` the binding count has left (and, in one
+// case, the gap between two counts). A position is drawn when r == 0 and the side to move can
+// still move; a move that ends the game needs r >= 1.
 //  * king_moves: c = plies since the last capture or man move, r = king_limit - c.
 //  * ending: e = plies since the current ending (a row of the table) began, r = row limit - e.
 //    The king-move count also runs, but an ending begins with a capture or a promotion (c = 0
-//    too) and every row's limit is at most the king-move limit, so e binds for the whole
-//    ending. (Given c with king_limit - c < row limit - e, which no game from a legal start
-//    reaches after the ending began, the probe uses the smaller and says it is not exact.)
+//    too), whatever restarts e restarts c, and every row's limit is at most the king-move
+//    limit, so e binds for the whole ending. Counts with c > e no game reaches (counts_reachable).
 //  * forcada_waiting / forcada_running: portuguese 3 kings against 1 king before and after the
 //    three kings have occupied the long diagonal 1-32. Waiting: r = king_limit - c. Running:
 //    r = min(king_limit - c, forcada limit - f). The forcada limit is the three-king side's 12th
@@ -24,12 +24,15 @@
 //    them, so once started the forcada count runs to the end of the game, through the lone
 //    king's captures (3K v 1K -> 2K v 1K -> 1K v 1K: forcada_running in those classes too,
 //    forcada_runs_on). Such a capture restarts the king-move count (40 plies), which then can
-//    no longer bind before the forcada's (at most 24). The running tables hold r as one number,
-//    exact when the forcada count is the smaller one. When the king-move count is the smaller
-//    one (the three kings waited more than 16 plies before occupying the diagonal) a sacrifice
-//    that restarts it lets them win later than r: the rule solver computes those values per
-//    gap between the two counts for the waiting pass (so the waiting values are exact), but
-//    does not store them: a probe given such counts says it is not exact.
+//    no longer bind before the forcada's (at most 24). Where the forcada's count has no more
+//    plies left than the king-move count's, r = the forcada's (dtr-forcada). Where it has g
+//    more (the three kings waited more than 16 plies before occupying the diagonal; both counts
+//    then run together, so g stays until a capture), a sacrifice that restarts the king-move
+//    count lets them win after it would have run out: the state is (position, r = king-move
+//    plies left, gap g), g = 1..23 (dtr-forcada-gaps, one table per gap; beyond 23 the
+//    king-move count has no ply left). After the lone king's capture, r = the forcada's
+//    plies left and g = 0 (count_after). In 2K v 1K and 1K v 1K the capture came after the
+//    start, so the king-move count is the younger: counts with c >= f there no game reaches.
 // A move keeps the count (continue_count: r - 1), restarts it (fresh: r = F, whatever was left)
 // or starts a second count while the first runs on (capped: r = min(r - 1, F), only the start
 // of the forcada).
@@ -138,6 +141,9 @@ bool forcada_start_ambiguous(const Position& p);
 struct CountState {
     Regime regime = Regime::king_moves;
     int plies_left = 0;
+    // forcada_running in 3 kings against 1: the forcada's count has `gap` plies more left than
+    // the king-move count, whose plies plies_left is (0: the forcada's count binds).
+    int gap = 0;
 };
 CountState fresh_count(const DrawRules& rules, const Position& p);
 
@@ -152,6 +158,13 @@ Transition transition(const DrawRules& rules, const Position& before, Regime reg
                       const Move& move, const Position& after);
 // The plies left after a transition, from the plies left before the move.
 int plies_left_after(const Transition& t, int plies_left_before);
+// The count after a move of transition t (`capture`: the move captures) from `before`, the gap
+// kept: a capture in a gap state restarts the king-move count, so the forcada's binds after it.
+CountState count_after(const Transition& t, const CountState& before, bool capture);
+// The forcada state whose king-move count has king_left plies and the forcada's forcada_left:
+// r the smaller, with the gap where the king-move count is the smaller (at most forcada_gaps;
+// beyond, the king-move count has no ply left).
+CountState forcada_running_state(int king_left, int forcada_left);
 
 // The regimes a class's positions can have: forcada classes have two, every other one.
 std::vector<Regime> regimes_of(const DrawRules& rules, Material m);
@@ -166,8 +179,14 @@ bool decided_by_fresh_count(const DrawRules& rules, const Position& p,
                             std::uint64_t index);
 // The metric whose file holds a regime's values.
 Metric metric_of(const DrawRules& rules, Regime r);
+// The metrics of class m's rule files: its regimes', and for 3 kings against 1 king in
+// portuguese the gap tables (dtr-forcada-gaps).
+std::vector<Metric> rule_metrics(const DrawRules& rules, Material m);
+bool has_forcada_gaps(const DrawRules& rules, Material m);
 
 // "the 25-move king rule", "the 5-move rule": the count a regime is under, for messages.
 std::string count_name(const DrawRules& rules, Material m, Regime r);
+// The same for a count state: with a gap, "the 20-move king rule, the forcada 8 plies later".
+std::string count_name(const DrawRules& rules, Material m, const CountState& s);
 
 }  // namespace damas

@@ -35,6 +35,7 @@ static_assert(DAMAS_ERROR_IO == static_cast<int>(ProbeStatus::error_io));
 static_assert(DAMAS_INVALID_POSITION == static_cast<int>(ProbeStatus::invalid_position));
 static_assert(DAMAS_INVALID_ARGUMENT == static_cast<int>(ProbeStatus::invalid_argument));
 static_assert(DAMAS_NO_RULE_TABLE == static_cast<int>(ProbeStatus::no_rule_table));
+static_assert(DAMAS_UNREACHABLE_COUNTS == static_cast<int>(ProbeStatus::unreachable_counts));
 static_assert(DAMAS_LOSS == static_cast<int>(damas::Value::loss));
 static_assert(DAMAS_DRAW == static_cast<int>(damas::Value::draw));
 static_assert(DAMAS_WIN == static_cast<int>(damas::Value::win));
@@ -395,7 +396,7 @@ const char* damas_variant_name(int variant) {
 }
 
 const char* damas_status_string(int status) {
-    if (status < DAMAS_OK || status > DAMAS_NO_RULE_TABLE) return "unknown status";
+    if (status < DAMAS_OK || status > DAMAS_UNREACHABLE_COUNTS) return "unknown status";
     return damas::probe_status_name(static_cast<ProbeStatus>(status));
 }
 

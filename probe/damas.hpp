@@ -77,6 +77,7 @@ enum class Status : int {
     invalid_position = DAMAS_INVALID_POSITION,
     invalid_argument = DAMAS_INVALID_ARGUMENT,
     no_rule_table = DAMAS_NO_RULE_TABLE,  // a rule table is missing: run damas gen-rules
+    unreachable_counts = DAMAS_UNREACHABLE_COUNTS,  // no game reaches the counts given
 };
 inline const char* status_name(Status s) {
     return damas_status_string(static_cast<int>(s));

@@ -81,7 +81,9 @@ enum damas_status {
     DAMAS_INVALID_ARGUMENT = 6, /* a null handle or pointer, an unknown variant, side or edition,
                                    a negative count, a FEN that does not parse, too small an
                                    array */
-    DAMAS_NO_RULE_TABLE = 7     /* a rule table (.dtr...) is missing: run damas gen-rules */
+    DAMAS_NO_RULE_TABLE = 7,    /* a rule table (.dtr...) is missing: run damas gen-rules */
+    DAMAS_UNREACHABLE_COUNTS = 8 /* no game reaches the move-limit counts given at the position
+                                    (e.g. more plies since a capture than in the ending) */
 };
 
 /* The largest cache_mib damas_open accepts: 1 TiB. */
@@ -116,7 +118,9 @@ typedef struct damas_rule_result {
                        or man move that restarts the count in a position still won); 0 for a
                        draw. Not the DTW. */
     int plies_left; /* plies the count in force has left */
-    int exact;      /* 0 when a king-move count given runs out before the ending's count */
+    int exact;      /* 0 only in portuguese 1 king against 1 with the forcada running, where
+                       which king was the lone one (unknown from the counts) changes the
+                       answer (rule_value is then a draw) */
     char count[80]; /* the count in force, e.g. "the 5-move rule" (NUL-terminated) */
 } damas_rule_result;
 

@@ -55,34 +55,48 @@ std::string RulesAnswer::summary() const {
     return s;
 }
 
-CountState count_at(const DrawRules& rules, const Position& p, const RuleCounters& c, bool& exact) {
-    exact = true;
+CountAt count_at(const DrawRules& rules, const Position& p, const RuleCounters& c) {
+    CountAt at;
     const int kings = rules.king_limit_plies > 0 ? rules.king_limit_plies : unlimited_plies;
     const int king_left = kings - c.plies_since_capture;
-    const EndingRow* row = rules.row_of(Material::of(p));
-    CountState s{Regime::king_moves, king_left};
+    const Material m = Material::of(p);
+    const EndingRow* row = rules.row_of(m);
+    const bool forcada_started = c.forcada_started.value_or(false);
+    CountState& s = at.state;
+    s = {Regime::king_moves, king_left};
     if (row && row->kind == RowKind::ending) {
-        const int ending_left = row->limit_plies - c.plies_in_ending;
-        exact = ending_left <= king_left;
-        s = {Regime::ending, std::min(ending_left, king_left)};
+        if (c.plies_since_capture > c.plies_in_ending)
+            at.unreachable =
+                "the ending's count restarts whenever the king-move count does, so no game has "
+                "more plies since the last capture or man move than in the ending";
+        s = {Regime::ending, std::min(row->limit_plies - c.plies_in_ending, king_left)};
     } else if (row) {
-        const bool started = c.forcada_started.value_or(false) || forcada_diagonal_occupied(p);
-        if (!started) {
+        if (!forcada_started && !forcada_diagonal_occupied(p)) {
             s = {Regime::forcada_waiting, king_left};
         } else {
-            const int forcada_left = forcada_limit_from(p, c.forcada_plies) - c.forcada_plies;
-            exact = forcada_left <= king_left;
-            s = {Regime::forcada_running, std::min(king_left, forcada_left)};
+            if (c.forcada_plies > c.plies_since_capture)
+                at.unreachable =
+                    "3 kings against 1 begins with a capture or a promotion, which restart the "
+                    "king-move count, so the forcada cannot have started before it";
+            s = forcada_running_state(king_left,
+                                      forcada_limit_from(p, c.forcada_plies) - c.forcada_plies);
         }
-    } else if (c.forcada_started.value_or(false) && rules.forcada_runs_on(Material::of(p))) {
+    } else if (forcada_started && rules.forcada_runs_on(m)) {
         // The forcada started in 3 kings against 1 and the lone king has captured since: its
-        // count runs on (S002 3.2.1b); the capture restarted the king-move count.
+        // count runs on (S002 3.2.1b) and binds (the capture restarted the king-move count).
+        if (c.plies_since_capture >= c.forcada_plies)
+            at.unreachable =
+                "the lone king's capture that left 3 kings against 1 came after the forcada "
+                "started, so fewer plies have passed since it than since the forcada's start";
         const int forcada_left = forcada_limit_from(p, c.forcada_plies) - c.forcada_plies;
-        exact = forcada_left <= king_left && !forcada_start_ambiguous(p);
         s = {Regime::forcada_running, std::min(king_left, forcada_left)};
+        if (forcada_start_ambiguous(p))
+            at.alternative = CountState{Regime::forcada_running,
+                                        std::min(king_left, forcada_left - 1)};
     }
     s.plies_left = std::max(0, s.plies_left);
-    return s;
+    if (at.alternative) at.alternative->plies_left = std::max(0, at.alternative->plies_left);
+    return at;
 }
 
 RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
@@ -114,16 +128,18 @@ struct RuleSearch {
     const DrawRules& rules;
     RulesResult& result;
 
-    bool failed(ProbeStatus s, const Position& w, Regime regime) const {
+    bool failed(ProbeStatus s, const Position& w, const CountState& count) const {
         result.status = s;
         if (s == ProbeStatus::no_rule_table)
-            result.missing_table = table_path(tb.dir(), rules.variant, Material::of(w).name(),
-                                              metric_of(rules, regime));
+            result.missing_table =
+                table_path(tb.dir(), rules.variant, Material::of(w).name(),
+                           count.gap > 0 ? Metric::dtr_forcada_gaps : metric_of(rules, count.regime));
         return false;
     }
 
-    // The value under the rules of p with `left` plies on the count of `regime`.
-    bool rule(const Position& p, Regime regime, int left, Outcome& out) const {
+    // The value under the rules of p under `count`.
+    bool rule(const Position& p, const CountState& count, Outcome& out) const {
+        const int left = count.plies_left;
         const bool giveaway = rules.variant.giveaway;
         if (!p.of(p.side)) {
             out = no_move_outcome(giveaway);
@@ -134,9 +150,10 @@ struct RuleSearch {
         if (captures.empty()) {
             const Position w = p.side == Color::white ? p : flip(rules.variant.info().board, p);
             std::uint16_t d = 0;
-            if (const ProbeStatus s = tb.read_rule_value(rules, w, regime, d); s != ProbeStatus::ok)
-                return failed(s, w, regime);
-            if (d == dtw_unknown) return failed(ProbeStatus::error_corrupt, w, regime);
+            if (const ProbeStatus s = tb.read_rule_value(rules, w, count.regime, d, count.gap);
+                s != ProbeStatus::ok)
+                return failed(s, w, count);
+            if (d == dtw_unknown) return failed(ProbeStatus::error_corrupt, w, count);
             const Value v = static_cast<Value>(dtr_outcome(d));
             if (v == Value::draw || dtr_distance(d) > left)
                 out = {Value::draw, 0};
@@ -155,9 +172,9 @@ struct RuleSearch {
                 best.add(no_move_outcome(giveaway), true);
                 continue;
             }
-            const Transition t = transition(rules, p, regime, m, after);
+            const Transition t = transition(rules, p, count.regime, m, after);
             Outcome o;
-            if (!rule(after, t.regime, plies_left_after(t, left), o)) return false;
+            if (!rule(after, count_after(t, count, m.is_capture()), o)) return false;
             best.add(o, t.kind == Transition::Kind::fresh);
         }
         out = best.result();
@@ -174,9 +191,9 @@ RulesResult Tablebase::probe_rules(const DrawRules& rules, const Position& p,
         if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0 ||
             ((c.forcada_started.value_or(false) || c.forcada_plies > 0) &&
              rules.variant.base != BaseVariant::portuguese))
-            return {ProbeStatus::invalid_argument, {}, {}};
+            return {ProbeStatus::invalid_argument, {}, {}, {}};
         const ProbeResult pure = probe_dtw(rules.variant, p);
-        if (!pure.ok()) return {pure.status, {}, {}};
+        if (!pure.ok()) return {pure.status, {}, {}, {}};
         RulesAnswer& a = result.answer;
         a.pure = {pure.value, pure.plies};
         if (!rules.any()) {
@@ -185,12 +202,22 @@ RulesResult Tablebase::probe_rules(const DrawRules& rules, const Position& p,
             a.plies_left = unlimited_plies;
             return result;
         }
-        const CountState s = count_at(rules, p, c, a.exact);
-        a.count = count_name(rules, Material::of(p), s.regime);
-        a.plies_left = s.plies_left;
+        const CountAt at = count_at(rules, p, c);
+        if (!at.unreachable.empty()) {
+            result.status = ProbeStatus::unreachable_counts;
+            result.unreachable = at.unreachable;
+            return result;
+        }
+        a.count = count_name(rules, Material::of(p), at.state);
+        a.plies_left = at.state.plies_left;
         dispatch(rules.variant.base, [&](auto r) {
             const RuleSearch<decltype(r)> search{*this, rules, result};
-            search.rule(p, s.regime, s.plies_left, a.rule);
+            Outcome other;
+            if (search.rule(p, at.state, a.rule) && at.alternative &&
+                search.rule(p, *at.alternative, other) && other.value != a.rule.value) {
+                a.exact = false;  // which king was the lone one decides: nothing is certain
+                a.rule = {Value::draw, 0};
+            }
         });
     } catch (...) {  // out of memory for the count's name or the missing file's path
         result.status = ProbeStatus::error_io;
@@ -227,11 +254,12 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
         if (rules && !(rules->variant == v)) return ProbeStatus::invalid_argument;
         RulesResult failure;
         CountState count;
-        bool exact = true;
         if (rules) {
             if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0)
                 return ProbeStatus::invalid_argument;
-            count = count_at(*rules, p, c, exact);
+            const CountAt at = count_at(*rules, p, c);
+            if (!at.unreachable.empty()) return ProbeStatus::unreachable_counts;
+            count = at.state;
         }
         const VariantInfo& vi = v.info();
         return dispatch(v.base, [&](auto r) {
@@ -260,14 +288,13 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
                         rm.rule = mover;
                     } else {
                         const Transition t = transition(*rules, p, count.regime, m, rm.after);
+                        const CountState next = count_after(t, count, m.is_capture());
                         const RuleSearch<R> search{*this, *rules, failure};
                         Outcome o;
-                        if (!search.rule(rm.after, t.regime, plies_left_after(t, count.plies_left),
-                                         o))
-                            return failure.status;
+                        if (!search.rule(rm.after, next, o)) return failure.status;
                         rm.rule = for_mover(o, t.kind == Transition::Kind::fresh);
-                        rm.rule_count = count_name(*rules, Material::of(rm.after), t.regime);
-                        rm.rule_plies_left = plies_left_after(t, count.plies_left);
+                        rm.rule_count = count_name(*rules, Material::of(rm.after), next);
+                        rm.rule_plies_left = next.plies_left;
                     }
                 }
                 moves.push_back(std::move(rm));

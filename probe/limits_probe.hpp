@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
@@ -28,9 +30,17 @@ struct MissingRuleTable : Error {
     Material material;
 };
 
-// The plies the binding count has left at p, and its regime.
-CountState count_at(const DrawRules& rules, const Position& p, const RuleCounters& counters,
-                    bool& exact);
+// The count in force at p with the counts given: its regime, the plies it has left and the gap
+// between two counts (limits/draw_rules.hpp), or why no game reaches those counts.
+struct CountAt {
+    CountState state;
+    // Portuguese 1 king against 1 with the forcada running: which king was the lone one decides
+    // whether the forcada's 12 moves end 23 or 24 plies after its start; `state` takes the side
+    // to move at the start to have had the three kings, this the other one.
+    std::optional<CountState> alternative;
+    std::string unreachable;  // empty: a game reaches these counts
+};
+CountAt count_at(const DrawRules& rules, const Position& p, const RuleCounters& counters);
 
 // The counts after a move from `before` to `after` (captures and man moves restart the
 // king-move count, captures and promotions the ending count; the forcada count runs once the

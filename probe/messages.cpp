@@ -22,6 +22,9 @@ std::string probe_failure_message(const Tablebase& tb, Variant v, const Position
         case ProbeStatus::invalid_position:
             return "the position cannot be probed: a man stands where no man can come, or "
                    "the side not to move has no piece";
+        case ProbeStatus::unreachable_counts:
+            return "no game reaches these move-limit counts at this position (docs/draw-rules.md, "
+                   "\"Which counts a game reaches\")";
         default:
             m = probe_status_name(s);
             if (!last_problem.empty()) {

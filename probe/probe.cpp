@@ -588,6 +588,8 @@ const char* probe_status_name(ProbeStatus s) {
             return "invalid argument";
         case ProbeStatus::no_rule_table:
             return "no rule table";
+        case ProbeStatus::unreachable_counts:
+            return "counts no game reaches";
     }
     return "unknown status";
 }
@@ -683,7 +685,7 @@ ProbeResult Tablebase::probe_dtw(Variant v, const Position& p) const noexcept {
 }
 
 ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w, Regime regime,
-                                       std::uint16_t& dtr) const noexcept {
+                                       std::uint16_t& dtr, int gap) const noexcept {
     const RetiredFiles::Reader reading(impl_->retired);
     VariantTables* vt = impl_->tables_of(rules.variant);
     if (!vt) return ProbeStatus::not_in_database;
@@ -695,13 +697,16 @@ ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w
     ClassSlot& slot = vt->slots[slot_number];
     const bool cached_only = cached_reads_only;
     ProbeStatus status = ProbeStatus::ok;
-    const TableFile* file =
-        impl_->table(*vt, slot, m, metric_of(rules, regime), cached_only, status);
+    if (gap < 0 || gap > forcada_gaps || (gap > 0 && regime != Regime::forcada_running))
+        return ProbeStatus::invalid_argument;
+    const Metric metric = gap > 0 ? Metric::dtr_forcada_gaps : metric_of(rules, regime);
+    const TableFile* file = impl_->table(*vt, slot, m, metric, cached_only, status);
     if (!file) return status == ProbeStatus::not_in_database ? ProbeStatus::no_rule_table : status;
-    const std::uint64_t index = slot.index->index(w);
+    const std::uint64_t index =
+        slot.index->index(w) + (gap > 0 ? static_cast<std::uint64_t>(gap - 1) * slot.index->size() : 0);
     const ReadResult r =
         cached_only ? file->try_value(index, impl_->cache) : file->value(index, impl_->cache);
-    if (!r.ok()) return impl_->read_failed(slot, metric_of(rules, regime), *file, r.status);
+    if (!r.ok()) return impl_->read_failed(slot, metric, *file, r.status);
     dtr = r.value;
     return ProbeStatus::ok;
 }

@@ -74,8 +74,10 @@ enum class ProbeStatus : std::uint8_t {
     invalid_position,  // pieces off the board or on one square, a man on a row it cannot stand
                        // on, kings that are not pieces, the side not to move without pieces
     invalid_argument,  // probe_rules: a negative count, a forcada count outside portuguese
-    no_rule_table,     // probe_rules: a rule table (.dtr, .dtr-fmjd, .dtr-forcada) is not in
-                       // the folder (damas gen-rules has not been run for its class)
+    no_rule_table,     // probe_rules: a rule table (.dtr, .dtr-fmjd, .dtr-forcada...) is not
+                       // in the folder (damas gen-rules has not been run for its class)
+    unreachable_counts,  // probe_rules, probe_root: no game reaches the counts given at the
+                         // position (RulesResult::unreachable says why)
 };
 const char* probe_status_name(ProbeStatus s);  // "ok", "not in the database", ...
 const char* value_name(Value v);               // "win", "draw", "loss", "unknown"
@@ -117,8 +119,9 @@ struct RulesAnswer {
     Outcome rule;        // value under the rules and its dtr distance (0 for a draw)
     std::string count;   // the count in force at the position ("the 5-move rule")
     int plies_left = 0;  // plies that count has left
-    bool exact = true;   // false: see draw_rules.hpp (a king-move count given that
-                         // runs out before the ending's count)
+    // false only in portuguese 1 king against 1 with the forcada running, where which king was
+    // the lone one (unknown from the counts) changes the answer: `rule` is then a draw
+    bool exact = true;
     bool differs() const { return pure.value != rule.value; }
     std::string summary() const;  // "win", "win, drawn by the 5-move rule"
 };
@@ -127,6 +130,7 @@ struct RulesResult {
     ProbeStatus status = ProbeStatus::ok;
     RulesAnswer answer;                   // when ok
     std::filesystem::path missing_table;  // no_rule_table: the first rule table not there
+    std::string unreachable;              // unreachable_counts: why no game reaches them
     bool ok() const { return status == ProbeStatus::ok; }
 };
 
@@ -220,9 +224,10 @@ class Tablebase {
     RulesResult probe_rules(const DrawRules& rules, const Position& p,
                             const RuleCounters& counters) const noexcept;
     // The dtr value (table/format.hpp) of a quiet White-to-move position in a regime, from the
-    // class's rule table. Thread-safe; may read the disk.
+    // class's rule table; with a gap (forcada_running, CountState::gap), from its gap table.
+    // Thread-safe; may read the disk.
     ProbeStatus read_rule_value(const DrawRules& rules, const Position& white_to_move,
-                                Regime regime, std::uint16_t& dtr) const noexcept;
+                                Regime regime, std::uint16_t& dtr, int gap = 0) const noexcept;
 
     // Every legal move of p with its value and DTW for the side that plays it (and, when rules is
     // given, its value under the move-limit rules with the counts at p), best first: wins by

@@ -412,6 +412,8 @@ class PyTablebase {
             out.rules = rules_of(rr.answer);
             return out;
         }
+        if (rr.status == ProbeStatus::unreachable_counts)
+            throw BadInput("no game reaches these counts at this position: " + rr.unreachable);
         if (rr.status != ProbeStatus::no_rule_table) fail(p, rr.status);
         const std::string hint = missing_rule_table_hint(*tb_, q.rules, p, rr.missing_table);
         if (q.required) throw MissingRuleTable(hint);
@@ -456,6 +458,7 @@ class PyTablebase {
                 throw NotInDatabase(m);
             case ProbeStatus::invalid_position:
             case ProbeStatus::invalid_argument:
+            case ProbeStatus::unreachable_counts:
                 throw BadInput(m);
             default:
                 throw TableError(m);

@@ -75,6 +75,8 @@ const char* metric_name(Metric m) {
             return "dtr-fmjd";
         case Metric::dtr_forcada:
             return "dtr-forcada";
+        case Metric::dtr_forcada_gaps:
+            return "dtr-forcada-gaps";
     }
     return "?";
 }

@@ -109,7 +109,13 @@
 //        as for wdl. The side to move wins under the rules iff it wins here and the distance is
 //        at most the plies the count has left (probe/limits_probe.hpp). dtr-fmjd: the same under
 //        international's FMJD 16-move edition; dtr-forcada: portuguese 3 kings against 1 king
-//        once the forcada count has started (dtr holds the values before it starts).
+//        once the forcada count has started (dtr holds the values before it starts), where the
+//        king-move count has at least the forcada's plies left.
+//   dtr-forcada-gaps (portuguese 3 kings against 1 king): the same once the forcada has started
+//        with the king-move count g plies behind the forcada's (g = 1..forcada_gaps): a capture
+//        restarts the king-move count and the forcada's runs on, so the value depends on g. The
+//        file holds forcada_gaps tables of the class's size, one after the other, gap 1 first
+//        (table_positions); the distance is compared with the king-move count's plies left.
 #pragma once
 
 #include <array>
@@ -124,12 +130,20 @@
 
 namespace damas {
 
-enum class Metric : std::uint8_t { wdl, dtw, dtr, dtr_fmjd, dtr_forcada };
-inline constexpr int metric_count = 5;
-// "wdl", "dtw", "dtr", "dtr-fmjd", "dtr-forcada": also the file extension.
+enum class Metric : std::uint8_t { wdl, dtw, dtr, dtr_fmjd, dtr_forcada, dtr_forcada_gaps };
+inline constexpr int metric_count = 6;
+// "wdl", "dtw", "dtr", "dtr-fmjd", "dtr-forcada", "dtr-forcada-gaps": also the file extension.
 const char* metric_name(Metric m);
 constexpr bool is_dtr(Metric m) {
-    return m == Metric::dtr || m == Metric::dtr_fmjd || m == Metric::dtr_forcada;
+    return m == Metric::dtr || m == Metric::dtr_fmjd || m == Metric::dtr_forcada ||
+           m == Metric::dtr_forcada_gaps;
+}
+// The gaps a dtr-forcada-gaps file holds: the forcada's 24 plies with at least one king-move
+// ply left.
+inline constexpr int forcada_gaps = 23;
+// The positions of a class's table of metric m: the class's, or forcada_gaps times as many.
+constexpr std::uint64_t table_positions(Metric m, std::uint64_t class_positions) {
+    return m == Metric::dtr_forcada_gaps ? class_positions * forcada_gaps : class_positions;
 }
 
 inline constexpr std::uint8_t wdl_loss = 0;

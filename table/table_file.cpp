@@ -61,8 +61,8 @@ void check_identity(const TableHeader& h, const TableIdentity& expected, std::st
         held.metric != expected.metric) {
         why = "it holds the " + held.name() + " table";
     } else {
-        const std::uint64_t size =
-            ClassIndex(expected.variant.info().board, expected.material).size();
+        const std::uint64_t size = table_positions(
+            expected.metric, ClassIndex(expected.variant.info().board, expected.material).size());
         if (h.positions != size)
             why = "it has " + std::to_string(h.positions) + " positions, the class " +
                   std::to_string(size);

@@ -59,10 +59,9 @@ TableInfo table_info(const Variant& v, Material m) {
 // Whether every rule file of class m is complete (gen/write/writer.hpp: table_complete).
 bool class_complete(const RuleGenerateOptions& o, const DrawRules& rules, Material m) {
     const std::uint64_t n = ClassIndex(o.variant.info().board, m).size();
-    for (const Regime r : regimes_of(rules, m)) {
-        const Metric metric = metric_of(rules, r);
+    for (const Metric metric : rule_metrics(rules, m)) {
         if (!table_complete(table_path(o.dir, o.variant, m.name(), metric),
-                            table_info(o.variant, m), metric, n))
+                            table_info(o.variant, m), metric, table_positions(metric, n)))
             return false;
     }
     return true;
@@ -106,16 +105,17 @@ ClassReport write_class(const RuleGenerateOptions& o, const DrawRules& rules, co
     }
     ClassReport report;
     const TableInfo info = table_info(o.variant, c.material);
-    for (std::size_t r = 0; r < c.regimes.size(); ++r) {
-        std::vector<std::uint16_t> values = c.dtr[r];
-        for (std::uint64_t i = 0; i < values.size(); ++i) {
+    // One file of values; value v is of position v % size (gap tables hold several tables).
+    const auto write = [&](Metric metric, std::vector<std::uint16_t> values) {
+        for (std::uint64_t v = 0; v < values.size(); ++v) {
+            const std::uint64_t i = v % index.size();
             if (capture[i]) {
-                values[i] = dtw_unknown;
+                values[v] = dtw_unknown;
                 continue;
             }
-            if (values[i] == dtw_unknown) continue;  // not a state of this regime
+            if (values[v] == dtw_unknown) continue;  // not a state of this regime
             if (!o.check_pure) continue;
-            const std::uint8_t rule = dtr_outcome(values[i]);
+            const std::uint8_t rule = dtr_outcome(values[v]);
             if (rule != wdl_draw && rule != pure[i])
                 throw Error(mismatch(c.material, i, "a rule result differs from the pure value"));
             if (pure[i] == wdl_draw && rule != wdl_draw)
@@ -124,11 +124,13 @@ ClassReport write_class(const RuleGenerateOptions& o, const DrawRules& rules, co
         WriteOptions wo;
         wo.durable = o.durable;
         wo.threads = static_cast<unsigned>(std::max(1, o.threads));
-        const TableHeader h = write_dtr_table(
-            table_path(o.dir, o.variant, c.material.name(), metric_of(rules, c.regimes[r])), info,
-            metric_of(rules, c.regimes[r]), values, wo);
-        report.bytes += h.file_size;
-    }
+        report.bytes += write_dtr_table(table_path(o.dir, o.variant, c.material.name(), metric),
+                                        info, metric, values, wo)
+                            .file_size;
+    };
+    for (std::size_t r = 0; r < c.regimes.size(); ++r)
+        write(metric_of(rules, c.regimes[r]), c.dtr[r]);
+    if (!c.forcada_gaps.empty()) write(Metric::dtr_forcada_gaps, c.forcada_gaps);
     if (o.check_pure) {  // pure wins that the count started now does not win
         index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
             if (capture[i] || pure[i] != wdl_win) return;

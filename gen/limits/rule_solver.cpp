@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <span>
 #include <string>
 
 #include "index/flip.hpp"
@@ -135,9 +136,17 @@ class RulePairSolver {
             const std::uint64_t begin = c == 0 ? 0 : offset_, end = c == 0 ? offset_ : total_;
             out[c].material = materials_[c];
             out[c].regimes = regimes_;
-            for (const auto& values : results_)
-                out[c].dtr.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(begin),
-                                        values.begin() + static_cast<std::ptrdiff_t>(end));
+            const auto part = [&](const std::vector<std::uint16_t>& values) {
+                return std::span(values).subspan(begin, end - begin);
+            };
+            for (const auto& values : results_) {
+                const auto own = part(values);
+                out[c].dtr.emplace_back(own.begin(), own.end());
+            }
+            for (const auto& values : gap_results_) {
+                const auto own = part(values);
+                out[c].forcada_gaps.insert(out[c].forcada_gaps.end(), own.begin(), own.end());
+            }
         }
         return out;
     }
@@ -192,14 +201,13 @@ class RulePairSolver {
         std::vector<std::uint16_t>* out;
     };
 
-    // Portuguese forcada (docs/rules.md): when the three kings occupy the diagonal with fewer
-    // king-move plies left than the forcada's 24, the lone king's capture of a sacrificed king
-    // restarts the king-move count while the forcada's runs on, so the running values depend
-    // on the gap between the two counts. The waiting pass needs them for its moves onto the
-    // diagonal; one pass per gap, kept in memory only (a probe given such counts says it is not
-    // exact).
+    // Portuguese forcada (limits/draw_rules.hpp): when the three kings occupy the diagonal with
+    // fewer king-move plies left than the forcada's 24, the lone king's capture of a sacrificed
+    // king restarts the king-move count while the forcada's runs on, so the running values
+    // depend on the gap between the two counts. One pass per gap: the waiting pass reads them
+    // for its moves onto the diagonal, and they are written (dtr-forcada-gaps) for the probe.
     void solve_gap_passes() {
-        const int max_gap = 23;  // the forcada's 24 plies, at least one king-move ply left
+        const int max_gap = forcada_gaps;
         gap_results_.assign(max_gap, std::vector<std::uint16_t>(total_, dtw_unknown));
         for (int g = 1; g <= max_gap; ++g)
             for (int slice = 0; slice < indices_[0].slice_count(); ++slice)
@@ -429,7 +437,7 @@ void restore_class(const DrawRules& rules, RuleClass& c, const RuleStore& store)
 RuleClass restore_rule_class(const DrawRules& rules, Material m,
                              std::vector<std::vector<std::uint16_t>> stored,
                              const RuleStore& store) {
-    RuleClass c{m, regimes_of(rules, m), std::move(stored)};
+    RuleClass c{m, regimes_of(rules, m), std::move(stored), {}};
     if (c.dtr.size() != c.regimes.size())
         throw Error("rule values of class " + m.name() + ": wrong number of regimes");
     dispatch(rules.variant.base, [&](auto r) { restore_class<decltype(r)>(rules, c, store); });

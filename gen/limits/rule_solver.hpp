@@ -37,6 +37,9 @@ struct RuleClass {
     Material material;
     std::vector<Regime> regimes;
     std::vector<std::vector<std::uint16_t>> dtr;  // [regime][index]
+    // Portuguese 3 kings against 1 king: forcada_running with the king-move count g plies behind
+    // the forcada's, [(g - 1) * size + index] (table/format.hpp: dtr-forcada-gaps); else empty.
+    std::vector<std::uint16_t> forcada_gaps;
 };
 
 // Solved classes kept for the lookups of larger ones.

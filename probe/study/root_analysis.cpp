@@ -13,12 +13,16 @@ RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, con
     a.game_over = a.root.value != Value::draw && a.root.plies == 0;
     if (q.rules.any()) {
         const RulesResult r = tb.probe_rules(q.rules, p, q.counters);
-        if (r.ok())
+        if (r.ok()) {
             a.rules = r.answer;
-        else if (r.status == ProbeStatus::no_rule_table)
+        } else if (r.status == ProbeStatus::unreachable_counts) {
+            a.root.status = r.status;  // no value to give: the request is impossible
+            return a;
+        } else if (r.status == ProbeStatus::no_rule_table) {
             a.rules_missing = missing_rule_table_hint(tb, q.rules, p, r.missing_table);
-        else
+        } else {
             a.rules_missing = probe_status_name(r.status);
+        }
     }
     if (a.game_over) return a;
     std::vector<damas::RootMove> moves;

@@ -66,11 +66,17 @@ struct CountCase {
     ArbiterState arbiter;
 };
 
+// How many answers compare_indices compared, and how many the probe said were not exact.
+struct Compared {
+    std::uint64_t compared = 0, inexact = 0;
+};
+
 // The positions of class m (White to move) with the given indices, at every count case
 // `cases(p)` gives.
 template <class R, class Cases>
-void compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
-                     const std::vector<std::uint64_t>& indices, Cases&& cases, bool fmjd = false) {
+Compared compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
+                         const std::vector<std::uint64_t>& indices, Cases&& cases,
+                         bool fmjd = false) {
     const DrawRules rules = draw_rules(db.variant, fmjd ? Edition::fmjd : Edition::seed);
     const RulesOracle probe(db.dir);
     const ClassIndex index(db.variant.info().board, m);
@@ -106,16 +112,17 @@ void compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
         db.variant.name().c_str(), m.name().c_str(), static_cast<unsigned long long>(compared),
         static_cast<unsigned long long>(decided), static_cast<unsigned long long>(inexact),
         arbiter.states());
+    return {compared, inexact};
 }
 
 // Every `stride`-th position of class m (White to move), at every count case `cases(p)` gives.
 template <class R, class Cases>
-void compare_class(const LimitsDb& db, Arbiter<R>& arbiter, Material m, std::uint64_t stride,
-                   Cases&& cases, bool fmjd = false) {
+Compared compare_class(const LimitsDb& db, Arbiter<R>& arbiter, Material m, std::uint64_t stride,
+                       Cases&& cases, bool fmjd = false) {
     std::vector<std::uint64_t> indices;
     const std::uint64_t size = ClassIndex(db.variant.info().board, m).size();
     for (std::uint64_t i = 0; i < size; i += stride) indices.push_back(i);
-    compare_indices(db, arbiter, m, indices, std::forward<Cases>(cases), fmjd);
+    return compare_indices(db, arbiter, m, indices, std::forward<Cases>(cases), fmjd);
 }
 
 // `count` indices of class m drawn at random, the same on every run and machine (mt19937_64
@@ -133,6 +140,37 @@ inline std::vector<std::uint64_t> sample_indices(const LimitsDb& db, Material m,
 
 // Counts for a class under one running count with limit `limit`: each k of `used`, as plies
 // since the last capture or man move and (for an ending) since the ending began.
+// Counts in a limited ending: each (c, e) of `used` (c <= e: a man move or a capture inside the
+// row restarts the king-move count, not the ending's).
+inline std::vector<CountCase> ending_cases(const std::vector<std::pair<int, int>>& used) {
+    std::vector<CountCase> out;
+    for (const auto& [c, e] : used) {
+        CountCase k;
+        k.probe.plies_since_capture = c;
+        k.probe.plies_in_ending = e;
+        k.arbiter.c = c;
+        k.arbiter.e = e;
+        out.push_back(k);
+    }
+    return out;
+}
+
+// The forcada running at p, started f plies ago by `strong` (the three-king side), with c
+// plies since the last capture: the probe's counts and the arbiter's (the strong side's moves
+// among the last f plies).
+inline CountCase forcada_case(const Position& p, Color strong, int c, int f) {
+    CountCase k;
+    k.probe.forcada_started = true;
+    k.probe.forcada_plies = f;
+    k.probe.plies_since_capture = c;
+    k.arbiter.started = true;
+    k.arbiter.strong = strong;
+    k.arbiter.c = c;
+    Color mover = f % 2 == 0 ? p.side : ~p.side;
+    for (int i = 0; i < f; ++i, mover = ~mover) k.arbiter.strong_moves += mover == strong;
+    return k;
+}
+
 inline std::vector<CountCase> plain_cases(const std::vector<int>& used) {
     std::vector<CountCase> out;
     for (int k : used) {

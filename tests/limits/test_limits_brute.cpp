@@ -68,23 +68,93 @@ TEST(LimitsBrute, Portuguese) {
                 out.push_back(k);
                 continue;
             }
-            CountCase k;
-            k.probe.forcada_started = true;
-            k.probe.forcada_plies = f;
-            k.probe.plies_since_capture = f;
-            k.arbiter.started = true;
-            k.arbiter.strong = strong;
-            k.arbiter.c = f;
-            // The three-king side's moves among the last f plies.
-            Color mover = f % 2 == 0 ? p.side : ~p.side;
-            for (int i = 0; i < f; ++i, mover = ~mover) k.arbiter.strong_moves += mover == strong;
-            if (f == 0 || f >= 15) out.push_back(k);
+            out.push_back(forcada_case(p, strong, f, f));
         }
         return out;
     };
     for (const char* m : {"0301", "0103"}) compare_class(db, arbiter, mat(m), 13, forcada);
     const auto near = [](const Position&) { return plain_cases({33, 36, 38, 39, 40}); };
     for (const char* m : {"0201", "1101"}) compare_class(db, arbiter, mat(m), 29, near);
+}
+
+// Issue 41: the forcada starts while the 20-move count has run part of its course (c - f plies
+// before the start), so the king-move count may run out first; the lone king's capture restarts
+// it while the forcada runs on. Every such answer is exact. Two offsets d = c - f: 17 (the
+// king-move count one ply behind the forcada's) and 28 (11 behind); every offset and position
+// is in test_limits_brute_slow.
+TEST(LimitsBrute, PortugueseForcadaBehindTheKingCount) {
+    const Variant v{BaseVariant::portuguese, false};
+    const LimitsDb db(v, 4, mat("0301"));
+    for (const int d : {17, 28}) {
+        const auto cases = [&](const Position& p) {
+            std::vector<CountCase> out;
+            for (const int f : {0, 1, 6, 13, 20})
+                if (d + f < 40) out.push_back(forcada_case(p, Arbiter<Portuguese>::strong_side(p), d + f, f));
+            return out;
+        };
+        for (const char* m : {"0301", "0103"}) {
+            Arbiter<Portuguese> arbiter(v, false);
+            EXPECT_EQ(compare_class(db, arbiter, mat(m), 37, cases).inexact, 0u) << m << " d=" << d;
+        }
+    }
+}
+
+// After the lone king's capture the forcada runs on; the capture came after its start (c < f).
+// In 1 king against 1 either king may have been the lone one: the probe answers for both, and
+// where it says exact, the arbiter agrees whichever it was.
+TEST(LimitsBrute, PortugueseForcadaAfterTheLoneKingsCaptures) {
+    const Variant v{BaseVariant::portuguese, false};
+    const LimitsDb db(v, 3);
+    const auto counts = [](const Position& p, Color strong) {
+        std::vector<CountCase> out;
+        for (const int f : {1, 2, 9, 16, 22, 23, 24})
+            for (const int c : {0, f - 1}) out.push_back(forcada_case(p, strong, c, f));
+        return out;
+    };
+    const auto stronger = [&](const Position& p) {
+        const Color strong = popcount(p.of(Color::white)) > popcount(p.of(Color::black))
+                                 ? Color::white
+                                 : Color::black;
+        return counts(p, strong);
+    };
+    for (const char* m : {"0201", "0102"}) {
+        Arbiter<Portuguese> arbiter(v, false);
+        EXPECT_EQ(compare_class(db, arbiter, mat(m), 5, stronger).inexact, 0u) << m;
+    }
+    for (const Color strong : {Color::white, Color::black}) {
+        Arbiter<Portuguese> arbiter(v, false);
+        compare_class(db, arbiter, mat("0101"), 1,
+                      [&](const Position& p) { return counts(p, strong); });
+    }
+}
+
+// The ending counts beside the king-move count: a man move (or a capture inside the row)
+// restarts the king-move count and not the ending's, so c <= e; the ending's count binds.
+TEST(LimitsBrute, EndingCountsBesideTheKingCount) {
+    const auto cases = [](const Position&) {
+        return ending_cases({{0, 6}, {2, 8}, {5, 9}, {0, 10}, {9, 9}});
+    };
+    {
+        const Variant v{BaseVariant::international, false};
+        const LimitsDb db(v, 3);
+        Arbiter<International> arbiter(v, false);
+        for (const char* m : {"1101", "0111", "0201"}) compare_class(db, arbiter, mat(m), 7, cases);
+    }
+    {
+        const Variant v{BaseVariant::brazilian, false};
+        const LimitsDb db(v, 3);
+        Arbiter<Brazilian> arbiter(v, false);
+        for (const char* m : {"0111", "1101"}) compare_class(db, arbiter, mat(m), 7, cases);
+    }
+    {
+        const Variant v{BaseVariant::russian, false};
+        const LimitsDb db(v, 4, mat("0301"));
+        Arbiter<Russian> arbiter(v, false);
+        const auto late = [](const Position&) {
+            return ending_cases({{0, 24}, {10, 26}, {20, 28}, {29, 29}});
+        };
+        compare_class(db, arbiter, mat("0301"), 29, late);
+    }
 }
 
 TEST(LimitsBrute, InternationalThreePieces) {

@@ -73,5 +73,45 @@ TEST(LimitsBruteSlow, InternationalExampleFromAFreshCount) {
     }
 }
 
+// Issue 41's check: every position of 3 kings against 1 (both colours) at every count a game
+// reaches once the forcada has started with the king-move count behind it (offsets d = c - f
+// of 17..39, every f with a king-move ply left), and every position of 2 kings and 1 king
+// against 1 at every reachable count after the lone king's captures (c < f). One arbiter per
+// offset, so that its memory is freed after.
+TEST(LimitsBruteSlow, PortugueseForcadaEveryReachableCount) {
+    const Variant v{BaseVariant::portuguese, false};
+    const LimitsDb db(v, 4, mat("0301"));
+    for (int d = 17; d <= 39; ++d) {
+        const auto cases = [&](const Position& p) {
+            std::vector<CountCase> out;
+            for (int f = 0; f <= 24 && d + f < 40; ++f)
+                out.push_back(forcada_case(p, Arbiter<Portuguese>::strong_side(p), d + f, f));
+            return out;
+        };
+        for (const char* m : {"0301", "0103"}) {
+            Arbiter<Portuguese> arbiter(v, false);
+            EXPECT_EQ(compare_class(db, arbiter, mat(m), 1, cases).inexact, 0u) << m << d;
+        }
+    }
+    for (const char* m : {"0201", "0102", "0101"}) {
+        for (const Color strong : {Color::white, Color::black}) {
+            const auto cases = [&](const Position& p) {
+                std::vector<CountCase> out;
+                for (int f = 1; f <= 24; ++f)
+                    for (int c = 0; c < f; ++c) out.push_back(forcada_case(p, strong, c, f));
+                return out;
+            };
+            const Material k = mat(m);
+            const bool strong_has_more = (strong == Color::white) == (k.white() > k.black());
+            if (k.white() != k.black() && !strong_has_more) continue;
+            Arbiter<Portuguese> arbiter(v, false);
+            const Compared r = compare_class(db, arbiter, k, 1, cases);
+            if (k.white() != k.black()) {
+                EXPECT_EQ(r.inexact, 0u) << m;
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace damas::test

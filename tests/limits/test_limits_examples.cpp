@@ -313,12 +313,13 @@ TEST(RulesExamples, PortugueseForcada) {
     // against 1), and no count can restart: a win under it is exactly a game won within the
     // plies it has left. White with 2 kings to move, the count started f plies ago (f even) with
     // White to move: 23 - f plies; the lone king to move (or kings 1 against 1, where the probe
-    // takes the count to have started with the side to move): 24 - f.
-    for (int f : {0, 12, 20}) {
+    // takes the count to have started with the side to move): 24 - f. The capture came after
+    // the start: fewer plies since it than f.
+    for (int f : {2, 12, 20}) {
         RuleCounters c;
         c.forcada_started = true;
         c.forcada_plies = f;
-        c.plies_since_capture = 2;
+        c.plies_since_capture = 1;
         EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0201"), c, win_within(23 - f)),
                   0u);
         EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0102"), c, win_within(24 - f)),
@@ -369,6 +370,23 @@ TEST(RulesExamples, PortugueseForcada) {
         check_class<Portuguese>(db, Edition::seed, mat("0301"), king_count(39), off(last_ply)), 0u);
     EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0301"), king_count(40), off(run_out)),
               0u);
+    // Issue 41's example: the forcada starts with 16 plies of the 20-move count left. The pure
+    // win takes 19 plies, through the lone king's capture of a king, which restarts the 20-move
+    // count while the forcada's 12 moves run on: a win under both.
+    {
+        const DrawRules rules = draw_rules(v);
+        const RulesOracle probe(db.dir);
+        RuleCounters c;
+        c.forcada_started = true;
+        c.plies_since_capture = 24;
+        const RulesAnswer a = probe.probe(rules, parse_fen(v, "W:WK8,K10,K17:BK18"), c);
+        EXPECT_EQ(a.pure.value, Value::win);
+        EXPECT_EQ(a.pure.plies, 19);
+        EXPECT_EQ(a.rule.value, Value::win) << a.summary();
+        EXPECT_TRUE(a.exact);
+        EXPECT_EQ(a.plies_left, 16);
+        EXPECT_EQ(a.count, "the 20-move king rule, the forcada 7 plies later");
+    }
     // Several counts at once, the first limit decides: the forcada just started, but the
     // 20-move count has one ply left.
     RuleCounters both;
@@ -380,6 +398,49 @@ TEST(RulesExamples, PortugueseForcada) {
                                           return on_diagonal(p) ? last_ply(p, o) : Value::unknown;
                                       }),
               0u);
+}
+
+// Counts no game reaches are refused with the reason, never answered by a guess: more plies
+// since the last capture than in the ending; the forcada started before the capture or
+// promotion that began 3 kings against 1; the lone king's capture no later than the forcada's
+// start.
+TEST(RulesExamples, CountsNoGameReaches) {
+    struct Case {
+        Variant variant;
+        const char* fen;
+        int since_capture, in_ending, forcada;
+    };
+    const Case cases[] = {
+        {{BaseVariant::international, false}, "W:WK2,6:BK50", 5, 2, -1},
+        {{BaseVariant::brazilian, false}, "W:WK18,K22:BK29", 3, 0, -1},
+        {{BaseVariant::portuguese, false}, "W:WK8,K10,K17:BK18", 4, 0, 10},
+        {{BaseVariant::portuguese, false}, "W:WK8,K10:BK18", 5, 0, 5},
+    };
+    for (const Case& k : cases) {
+        const Position p = parse_fen(k.variant, k.fen);
+        const Material m = Material::of(p);
+        const LimitsDb db(k.variant, m.pieces(), m);
+        const auto tb = Tablebase::open(db.dir);
+        RuleCounters c;
+        c.plies_since_capture = k.since_capture;
+        c.plies_in_ending = k.in_ending;
+        if (k.forcada >= 0) {
+            c.forcada_started = true;
+            c.forcada_plies = k.forcada;
+        }
+        const RulesResult r = tb->probe_rules(draw_rules(k.variant), p, c);
+        EXPECT_EQ(r.status, ProbeStatus::unreachable_counts) << k.fen;
+        EXPECT_FALSE(r.unreachable.empty()) << k.fen;
+        std::vector<RootMove> moves;
+        EXPECT_EQ(tb->probe_root(k.variant, p, moves, nullptr, c), ProbeStatus::ok) << k.fen;
+        const DrawRules rules = draw_rules(k.variant);
+        EXPECT_EQ(tb->probe_root(k.variant, p, moves, &rules, c), ProbeStatus::unreachable_counts)
+            << k.fen;
+        // The nearest counts a game reaches are answered.
+        c.plies_since_capture = k.in_ending;
+        if (k.forcada >= 0) c.plies_since_capture = m.pieces() == 4 ? k.forcada : k.forcada - 1;
+        EXPECT_TRUE(tb->probe_rules(rules, p, c).ok()) << k.fen;
+    }
 }
 
 // English (ACF/WCDF): 40 moves by each player with no man move and no capture: draw. A man move

@@ -61,6 +61,8 @@ RuleReport probe_under_rules(const Tablebase& tb, const RuleQuery& q, const Posi
         r.answer = result.answer;
         return r;
     }
+    if (result.status == ProbeStatus::unreachable_counts)
+        throw Error("no game reaches these counts at this position: " + result.unreachable);
     if (result.status != ProbeStatus::no_rule_table) throw Error(describe(result.status));
     const std::string hint = missing_rule_table_hint(tb, q.rules, p, result.missing_table);
     if (q.required) throw Error(hint);
@@ -79,7 +81,7 @@ void print_rule_report(const RuleReport& r) {
     if (a.rule.value != Value::draw) std::printf(" %d", a.rule.plies);
     std::printf(" under %s, %d %s left%s\n", a.count.c_str(), a.plies_left,
                 a.plies_left == 1 ? "ply" : "plies",
-                a.exact ? "" : " (not exact: the king-move count runs out first)");
+                a.exact ? "" : " (not exact: which king was the lone one decides)");
     if (a.differs()) std::printf("%s\n", a.summary().c_str());
 }
 

@@ -53,6 +53,8 @@ int status_of(ProbeStatus s) {
         case ProbeStatus::not_in_cache:
             return 404;
         case ProbeStatus::invalid_position:
+        case ProbeStatus::invalid_argument:
+        case ProbeStatus::unreachable_counts:
             return 400;
         default:
             return 500;
