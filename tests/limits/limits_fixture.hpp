@@ -11,6 +11,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arbiter.hpp"
@@ -138,8 +139,6 @@ inline std::vector<std::uint64_t> sample_indices(const LimitsDb& db, Material m,
     return out;
 }
 
-// Counts for a class under one running count with limit `limit`: each k of `used`, as plies
-// since the last capture or man move and (for an ending) since the ending began.
 // Counts in a limited ending: each (c, e) of `used` (c <= e: a man move or a capture inside the
 // row restarts the king-move count, not the ending's).
 inline std::vector<CountCase> ending_cases(const std::vector<std::pair<int, int>>& used) {
@@ -171,17 +170,12 @@ inline CountCase forcada_case(const Position& p, Color strong, int c, int f) {
     return k;
 }
 
+// Counts for a class under one running count with limit `limit`: each k of `used`, as plies
+// since the last capture or man move and (for an ending) since the ending began.
 inline std::vector<CountCase> plain_cases(const std::vector<int>& used) {
-    std::vector<CountCase> out;
-    for (int k : used) {
-        CountCase c;
-        c.probe.plies_since_capture = k;
-        c.probe.plies_in_ending = k;
-        c.arbiter.c = k;
-        c.arbiter.e = k;
-        out.push_back(c);
-    }
-    return out;
+    std::vector<std::pair<int, int>> both;
+    for (const int k : used) both.emplace_back(k, k);
+    return ending_cases(both);
 }
 
 }  // namespace damas::test
