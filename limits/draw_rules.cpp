@@ -241,7 +241,8 @@ CountState count_after(const Transition& t, const CountState& before, bool captu
 
 CountState forcada_running_state(int king_left, int forcada_left) {
     const int gap = forcada_left - king_left;
-    if (gap <= 0 || king_left <= 0) return {Regime::forcada_running, std::min(king_left, forcada_left), 0};
+    if (gap <= 0 || king_left <= 0)
+        return {Regime::forcada_running, std::min(king_left, forcada_left), 0};
     return {Regime::forcada_running, king_left, gap};
 }
 
@@ -253,7 +254,8 @@ std::vector<Regime> regimes_of(const DrawRules& rules, Material m) {
     return {Regime::forcada_waiting, Regime::forcada_running};
 }
 
-Metric metric_of(const DrawRules& rules, Regime r) {
+Metric metric_of(const DrawRules& rules, Regime r, int gap) {
+    if (gap > 0) return Metric::dtr_forcada_gaps;
     return r == Regime::forcada_running ? Metric::dtr_forcada : rules.metric();
 }
 

@@ -15,7 +15,8 @@
 //  * ending: e = plies since the current ending (a row of the table) began, r = row limit - e.
 //    The king-move count also runs, but an ending begins with a capture or a promotion (c = 0
 //    too), whatever restarts e restarts c, and every row's limit is at most the king-move
-//    limit, so e binds for the whole ending. Counts with c > e no game reaches (counts_reachable).
+//    limit, so e binds for the whole ending. Counts with c > e no game reaches (the probe refuses
+//    them: probe/limits_probe.hpp, count_at).
 //  * forcada_waiting / forcada_running: portuguese 3 kings against 1 king before and after the
 //    three kings have occupied the long diagonal 1-32. Waiting: r = king_limit - c. Running:
 //    r = min(king_limit - c, forcada limit - f). The forcada limit is the three-king side's 12th
@@ -177,8 +178,8 @@ bool decided_by_fresh_count(const DrawRules& rules, const Position& p,
                             const std::vector<Regime>& regimes,
                             const std::vector<std::vector<std::uint16_t>>& dtr,
                             std::uint64_t index);
-// The metric whose file holds a regime's values.
-Metric metric_of(const DrawRules& rules, Regime r);
+// The metric whose file holds a regime's values; with a gap (CountState::gap), the gap tables.
+Metric metric_of(const DrawRules& rules, Regime r, int gap = 0);
 // The metrics of class m's rule files: its regimes', and for 3 kings against 1 king in
 // portuguese the gap tables (dtr-forcada-gaps).
 std::vector<Metric> rule_metrics(const DrawRules& rules, Material m);

@@ -133,7 +133,7 @@ struct RuleSearch {
         if (s == ProbeStatus::no_rule_table)
             result.missing_table =
                 table_path(tb.dir(), rules.variant, Material::of(w).name(),
-                           count.gap > 0 ? Metric::dtr_forcada_gaps : metric_of(rules, count.regime));
+                           metric_of(rules, count.regime, count.gap));
         return false;
     }
 

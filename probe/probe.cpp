@@ -699,7 +699,7 @@ ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w
     ProbeStatus status = ProbeStatus::ok;
     if (gap < 0 || gap > forcada_gaps || (gap > 0 && regime != Regime::forcada_running))
         return ProbeStatus::invalid_argument;
-    const Metric metric = gap > 0 ? Metric::dtr_forcada_gaps : metric_of(rules, regime);
+    const Metric metric = metric_of(rules, regime, gap);
     const TableFile* file = impl_->table(*vt, slot, m, metric, cached_only, status);
     if (!file) return status == ProbeStatus::not_in_database ? ProbeStatus::no_rule_table : status;
     const std::uint64_t index =
