@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gen/process/huge_pages.hpp"
+#include "gen/solve/exits.hpp"
 #include "gen/solve/king_quarters.hpp"
 #include "gen/solve/previous_slice.hpp"
 #include "gen/units/unit_file.hpp"
@@ -70,29 +71,6 @@ Outcome outcome_of(std::uint8_t b) {
     if (b >= win_code) return {Value::win, static_cast<std::uint16_t>(b - win_code)};
     return {Value::draw, 0};
 }
-
-// What a position's exits tell (as gen/solve/position_state.hpp's Exits): the best win, the longest loss,
-// whether one draws.
-struct Exits {
-    static constexpr int none = 0xFFFF;
-    int win = none, loss = 0;
-    bool draw = false;
-    void add(Outcome after) {
-        switch (after.value) {
-            case Value::loss:
-                win = std::min(win, after.plies + 1);
-                break;
-            case Value::win:
-                loss = std::max(loss, after.plies + 1);
-                break;
-            case Value::draw:
-                draw = true;
-                break;
-            case Value::unknown:
-                throw Error("a smaller class has no value for a position");
-        }
-    }
-};
 
 template <class R>
 class CompactSolver {
@@ -405,7 +383,7 @@ class CompactSolver {
             return;
         }
         MoveList moves;
-        Exits exits;
+        solving::Exits exits;
         int pending = 0;
         if (MoveGenerator<R>::has_capture(p)) {
             capture_[local / 64].fetch_or(std::uint64_t{1} << (local % 64),
@@ -428,7 +406,7 @@ class CompactSolver {
                     exits.add(exit);
             }
         }
-        if (exits.win != Exits::none)
+        if (exits.win != solving::Exits::no_win)
             schedule(local, {Value::win, static_cast<std::uint16_t>(exits.win)});
         else if (pending == 0)
             schedule(local, exits.draw
@@ -610,7 +588,7 @@ class CompactSolver {
     int longest_exit_loss(int c, const Position& p) const {
         MoveList moves;
         MoveGenerator<R>::generate(p, moves);
-        Exits exits;
+        solving::Exits exits;
         for (const Move& m : moves) {
             Outcome exit;
             if (m.promotes)

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "gen/solve/exits.hpp"
 #include "gen/solve/pair_tables.hpp"
 #include "gen/solve/position_state.hpp"
 #include "gen/solve/previous_slice.hpp"
@@ -147,15 +148,15 @@ class PositionInitialiser {
     static void finish(std::uint64_t s, const Exits& exits, int pending, Sink& sink) {
         std::atomic<std::uint32_t>& state = sink.state(s);
         if (pending > 255) throw Error("too many quiet moves in one position");
-        std::uint8_t flags = exits.flags;
+        std::uint8_t flags = exit_status_bits(exits);
         const int win = exits.win, loss = exits.loss;
         int distance = loss;
-        if (win != no_distance) {
+        if (win != Exits::no_win) {
             flags |= win_bit;
             distance = win;
             sink.push(s, win);
         } else if (pending == 0) {
-            if (flags & draw_exit_bit)
+            if (exits.draw)
                 flags |= resolved_bit | (static_cast<int>(Value::draw) << value_shift);
             else
                 sink.push(s, loss);

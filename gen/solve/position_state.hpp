@@ -1,13 +1,13 @@
-// The state of one position while its slice is solved (gen/solve/solver.hpp), and the rules that move
-// it on: what the exits tell, when a position resolves, what a resolved position tells a
-// predecessor, and the value it leaves.
+// The state of one position while its slice is solved (gen/solve/solver.hpp), and the rules that
+// move it on: the bits its exits (gen/solve/exits.hpp) set, when a position resolves, what a
+// resolved position tells a predecessor, and the value it leaves.
 //
 // Owns: the 4-byte state word. Layout: byte 0 the status bits (below), byte 1 the number of
 // quiet moves in the slice not known yet to lose (pending), bytes 2-3 a distance: with win_bit
 // the shortest known win, else the longest known loss (which no longer matters once a win is
 // known). Why 4 bytes: an update touches one cache line and twice as many positions fit in the
-// caches. Both ways of solving a slice (gen/solve/whole_slice_solver.hpp, gen/solve/component_solver.hpp)
-// use these rules, so they give the same values.
+// caches. Both ways of solving a slice (gen/solve/whole_slice_solver.hpp,
+// gen/solve/component_solver.hpp) use these rules, so they give the same values.
 #pragma once
 
 #include <algorithm>
@@ -15,12 +15,11 @@
 #include <cstdint>
 #include <string>
 
+#include "gen/solve/exits.hpp"
 #include "gen/store/solved_store.hpp"
 #include "rules/error.hpp"
 
 namespace damas::solving {
-
-constexpr std::uint16_t no_distance = 0xFFFF;
 
 // status bits
 constexpr std::uint8_t resolved_bit = 1;
@@ -56,30 +55,11 @@ void store_max(std::atomic<T>& a, T v) {
     }
 }
 
-// What a position's exits tell so far: the best exit win gives a tentative win distance, exit
-// losses the longest loss, an exit draw rules out a loss.
-struct Exits {
-    static Exits of_captures() { return {capture_bit, no_distance, 0}; }
-
-    std::uint8_t flags = 0;
-    int win = no_distance, loss = 0;
-
-    void add(const Outcome after) {
-        switch (after.value) {
-            case Value::loss:
-                win = std::min(win, after.plies + 1);
-                break;
-            case Value::win:
-                loss = std::max(loss, after.plies + 1);
-                break;
-            case Value::draw:
-                flags |= draw_exit_bit;
-                break;
-            case Value::unknown:
-                throw Error("a smaller class has no value for a position");
-        }
-    }
-};
+// The status bits a position's exits set: it has an exit that draws, it must capture.
+inline std::uint8_t exit_status_bits(const Exits& exits) {
+    return static_cast<std::uint8_t>((exits.draw ? draw_exit_bit : 0) |
+                                     (exits.capture ? capture_bit : 0));
+}
 
 // The value a position resolves to at level d (unknown if it does not): a win if its best win
 // is in d, a loss if every move is known to lose and the longest loss is d.
