@@ -27,8 +27,8 @@ inline constexpr std::uint64_t context_min_positions = std::uint64_t{1} << 24;
 // How pairs are solved (gen/plan/plan.hpp): as the memory budget allows, or every one in units (for
 // tests: the bounded path on small classes), or in units reading every smaller class through
 // the block cache (SolvedStore::read_through; for tests and to measure what the cache costs), or
-// in units by the byte-a-position solver (gen/solve/compact_solver.hpp), which the plan otherwise takes
-// only for the pairs whose slices the state words cannot hold.
+// in units by the byte-a-position solver (gen/solve/compact/compact_solver.hpp), which the plan
+// otherwise takes only for the pairs whose slices the state words cannot hold.
 enum class PairSolving { automatic, units, units_read_through, units_compact };
 
 // How a pair's layout finds the slices of its men configurations (gen/units/pair_layout.hpp): from
@@ -45,8 +45,9 @@ struct GenerationTuning {
     std::uint64_t unit_chunk_positions = 64 * 1024;
     // The layout mode of every pair; nothing: by the size of its tables (PairLayout::mode_for).
     std::optional<LayoutMode> layout_mode;
-    // The distances a byte of the byte-a-position solver holds (gen/solve/compact_solver.hpp):
-    // 1 to 76 (plies 0..75); fewer, small classes take the overflow map's paths.
+    // The distances a byte of the byte-a-position solver holds
+    // (gen/solve/compact/compact_solver.hpp): 1 to 76 (plies 0..75); fewer, small classes take the
+    // overflow map's paths.
     int compact_byte_distances = 76;
     // The fewest losses a thread of that solver batches before reading their exits; fewer,
     // small slices settle batches within a level, not only at its end.
@@ -77,7 +78,8 @@ struct GenerateOptions : ClassSelection {
     // from estimates on a sample of blocks, so that one wdl file per pair is written whole
     // (gen/write/wdl_policy.hpp). Tests lower it to take that path on small classes.
     std::uint64_t large_class_positions = context_min_positions;
-    // The most memory the run may take (gen/plan/plan.hpp); 0: three quarters of the available memory.
+    // The most memory the run may take (gen/plan/plan.hpp); 0: three quarters of the available
+    // memory.
     std::uint64_t memory_bytes = 0;
     PairSolving pair_solving = PairSolving::automatic;
     GenerationTuning tuning;

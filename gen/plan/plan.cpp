@@ -8,7 +8,7 @@
 #include <set>
 #include <thread>
 
-#include "gen/solve/compact_solver.hpp"
+#include "gen/solve/compact/compact_solver.hpp"
 #include "gen/solve/king_quarters.hpp"
 #include "gen/solve/solver.hpp"
 #include "gen/store/solved_store.hpp"
@@ -89,7 +89,7 @@ double cpu_seconds_per_position(const Variant& v, Material m) {
     return (46e-9 + 36e-9 * kings) * beyond_six * (has_flying_kings(v) ? flying : 1.0);
 }
 constexpr double units_slowdown = 1.1;
-// The byte-a-position solver (gen/solve/compact_solver.hpp) per position, against the other
+// The byte-a-position solver (gen/solve/compact/compact_solver.hpp) per position, against the other
 // (english 2-5 with every slice by bytes).
 constexpr double compact_slowdown = 4.6;
 constexpr double reload_positions_per_second = 20e6;
@@ -240,7 +240,7 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
     c.units_write = layout + streams + held_flags_limit(c.largest_class);
     // With the byte-a-position solver: for every slice where it splits men configurations, else
     // for the slices solved whole beside the components of the others
-    // (gen/solve/compact_solver.hpp).
+    // (gen/solve/compact/compact_solver.hpp).
     c.compact_positions = 0;
     for (int s = 0; s < index.slice_count(); ++s)
         if (splits || !slice_in_components(v, index, s, threads))

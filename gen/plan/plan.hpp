@@ -36,8 +36,8 @@ struct PairStep {
     std::uint64_t positions = 0;  // both classes
     int slices = 0;
     bool in_units = false;
-    // In units with a byte a position (gen/solve/compact_solver.hpp): where the solver's state words
-    // for a slice do not fit (classes with few men configurations).
+    // In units with a byte a position (gen/solve/compact/compact_solver.hpp): where the solver's
+    // state words for a slice do not fit (classes with few men configurations).
     bool compact = false;
     bool empty_store_before_writing = false;
     // In units, the writer packs each class's wdl values (2 bits a position) from the unit files

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "folder/files.hpp"
-#include "gen/solve/compact_solver.hpp"
+#include "gen/solve/compact/compact_solver.hpp"
 #include "gen/units/solved_class_file.hpp"
 #include "gen/units/unit_file.hpp"
 #include "gen/write/pair_writer.hpp"
@@ -54,7 +54,7 @@ bool unit_opens(const GenerateOptions& o, const PairLayout& layout, int s) {
 
 // Whether slice s of a pair in units goes to the byte-a-position solver: every slice of a
 // compact pair whose men configurations it splits, else those the other solver would solve whole
-// (gen/solve/compact_solver.hpp).
+// (gen/solve/compact/compact_solver.hpp).
 bool slice_by_bytes(const GenerateOptions& o, const PairLayout& layout, bool compact, int s) {
     if (!compact) return false;
     if (compact_splits_configurations(layout.kings_per_men(), layout.unit_chunk_positions()))

@@ -1,5 +1,5 @@
 // What a position's exits tell, for both solvers (gen/solve/solver.hpp's state words and
-// gen/solve/compact_solver.hpp's bytes).
+// gen/solve/compact/compact_solver.hpp's bytes).
 //
 // Owns: the summary of the moves that leave the slice being solved (captures, crowning moves,
 // man moves to the slice before), gathered one outcome at a time: the shortest win they give,

@@ -10,9 +10,9 @@
 // fixed placement pairs its squares across the mirror line or around the centre, and no square
 // is on them), so every orbit has 4 positions, the image of a move is a move, and an un-move of a
 // held position counts once for the held position it reaches, as for the halved turkish groups
-// (gen/solve/compact_solver.cpp). The diagonal reflections fix positions (kings on the diagonal): their
-// pending counts would need weighting by each position's symmetries. A quarter suffices: turkish
-// 0304 + 0403 (43.5 G positions, a byte each) becomes 10.9 G, within 16 GiB.
+// (gen/solve/compact/slice_groups.hpp). The diagonal reflections fix positions (kings on the
+// diagonal): their pending counts would need weighting by each position's symmetries. A quarter
+// suffices: turkish 0304 + 0403 (43.5 G positions, a byte each) becomes 10.9 G, within 16 GiB.
 //
 // The held position of an orbit: the one with more than half of the odd side's kings on files
 // a-d and more than half on rows 1-4 (reversing the files turns the first count into its

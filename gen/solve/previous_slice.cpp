@@ -16,8 +16,8 @@ const std::uint16_t* PreviousChunks::outcomes(const UnitReader& unit, int slice,
         if (entries_[i].used < entries_[victim].used) victim = i;
     Entry& e = entries_[last_ = victim];
     const std::size_t chunk = unit.chunk_at(local);
-    // Written in parts of a men configuration (gen/solve/compact_solver.hpp, by a run with another
-    // budget): this solver reads whole ones, so the slice is solved again.
+    // Written in parts of a men configuration (gen/solve/compact/compact_solver.hpp, by a run with
+    // another budget): this solver reads whole ones, so the slice is solved again.
     if (local + count > unit.chunk(chunk).first + unit.chunk(chunk).positions)
         throw DamagedUnit{slice};
     unit.read(chunk, e.values, capture_);

@@ -95,7 +95,7 @@ struct PairResult {
 // solve_slices needs with open_unit instead (no results; larger components; the threads' chunks
 // of the slice before), the values of the slice being solved not counted.
 // whole_slices_compact: in units, the slices not solved as components go to the byte-a-position
-// solver (gen/solve/compact_solver.hpp), whose memory is counted there.
+// solver (gen/solve/compact/compact_solver.hpp), whose memory is counted there.
 std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_units = false,
                            bool whole_slices_compact = false);
 // The part of it that solve_pair returns: the results alone.
@@ -132,7 +132,7 @@ std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
 bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, int threads);
 
 // The slices of a pair a solver is asked for, most advanced first, with the unit files it reads
-// and streams to and what it reports (solve_slices, and gen/solve/compact_solver.hpp's
+// and streams to and what it reports (solve_slices, and gen/solve/compact/compact_solver.hpp's
 // solve_slices_compact).
 struct SlicesToSolve {
     int first = 0;

@@ -18,9 +18,9 @@ namespace {
 
 // How a slice is cut into chunks, each of one class. runs: whole men configurations, about the
 // layout's unit_chunk_positions each; split: a class's configurations cut into chunks of that
-// where a configuration is larger (written whole, gen/solve/compact_solver.hpp); configurations:
+// where a configuration is larger (written whole, gen/solve/compact/compact_solver.hpp); configurations:
 // one configuration each (streamed); parts: each configuration alone, cut into chunks where it
-// is larger (streamed, gen/solve/compact_solver.hpp's groups).
+// is larger (streamed, gen/solve/compact/compact_solver.hpp's groups).
 enum class Chunking { runs, split, configurations, parts };
 
 std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice,
@@ -138,7 +138,7 @@ UnitReader::UnitReader(const std::filesystem::path& path, const Variant& v,
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw DamagedUnit{slice};
     // Its chunks cover the slice in order, whole men configurations or parts of one (written
-    // either way: gen/solve/compact_solver.hpp splits the large ones).
+    // either way: gen/solve/compact/compact_solver.hpp splits the large ones).
     auto chunks =
         chunked_file::read_table(fd_, v, layout.material(0), slice, layout.slice_positions(slice));
     if (!chunks) throw DamagedUnit{slice};

@@ -1,5 +1,5 @@
-// Generation in units (gen/plan/plan.hpp, gen/units/unit_file.hpp) writes the same files as generation with
-// every pair held whole:
+// Generation in units (gen/plan/plan.hpp, gen/units/unit_file.hpp) writes the same files as
+// generation with every pair held whole:
 //  - every class of every variant with up to 4 pieces (3 on 10x10 and turkish), byte for byte,
 //    every pair solved in units (test_gen_units_slow: 5 pieces, 4 on 10x10 and turkish), and
 //    again with every smaller class read through the block cache;
@@ -15,8 +15,8 @@
 #include <chrono>
 #include <thread>
 
-#include "gen/solve/compact_solver.hpp"
 #include "gen/plan/plan.hpp"
+#include "gen/solve/compact/compact_solver.hpp"
 #include "gen/units/unit_file.hpp"
 #include "rules/error.hpp"
 #include "units_compare.hpp"
@@ -67,9 +67,9 @@ TEST(UnitsCodecs, ContextCodecAndEstimatesFromUnits) {
 INSTANTIATE_TEST_SUITE_P(AllVariants, ReadThroughAgrees, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
 
-// The byte-a-position solver (gen/solve/compact_solver.hpp), which the plan takes for the pairs whose
-// slices the state words cannot hold, on every pair of every variant's 2-3 set (english 2-4
-// below, and every 2-4 set in test_gen_units_slow).
+// The byte-a-position solver (gen/solve/compact/compact_solver.hpp), which the plan takes for the
+// pairs whose slices the state words cannot hold, on every pair of every variant's 2-3 set (english
+// 2-4 below, and every 2-4 set in test_gen_units_slow).
 class CompactAgrees : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(CompactAgrees, SameFilesAsPairsHeldWhole) {

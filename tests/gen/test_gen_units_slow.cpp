@@ -1,7 +1,7 @@
 // Generation in units writes the same files as generation with every pair held whole, on the
 // larger sets: every class of every variant with up to 5 pieces (4 on 10x10 and turkish), and
-// so does the byte-a-position solver (gen/solve/compact_solver.hpp) on every 2-4 set (2-3 on 10x10
-// and turkish), and on turkish 0203 + 0302. About 30 minutes on 2 threads: label slow.
+// so does the byte-a-position solver (gen/solve/compact/compact_solver.hpp) on every 2-4 set (2-3
+// on 10x10 and turkish), and on turkish 0203 + 0302. About 30 minutes on 2 threads: label slow.
 #include "units_compare.hpp"
 
 namespace damas {

@@ -1,4 +1,4 @@
-// The retrograde solver of slices too large for gen/solve/solver.hpp's states: a byte per position.
+// The retrograde solver of slices too large for gen/solve/solver.hpp's states: a byte a position.
 //
 // Owns: solving the slices of a class pair in units with a byte of state per position of the
 // slice being solved, a bit per position saying which must capture, and a map for the rare
@@ -24,18 +24,19 @@
 // fit, and in those only for the slices they would solve whole, unless men configurations are
 // so large that its unit chunks split them.
 //
-// The byte: 1..100 a position still open and its quiet moves in the slice not yet known to lose
-// (pending); 101 an open position with an exit (a capture, a crowning or a man move out of the
-// slice) that draws, so it cannot lose; 102 a draw known from its exits; 104 + d a win in d and
-// 180 + d a loss in d (d <= 75: every distance a position is known or scheduled to resolve at;
-// those beyond 75 plies are 103 and kept in the overflow map). Levels are resolved in
-// increasing distance as in gen/solve/solver.hpp, each level found by scanning the bytes for its two
-// codes: a position whose code names a distance beyond the level being resolved is not final
-// yet (a win found by an exit may be bettered by a quiet move; a loss scheduled by the longest
-// exit loss may turn into a win). A loss offers its predecessors a win in d + 1; a win takes one
-// from their pending count, and the last one schedules a loss at the longest of d + 1 and the
-// exits' losses (worked out again then, from the moves). The values are the same as the other
-// solver's, position for position (tests/gen compare the files).
+// How: each position's byte (gen/solve/compact/byte_code.hpp) starts as what its exits tell: a
+// win or loss at the level it may resolve at, a draw, or its pending count. Levels are resolved
+// in increasing distance as in gen/solve/solver.hpp, each level found by scanning the bytes for
+// its two codes. A loss offers its predecessors a win in d + 1; a win takes one from their
+// pending count, and the last one schedules a loss at the longest of d + 1 and the exits' losses
+// (worked out again then, from the moves: gen/solve/compact/deferred_losses.hpp). The values
+// are the same as the other solver's, position for position (tests/gen compare the files).
+//
+// Its parts, in gen/solve/compact/: byte_code.hpp (what a byte says), slice_groups.hpp (the
+// groups of configurations), group_index.hpp (where a position is held), overflow.hpp (the
+// distances beyond a byte), deferred_losses.hpp (the losses batched), previous_unit.hpp (the
+// slice before), group_progress.hpp (the progress told), compact_solver.cpp (the solver, which
+// ties them together) and cost_model.cpp (what the plan needs: its memory and groups).
 #pragma once
 
 #include <cstdint>
@@ -43,9 +44,9 @@
 #include <span>
 
 #include "gen/options.hpp"
-#include "gen/units/pair_layout.hpp"
-#include "gen/store/solved_store.hpp"
 #include "gen/solve/solver.hpp"
+#include "gen/store/solved_store.hpp"
+#include "gen/units/pair_layout.hpp"
 #include "gen/units/unit_file.hpp"
 
 namespace damas {
