@@ -45,7 +45,8 @@ set_target_properties(damas_probe_shared PROPERTIES
   OUTPUT_NAME damas-probe
   EXPORT_NAME probe
   VERSION ${PROJECT_VERSION}
-  SOVERSION ${PROJECT_VERSION_MAJOR})
+  # Before 1.0 a minor release may change the C ABI: the soname carries both numbers.
+  SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
 target_include_directories(damas_probe_shared PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/damas>)
@@ -73,7 +74,7 @@ install(EXPORT damasTargets NAMESPACE damas:: DESTINATION ${damas_cmake_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/damasConfig.cmake.in
   ${PROJECT_BINARY_DIR}/damasConfig.cmake INSTALL_DESTINATION ${damas_cmake_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/damasConfigVersion.cmake
-  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/damasConfig.cmake
   ${PROJECT_BINARY_DIR}/damasConfigVersion.cmake DESTINATION ${damas_cmake_dir})
 

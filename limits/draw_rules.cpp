@@ -145,31 +145,31 @@ Bitboard forcada_diagonal() {
     return d;
 }
 
-namespace {
-// The side with more kings (3 kings against 1, or 2 against 1 once the forcada runs on).
-Color three_king_side(const Position& p) {
+Color forcada_kings_side(const Position& p) {
     return popcount(p.of(Color::white)) > popcount(p.of(Color::black)) ? Color::white
                                                                        : Color::black;
 }
-}  // namespace
 
 bool forcada_diagonal_occupied(const Position& p) {
-    return (p.kings_of(three_king_side(p)) & forcada_diagonal()) != 0;
+    return (p.kings_of(forcada_kings_side(p)) & forcada_diagonal()) != 0;
 }
 
 int forcada_limit_from(const Position& p) {
-    return p.side == three_king_side(p) ? 23 : 24;
+    return p.side == forcada_kings_side(p) ? 23 : 24;
 }
 
 bool forcada_start_ambiguous(const Position& p) {
     return popcount(p.of(Color::white)) == popcount(p.of(Color::black));
 }
 
+int forcada_limit_from(const Position& p, int plies_since_start, Color kings_side) {
+    const Color to_move_at_start = plies_since_start % 2 == 0 ? p.side : ~p.side;
+    return to_move_at_start == kings_side ? 23 : 24;
+}
+
 int forcada_limit_from(const Position& p, int plies_since_start) {
     if (forcada_start_ambiguous(p)) return 24;
-    Position at_start = p;
-    if (plies_since_start % 2 != 0) at_start.side = ~p.side;
-    return forcada_limit_from(at_start);
+    return forcada_limit_from(p, plies_since_start, forcada_kings_side(p));
 }
 
 CountState fresh_count(const DrawRules& rules, const Position& p) {

@@ -135,7 +135,12 @@ int forcada_limit_from(const Position& p);
 // the side with more kings; in 1 king against 1 (forcada_start_ambiguous) the lone king's side
 // is unknown and is taken to be the side that was to move at the start (24 plies).
 int forcada_limit_from(const Position& p, int plies_since_start);
+// The same when the side with the three kings at the start, `kings_side`, is known.
+int forcada_limit_from(const Position& p, int plies_since_start, Color kings_side);
 bool forcada_start_ambiguous(const Position& p);
+// The side with more kings: the three-king side of 3 kings against 1, and of 2 kings against 1
+// after the lone king's capture (in 1 king against 1, Black: see forcada_start_ambiguous).
+Color forcada_kings_side(const Position& p);
 
 // The regime of a position reached with a fresh count (after a capture or a promotion, or at
 // the start of a count), and the plies it then has left.

@@ -107,9 +107,13 @@ std::optional<damas::Position> position_of_fen(damas::Variant v, const char* fen
     return std::nullopt;
 }
 
+// The rules of the counts' edition; none where the edition or the forcada side is unknown.
 std::optional<damas::DrawRules> rules_of(damas::Variant v, const damas_rule_counts* c) {
     const int edition = c ? c->edition : DAMAS_EDITION_SEED;
     if (edition != DAMAS_EDITION_SEED && edition != DAMAS_EDITION_FMJD) return std::nullopt;
+    if (c && (c->forcada_side < DAMAS_FORCADA_SIDE_UNKNOWN ||
+              c->forcada_side > DAMAS_FORCADA_SIDE_BLACK))
+        return std::nullopt;
     try {
         return damas::draw_rules(
             v, edition == DAMAS_EDITION_FMJD ? damas::Edition::fmjd : damas::Edition::seed);
@@ -127,6 +131,8 @@ damas::RuleCounters counters_of(const damas_rule_counts* c) {
         r.forcada_plies = c->forcada_plies;
         if (c->forcada_plies > 0) r.forcada_started = true;
     }
+    if (c->forcada_side == DAMAS_FORCADA_SIDE_WHITE) r.forcada_side = damas::Color::white;
+    if (c->forcada_side == DAMAS_FORCADA_SIDE_BLACK) r.forcada_side = damas::Color::black;
     return r;
 }
 

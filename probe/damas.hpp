@@ -139,6 +139,9 @@ struct RuleCounts {
     int forcada_plies = 0;        // portuguese 3 kings against 1: plies since the forcada count
                                   // started (0: started iff a king is on the long diagonal)
     Edition edition = Edition::seed;
+    // Portuguese, the forcada run on into 1 king against 1: the side whose three kings started
+    // it (the position no longer tells); unset, `exact` says whether that side matters.
+    std::optional<Side> forcada_side;
 };
 
 struct RuleResult {
@@ -149,7 +152,7 @@ struct RuleResult {
     int rule_plies = 0;  // to the rule's goal (the end of the game, or the capture or man move
                          // that restarts the count in a position still won); 0 for a draw
     int plies_left = 0;  // plies the count in force has left
-    bool exact = true;   // false when a king-move count given runs out before the ending's
+    bool exact = true;   // false only where RuleCounts::forcada_side is unset and matters
     std::string count;   // the count in force, e.g. "the 5-move rule"
     bool ok() const { return status == Status::ok; }
 };
@@ -272,8 +275,11 @@ class Tablebase {
         return {static_cast<Status>(r.status), static_cast<Value>(r.value), r.plies};
     }
     static damas_rule_counts c_counts(const RuleCounts& c) {
+        const int side = !c.forcada_side                ? DAMAS_FORCADA_SIDE_UNKNOWN
+                         : *c.forcada_side == Side::white ? DAMAS_FORCADA_SIDE_WHITE
+                                                          : DAMAS_FORCADA_SIDE_BLACK;
         return {c.plies_since_capture, c.plies_in_ending, c.forcada_plies,
-                static_cast<int>(c.edition)};
+                static_cast<int>(c.edition), side};
     }
 
     std::unique_ptr<MessageFn> message_;  // outlives tb_, which calls it

@@ -10,7 +10,7 @@
  *
  * Or from a FEN, under the move-limit draw rules, and every move at the root:
  *
- *   damas_rule_counts counts = {0, 0, 0, DAMAS_EDITION_SEED};
+ *   damas_rule_counts counts = {0, 0, 0, DAMAS_EDITION_SEED, DAMAS_FORCADA_SIDE_UNKNOWN};
  *   damas_rule_result rr = damas_probe_rules_fen(tb, DAMAS_ENGLISH, "W:WK18,K19:BK1", &counts);
  *   damas_root_move moves[DAMAS_MAX_MOVES]; int n;
  *   int status = damas_probe_root_fen(tb, DAMAS_ENGLISH, "W:WK18,K19:BK1", NULL, moves,
@@ -100,13 +100,23 @@ typedef struct damas_result {
 /* International's editions of the limited endings: the seed text (10 moves) or FMJD's (16). */
 enum damas_edition { DAMAS_EDITION_SEED = 0, DAMAS_EDITION_FMJD = 1 };
 
+/* Portuguese: the side whose three kings started the forcada. Needed only once the lone king
+   has captured down to 1 king against 1, where the position no longer tells. */
+enum damas_forcada_side {
+    DAMAS_FORCADA_SIDE_UNKNOWN = 0, /* rule_value holds for both sides, or exact is 0 */
+    DAMAS_FORCADA_SIDE_WHITE = 1,
+    DAMAS_FORCADA_SIDE_BLACK = 2
+};
+
 /* The move-limit counts already used at a position (all 0: every count starts now). */
 typedef struct damas_rule_counts {
     int plies_since_capture; /* plies since the last capture or man move (king-move rules) */
     int plies_in_ending;     /* plies since the current limited ending began */
-    int forcada_plies;       /* portuguese 3 kings against 1: plies since the forcada count
-                                started; -1: started iff a king is on the long diagonal now */
+    int forcada_plies;       /* portuguese 3 kings against 1 (and, after the lone king's
+                                captures, 2 kings or 1 king against 1): plies since the forcada
+                                count started; -1: started iff a king is on the long diagonal */
     int edition;             /* enum damas_edition (international only; else SEED) */
+    int forcada_side;        /* enum damas_forcada_side */
 } damas_rule_counts;
 
 typedef struct damas_rule_result {
@@ -118,9 +128,9 @@ typedef struct damas_rule_result {
                        or man move that restarts the count in a position still won); 0 for a
                        draw. Not the DTW. */
     int plies_left; /* plies the count in force has left */
-    int exact;      /* 0 only in portuguese 1 king against 1 with the forcada running, where
-                       which king was the lone one (unknown from the counts) changes the
-                       answer (rule_value is then a draw) */
+    int exact;      /* 0 only in portuguese 1 king against 1 with the forcada running and
+                       forcada_side unknown, where that side changes the answer (rule_value is
+                       then a draw) */
     char count[80]; /* the count in force, e.g. "the 5-move rule" (NUL-terminated) */
 } damas_rule_result;
 

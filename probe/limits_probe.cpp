@@ -7,6 +7,7 @@
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "rules/printable.hpp"
 #include "table/table_file.hpp"
 
 namespace damas {
@@ -36,6 +37,24 @@ class BestRuleOutcome {
     int win_ = no_win, loss_ = 0;
     bool escape_ = false;
 };
+
+// Whether the forcada count runs at p with the counts c: in 3 kings against 1 once started (or
+// with a king on the long diagonal), and after the lone king's captures once started.
+bool forcada_running_at(const DrawRules& rules, const Position& p, const RuleCounters& c) {
+    const Material m = Material::of(p);
+    const EndingRow* row = rules.row_of(m);
+    const bool started = c.forcada_started.value_or(false);
+    if (row && row->kind == RowKind::forcada) return started || forcada_diagonal_occupied(p);
+    return started && rules.forcada_runs_on(m);
+}
+
+// Whether a running forcada count runs on at p: a quiet move in 3 kings against 1, or the lone
+// king's capture that leaves 2 kings or 1 against 1 (S002 3.2.1b: "incluindo o da captura").
+bool forcada_runs_through(const DrawRules& rules, const Position& p) {
+    const Material m = Material::of(p);
+    const EndingRow* row = rules.row_of(m);
+    return (row && row->kind == RowKind::forcada) || rules.forcada_runs_on(m);
+}
 
 }  // namespace
 
@@ -88,15 +107,49 @@ CountAt count_at(const DrawRules& rules, const Position& p, const RuleCounters& 
             at.unreachable =
                 "the lone king's capture that left 3 kings against 1 came after the forcada "
                 "started, so fewer plies have passed since it than since the forcada's start";
-        const int forcada_left = forcada_limit_from(p, c.forcada_plies) - c.forcada_plies;
-        s = {Regime::forcada_running, std::min(king_left, forcada_left)};
-        if (forcada_start_ambiguous(p))
-            at.alternative = CountState{Regime::forcada_running,
-                                        std::min(king_left, forcada_left - 1)};
+        const auto running = [&](Color kings_side) {
+            const int left = forcada_limit_from(p, c.forcada_plies, kings_side) - c.forcada_plies;
+            return CountState{Regime::forcada_running, std::min(king_left, left)};
+        };
+        if (!forcada_start_ambiguous(p)) {
+            s = running(forcada_kings_side(p));
+        } else if (c.forcada_side) {
+            s = running(*c.forcada_side);
+        } else {  // 1 king against 1, the side not given: both answered, 24 plies first
+            const Color to_move_at_start = c.forcada_plies % 2 == 0 ? p.side : ~p.side;
+            s = running(~to_move_at_start);
+            at.alternative = running(to_move_at_start);
+        }
     }
+    if (c.forcada_side && ((row && row->kind == RowKind::forcada) || rules.forcada_runs_on(m)) &&
+        !forcada_start_ambiguous(p) && *c.forcada_side != forcada_kings_side(p))
+        at.unreachable =
+            "the forcada's side is the one with the three kings, which keeps more kings than the "
+            "lone king until 1 king against 1";
     s.plies_left = std::max(0, s.plies_left);
     if (at.alternative) at.alternative->plies_left = std::max(0, at.alternative->plies_left);
     return at;
+}
+
+RuleCounters counters_stated(Variant v, const StatedCounts& s) {
+    if (s.plies_since_capture < 0 || s.plies_in_ending < 0 || s.forcada_plies.value_or(0) < 0)
+        throw Error("the plies counts must not be negative");
+    RuleCounters c;
+    c.plies_since_capture = s.plies_since_capture;
+    c.plies_in_ending = s.plies_in_ending;
+    if ((s.forcada_plies || s.forcada_side) && v.base != BaseVariant::portuguese)
+        throw Error("the forcada is a portuguese rule (not " + v.name() + ")");
+    if (s.forcada_plies) {
+        c.forcada_started = true;
+        c.forcada_plies = *s.forcada_plies;
+    }
+    if (s.forcada_side) {
+        if (*s.forcada_side != "white" && *s.forcada_side != "black")
+            throw Error("the forcada's side is white or black (the side with the three kings), "
+                        "not '" + printable(*s.forcada_side) + "'");
+        c.forcada_side = *s.forcada_side == "white" ? Color::white : Color::black;
+    }
+    return c;
 }
 
 RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
@@ -106,13 +159,16 @@ RuleCounters counters_after(const DrawRules& rules, const Position& before, cons
     RuleCounters n;
     n.plies_since_capture = capture || man_move ? 0 : c.plies_since_capture + 1;
     n.plies_in_ending = capture || m.promotes ? 0 : c.plies_in_ending + 1;
-    const EndingRow* row = rules.row_of(Material::of(after));
-    if (row && row->kind == RowKind::forcada && !capture && !m.promotes) {
-        const bool started = c.forcada_started.value_or(false) || forcada_diagonal_occupied(before);
-        if (started) {
-            n.forcada_started = true;
-            n.forcada_plies = c.forcada_plies + 1;
-        }
+    if (forcada_running_at(rules, before, c) && forcada_runs_through(rules, after)) {
+        n.forcada_started = true;
+        n.forcada_plies = c.forcada_plies + 1;
+        n.forcada_side = forcada_start_ambiguous(before)
+                             ? c.forcada_side
+                             : std::optional<Color>(forcada_kings_side(before));
+    }
+    // Else a forcada starts when a king reaches the diagonal (count_at looks at `after`).
+    return n;
+}
         // Else the count starts when a king reaches the diagonal (count_at looks at `after`).
     }
     return n;
@@ -189,7 +245,7 @@ RulesResult Tablebase::probe_rules(const DrawRules& rules, const Position& p,
     RulesResult result;
     try {
         if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0 ||
-            ((c.forcada_started.value_or(false) || c.forcada_plies > 0) &&
+            ((c.forcada_started.value_or(false) || c.forcada_plies > 0 || c.forcada_side) &&
              rules.variant.base != BaseVariant::portuguese))
             return {ProbeStatus::invalid_argument, {}, {}, {}};
         const ProbeResult pure = probe_dtw(rules.variant, p);

@@ -34,17 +34,30 @@ struct MissingRuleTable : Error {
 // between two counts (limits/draw_rules.hpp), or why no game reaches those counts.
 struct CountAt {
     CountState state;
-    // Portuguese 1 king against 1 with the forcada running: which king was the lone one decides
-    // whether the forcada's 12 moves end 23 or 24 plies after its start; `state` takes the side
-    // to move at the start to have had the three kings, this the other one.
+    // Portuguese 1 king against 1 with the forcada running and RuleCounters::forcada_side not
+    // given: which king was the lone one decides whether the forcada's 12 moves end 23 or 24
+    // plies after its start; `state` takes the side to move at the start to have had the lone
+    // king (24 plies), this the other one (23).
     std::optional<CountState> alternative;
     std::string unreachable;  // empty: a game reaches these counts
 };
 CountAt count_at(const DrawRules& rules, const Position& p, const RuleCounters& counters);
 
+// Counts as a user states them (the CLI's options, the server's parameters, Python's
+// arguments); an unset one is not given.
+struct StatedCounts {
+    int plies_since_capture = 0;
+    int plies_in_ending = 0;
+    std::optional<int> forcada_plies;
+    std::optional<std::string> forcada_side;  // "white" or "black"
+};
+// The counters they state for a position of variant v. Throws Error with the reason where they
+// cannot be: a negative count, a forcada count outside portuguese, a side that is not a colour.
+RuleCounters counters_stated(Variant v, const StatedCounts& s);
+
 // The counts after a move from `before` to `after` (captures and man moves restart the
 // king-move count, captures and promotions the ending count; the forcada count runs once the
-// three kings hold the long diagonal).
+// three kings hold the long diagonal, through the lone king's captures, and keeps its side).
 RuleCounters counters_after(const DrawRules& rules, const Position& before, const Move& m,
                             const Position& after, const RuleCounters& c);
 

@@ -112,6 +112,10 @@ struct RuleCounters {
     // king on the long diagonal now; a king there always means started) and plies since.
     std::optional<bool> forcada_started;
     int forcada_plies = 0;
+    // The side whose three kings started the forcada. Needed only once the lone king has
+    // captured down to 1 king against 1, where the position no longer tells; unset there, both
+    // sides are answered and the answer is exact only where they agree.
+    std::optional<Color> forcada_side;
 };
 
 struct RulesAnswer {
@@ -119,8 +123,8 @@ struct RulesAnswer {
     Outcome rule;        // value under the rules and its dtr distance (0 for a draw)
     std::string count;   // the count in force at the position ("the 5-move rule")
     int plies_left = 0;  // plies that count has left
-    // false only in portuguese 1 king against 1 with the forcada running, where which king was
-    // the lone one (unknown from the counts) changes the answer: `rule` is then a draw
+    // false only in portuguese 1 king against 1 with the forcada running and its side not given
+    // (RuleCounters::forcada_side), where that side changes the answer: `rule` is then a draw
     bool exact = true;
     bool differs() const { return pure.value != rule.value; }
     std::string summary() const;  // "win", "win, drawn by the 5-move rule"

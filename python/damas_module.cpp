@@ -160,23 +160,19 @@ struct Query {
 };
 
 Query make_query(Variant v, int plies_since_capture, int plies_in_ending,
-                 std::optional<int> forcada_plies, const std::string& edition) {
+                 std::optional<int> forcada_plies, const std::string& edition,
+                 const std::optional<std::string>& forcada_side) {
     const auto e = parse_edition(edition);
     if (!e) throw BadInput("unknown edition '" + printable(edition) + "' (known: seed, fmjd)");
     Query q{draw_rules(v, *e), {}, false};
-    q.required =
-        plies_since_capture != 0 || plies_in_ending != 0 || forcada_plies || *e != Edition::seed;
-    if (plies_since_capture < 0 || plies_in_ending < 0 || forcada_plies.value_or(0) < 0)
-        throw BadInput("the plies counts must not be negative");
-    if (forcada_plies) {
-        if (v.base != BaseVariant::portuguese)
-            throw BadInput("forcada_plies: the forcada is a portuguese rule (not " + v.name() +
-                           ")");
-        q.counters.forcada_started = true;
-        q.counters.forcada_plies = *forcada_plies;
+    q.required = plies_since_capture != 0 || plies_in_ending != 0 || forcada_plies ||
+                 forcada_side || *e != Edition::seed;
+    try {
+        q.counters = counters_stated(
+            v, {plies_since_capture, plies_in_ending, forcada_plies, forcada_side});
+    } catch (const Error& error) {
+        throw BadInput(error.what());
     }
-    q.counters.plies_since_capture = plies_since_capture;
-    q.counters.plies_in_ending = plies_in_ending;
     return q;
 }
 
@@ -218,10 +214,11 @@ class PyTablebase {
 
     // Called with the GIL held.
     Probe probe(const std::string& fen, int plies_since_capture, int plies_in_ending,
-                std::optional<int> forcada_plies, const std::string& edition) const {
+                std::optional<int> forcada_plies, const std::string& edition,
+                const std::optional<std::string>& forcada_side) const {
         const Position p = parse(fen);
-        const Query q =
-            make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies, edition);
+        const Query q = make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies,
+                                   edition, forcada_side);
         return cached_first([&] { return probe_position(p, q); });
     }
 
@@ -229,9 +226,10 @@ class PyTablebase {
     // (raising the first failure), with the GIL released once for the whole list.
     std::vector<Probe> probe_many(const std::vector<std::string>& fens, int plies_since_capture,
                                   int plies_in_ending, std::optional<int> forcada_plies,
-                                  const std::string& edition) const {
-        const Query q =
-            make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies, edition);
+                                  const std::string& edition,
+                                  const std::optional<std::string>& forcada_side) const {
+        const Query q = make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies,
+                                   edition, forcada_side);
         std::vector<Probe> out;
         out.reserve(fens.size());
         for (const std::string& fen : fens) out.push_back(probe_position(parse(fen), q));
@@ -241,10 +239,11 @@ class PyTablebase {
     // Called with the GIL held.
     std::vector<MoveValue> best(const std::string& fen, int plies_since_capture,
                                 int plies_in_ending, std::optional<int> forcada_plies,
-                                const std::string& edition) const {
+                                const std::string& edition,
+                                const std::optional<std::string>& forcada_side) const {
         const Position p = parse(fen);
-        const Query q =
-            make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies, edition);
+        const Query q = make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies,
+                                   edition, forcada_side);
         return cached_first([&] { return best_moves(p, q); });
     }
 
@@ -369,7 +368,7 @@ class PyTablebase {
         if (!g.rules_missing.empty()) out.rules_missing = g.rules_missing;
         for (const AnnotatedMove& m : g.moves) {
             GameMove gm{m.label,
-                        m.side == Color::white ? "white" : "black",
+                        color_name(m.side),
                         m.written,
                         m.notation,
                         to_fen(variant_, m.after),
@@ -630,20 +629,22 @@ PYBIND11_MODULE(_damas, m) {
                                "The most pieces of a complete class in the folder")
         .def("probe", &PyTablebase::probe, py::arg("fen"), py::arg("plies_since_capture") = 0,
              py::arg("plies_in_ending") = 0, py::arg("forcada_plies") = py::none(),
-             py::arg("edition") = "seed",
+             py::arg("edition") = "seed", py::arg("forcada_side") = py::none(),
              "The value and DTW of the position for the side to move, and its value under the "
              "move-limit rules given the counts already used (plies since the last capture or "
              "man move, plies in the current limited ending, portuguese forcada plies; "
-             "edition: international's 'seed' or 'fmjd').")
+             "edition: international's 'seed' or 'fmjd'; forcada_side: 'white' or 'black', the "
+             "side whose three kings started a forcada run on into 1 king against 1).")
         .def("probe_many", &PyTablebase::probe_many, release(), py::arg("fens"),
              py::arg("plies_since_capture") = 0, py::arg("plies_in_ending") = 0,
              py::arg("forcada_plies") = py::none(), py::arg("edition") = "seed",
+             py::arg("forcada_side") = py::none(),
              "probe() of every FEN of a list with the same counts, as a list (the first failure "
              "raises, as probe() would). The GIL is released once for the whole list: the way "
              "to scan many positions, from one thread or several.")
         .def("best", &PyTablebase::best, py::arg("fen"), py::arg("plies_since_capture") = 0,
              py::arg("plies_in_ending") = 0, py::arg("forcada_plies") = py::none(),
-             py::arg("edition") = "seed",
+             py::arg("edition") = "seed", py::arg("forcada_side") = py::none(),
              "Every legal move with its value and DTW for the side that plays it, counting the "
              "move, best first (wins by shortest distance, draws, losses by longest); empty "
              "when the game is over.")

@@ -21,6 +21,9 @@ constexpr Color operator~(Color c) {
 constexpr int index_of(Color c) {
     return static_cast<int>(c);
 }
+constexpr const char* color_name(Color c) {
+    return c == Color::white ? "white" : "black";
+}
 
 // Which capture sequences are allowed among those the pieces can make.
 enum class Precedence : std::uint8_t {

@@ -3,7 +3,9 @@
 'use strict';
 const $ = (id) => document.getElementById(id);
 const state = { variant: '', fen: '', data: null, history: [], setup: false, pieces: {}, side: 'W' };
-const countIds = ['plies_since_capture', 'plies_in_ending', 'forcada_plies'];
+const countIds = ['plies_since_capture', 'plies_in_ending', 'forcada_plies', 'forcada_side'];
+const forcadaIds = ['forcada_plies', 'forcada_side'];
+const isPortuguese = () => state.variant.split('-')[0] === 'portuguese';
 
 function showError(message) {
   $('error').textContent = message || '';
@@ -22,13 +24,13 @@ async function api(path, params) {
 function counts() {
   const c = { edition: $('edition').value };
   for (const id of countIds) if ($(id).value !== '') c[id] = $(id).value;
-  if (state.variant.split('-')[0] !== 'portuguese') delete c.forcada_plies;
+  if (!isPortuguese()) for (const id of forcadaIds) delete c[id];
   if (c.edition === 'seed') delete c.edition;
   return c;
 }
 
 function setCounts(c) {
-  for (const id of countIds) $(id).value = c && c[id] !== undefined && c[id] !== null ? c[id] : (id === 'forcada_plies' ? '' : 0);
+  for (const id of countIds) $(id).value = c && c[id] !== undefined && c[id] !== null ? c[id] : (forcadaIds.includes(id) ? '' : 0);
 }
 
 function outcome(value, dtw) {
@@ -112,7 +114,7 @@ function renderMoves(d) {
 
 async function load(fen, options = {}) {
   showError('');
-  $('forcada_plies').parentElement.hidden = state.variant.split('-')[0] !== 'portuguese';
+  for (const id of forcadaIds) $(id).parentElement.hidden = !isPortuguese();
   $('line').replaceChildren();
   if (state.setup) {
     const parsed = parseFen(fen);

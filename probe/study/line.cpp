@@ -32,7 +32,7 @@ OptimalLine optimal_line(Variant v, const Position& start_position, const RootAn
     }
     line.result = start_value == Value::draw
                       ? "draw: no forced end of the game"
-                      : std::string("game over: ") + (p.side == Color::white ? "white" : "black") +
+                      : std::string("game over: ") + color_name(p.side) +
                             (a.root.value == Value::win ? " wins" : " loses");
     return line;
 }

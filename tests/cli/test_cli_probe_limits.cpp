@@ -135,6 +135,7 @@ TEST_F(RulesCli, BadCounts) {
     expect_error(probe(fen, {"--edition", "fide"}), "unknown edition 'fide'");
     expect_error(probe(fen, {"--plies-in-ending", "-2"}), "must not be negative");
     expect_error(probe(fen, {"--forcada-plies", "4"}), "portuguese");
+    expect_error(probe(fen, {"--forcada-side", "white"}), "portuguese");
     expect_error(probe(fen, {"--plies-since-capture", "x"}), "plies-since-capture");
     expect_error(study("probe", "W:WK18,K19:BK1", {"--edition", "fmjd"}), "international only");
 }

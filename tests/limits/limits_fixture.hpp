@@ -162,6 +162,7 @@ inline CountCase forcada_case(const Position& p, Color strong, int c, int f) {
     k.probe.forcada_started = true;
     k.probe.forcada_plies = f;
     k.probe.plies_since_capture = c;
+    k.probe.forcada_side = strong;
     k.arbiter.started = true;
     k.arbiter.strong = strong;
     k.arbiter.c = c;

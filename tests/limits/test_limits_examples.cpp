@@ -21,6 +21,7 @@
 
 #include "limits_fixture.hpp"
 #include "probe/probe.hpp"
+#include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 
 namespace damas::test {
@@ -312,10 +313,11 @@ TEST(RulesExamples, PortugueseForcada) {
     // After the lone king has taken a king the forcada runs on (2 kings against 1, then 1 king
     // against 1), and no count can restart: a win under it is exactly a game won within the
     // plies it has left. White with 2 kings to move, the count started f plies ago (f even) with
-    // White to move: 23 - f plies; the lone king to move (or kings 1 against 1, where the probe
-    // takes the count to have started with the side to move): 24 - f. The capture came after
-    // the start: fewer plies since it than f.
-    for (int f : {2, 12, 20}) {
+    // White to move: 23 - f plies; the lone king to move: 24 - f. In 1 king against 1 the
+    // forcada's side says which: White had the three kings (23 - f) or the lone king (24 - f);
+    // f = 22 tells them apart (a loss in 2 plies). The capture came after the start: fewer
+    // plies since it than f.
+    for (int f : {2, 12, 20, 22}) {
         RuleCounters c;
         c.forcada_started = true;
         c.forcada_plies = f;
@@ -324,6 +326,10 @@ TEST(RulesExamples, PortugueseForcada) {
                   0u);
         EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0102"), c, win_within(24 - f)),
                   0u);
+        c.forcada_side = Color::white;
+        EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0101"), c, win_within(23 - f)),
+                  0u);
+        c.forcada_side = Color::black;
         EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0101"), c, win_within(24 - f)),
                   0u);
     }
@@ -404,6 +410,54 @@ TEST(RulesExamples, PortugueseForcada) {
 // since the last capture than in the ending; the forcada started before the capture or
 // promotion that began 3 kings against 1; the lone king's capture no later than the forcada's
 // start.
+// The counts a game replayed move by move keeps (annotate, line, the explorer): the forcada
+// runs on through the lone king's captures, its side with it, down to 1 king against 1, where
+// only the side given tells which king was the lone one.
+TEST(RulesExamples, ForcadaCountsRunThroughTheLoneKingsCaptures) {
+    const Variant v{BaseVariant::portuguese, false};
+    const DrawRules rules = draw_rules(v);
+    int captures_followed = 0;
+    for (const char* m : {"0103", "0102"}) {  // White's lone king to move against Black's kings
+        const ClassIndex index(v.info().board, mat(m));
+        for (std::uint64_t i = 0; i < index.size(); i += 7) {
+            const Position p = index.unindex(i);
+            if (!MoveGenerator<Portuguese>::has_capture(p)) continue;
+            MoveList captures;
+            MoveGenerator<Portuguese>::generate_captures(p, captures);
+            RuleCounters c;
+            c.forcada_started = true;
+            c.forcada_plies = 6;
+            c.plies_since_capture = 4;
+            for (const Move& move : captures) {
+                const RuleCounters n = counters_after(rules, p, move, make_move(p, move), c);
+                EXPECT_TRUE(n.forcada_started.value_or(false)) << m;
+                EXPECT_EQ(n.forcada_plies, 7) << m;
+                EXPECT_EQ(n.plies_since_capture, 0) << m;
+                EXPECT_EQ(n.forcada_side, Color::black) << m;
+                ++captures_followed;
+            }
+        }
+    }
+    EXPECT_GT(captures_followed, 0);
+    // 1 king against 1: a quiet move keeps the side given, or none.
+    const Position p = parse_fen(v, "W:WK18:BK1");
+    MoveList moves;
+    MoveGenerator<Portuguese>::generate(p, moves);
+    ASSERT_FALSE(moves.empty());
+    ASSERT_FALSE(moves[0].is_capture());
+    RuleCounters c;
+    c.forcada_started = true;
+    c.forcada_plies = 9;
+    c.plies_since_capture = 3;
+    EXPECT_EQ(counters_after(rules, p, moves[0], make_move(p, moves[0]), c).forcada_side,
+              std::nullopt);
+    c.forcada_side = Color::white;
+    const RuleCounters n = counters_after(rules, p, moves[0], make_move(p, moves[0]), c);
+    EXPECT_EQ(n.forcada_side, Color::white);
+    EXPECT_EQ(n.forcada_plies, 10);
+    EXPECT_EQ(n.plies_since_capture, 4);
+}
+
 TEST(RulesExamples, CountsNoGameReaches) {
     struct Case {
         Variant variant;
@@ -441,6 +495,21 @@ TEST(RulesExamples, CountsNoGameReaches) {
         if (k.forcada >= 0) c.plies_since_capture = m.pieces() == 4 ? k.forcada : k.forcada - 1;
         EXPECT_TRUE(tb->probe_rules(rules, p, c).ok()) << k.fen;
     }
+    // The forcada's side is the side with more kings until 1 king against 1.
+    const Variant portuguese{BaseVariant::portuguese, false};
+    const Position p = parse_fen(portuguese, "W:WK8,K10:BK18");
+    const LimitsDb db(portuguese, 3, Material::of(p));
+    const auto tb = Tablebase::open(db.dir);
+    RuleCounters c;
+    c.forcada_started = true;
+    c.forcada_plies = 5;
+    c.plies_since_capture = 1;
+    c.forcada_side = Color::black;
+    const RulesResult r = tb->probe_rules(draw_rules(portuguese), p, c);
+    EXPECT_EQ(r.status, ProbeStatus::unreachable_counts);
+    EXPECT_NE(r.unreachable.find("three kings"), std::string::npos) << r.unreachable;
+    c.forcada_side = Color::white;
+    EXPECT_TRUE(tb->probe_rules(draw_rules(portuguese), p, c).ok());
 }
 
 // English (ACF/WCDF): 40 moves by each player with no man move and no capture: draw. A man move

@@ -193,7 +193,7 @@ TEST_F(CApi, APermissionErrorIsAnIoError) {
         quiet = index.unindex(i);
     const SquareMasks m = masks_from_position(english, quiet);
     const std::string fen = to_fen(english, quiet);
-    const damas_rule_counts fresh = {0, 0, -1, DAMAS_EDITION_SEED};
+    const damas_rule_counts fresh = {0, 0, -1, DAMAS_EDITION_SEED, DAMAS_FORCADA_SIDE_UNKNOWN};
     // Every probe function, each on a fresh handle (a handle keeps a file's state): the first
     // status that is not DAMAS_ERROR_IO, or DAMAS_ERROR_IO.
     const std::function<int(damas_tablebase*)> probes[] = {
@@ -343,7 +343,7 @@ TEST_F(CApi, RootProbe) {
 }
 
 TEST_F(CApi, RulesProbeAndRootRules) {
-    const damas_rule_counts fresh = {0, 0, -1, DAMAS_EDITION_SEED};
+    const damas_rule_counts fresh = {0, 0, -1, DAMAS_EDITION_SEED, DAMAS_FORCADA_SIDE_UNKNOWN};
     const char* fen = "W:WK18,K19:BK1";
     EXPECT_EQ(damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &fresh).status, DAMAS_NO_RULE_TABLE);
     test::generate_rules_quietly(*parse_variant("english"), 3, dir_->path);
@@ -380,11 +380,16 @@ TEST_F(CApi, RulesProbeAndRootRules) {
     ASSERT_EQ(damas_probe_root_fen(tb, DAMAS_ENGLISH, fen, &late, moves, DAMAS_MAX_MOVES, &n),
               DAMAS_OK);
     for (int i = 0; i < n; ++i) EXPECT_NE(moves[i].rule_value, DAMAS_WIN) << moves[i].notation;
-    const damas_rule_counts fmjd = {0, 0, -1, DAMAS_EDITION_FMJD};
+    const damas_rule_counts fmjd = {0, 0, -1, DAMAS_EDITION_FMJD, DAMAS_FORCADA_SIDE_UNKNOWN};
     EXPECT_EQ(damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &fmjd).status, DAMAS_INVALID_ARGUMENT);
-    const damas_rule_counts negative = {-1, 0, -1, DAMAS_EDITION_SEED};
+    const damas_rule_counts negative = {-1, 0, -1, DAMAS_EDITION_SEED, DAMAS_FORCADA_SIDE_UNKNOWN};
     EXPECT_EQ(damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &negative).status,
               DAMAS_INVALID_ARGUMENT);
+    damas_rule_counts side = fresh;
+    side.forcada_side = DAMAS_FORCADA_SIDE_BLACK + 1;  // no such side
+    EXPECT_EQ(damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &side).status, DAMAS_INVALID_ARGUMENT);
+    side.forcada_side = DAMAS_FORCADA_SIDE_WHITE;  // the forcada is a portuguese rule
+    EXPECT_EQ(damas_probe_rules_fen(tb, DAMAS_ENGLISH, fen, &side).status, DAMAS_INVALID_ARGUMENT);
 }
 
 void collect(const char* line, void* user_data) {

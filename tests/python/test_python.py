@@ -234,6 +234,8 @@ class BadInput(unittest.TestCase):
             "--plies-since-capture=-1", fen)
         with self.assertRaisesRegex(ValueError, "forcada is a portuguese rule"):
             self.tb.probe(fen, forcada_plies=3)
+        with self.assertRaisesRegex(ValueError, "forcada is a portuguese rule"):
+            self.tb.probe(fen, forcada_side="white")
 
     def test_unknown_variant(self):
         want = cli_error("probe", "-v", "chess", "-d", Database.folder, "W:W1:B5")

@@ -277,6 +277,7 @@ TEST_F(ServeApi, BadRequestsAre400AndMissingTables404) {
     expect_error(position("W:W21:B9", "&plies_in_ending=abc"), 400, "plies_in_ending");
     expect_error(position("W:W21:B9", "&edition=wrong"), 400, "edition");
     expect_error(position("W:W21:B9", "&forcada_plies=2"), 400, "forcada");
+    expect_error(position("W:W21:B9", "&forcada_side=white"), 400, "forcada");
     expect_error(position(std::string(1000, '1')), 400, "longer");
     expect_error(get("/api/v1/english?fen=" + std::string(20000, '1')), 400, "");
     expect_error(get("/api/v1/international?fen=W:W31:B20"), 404, "no international tables");

@@ -68,7 +68,7 @@ Json position_json(const DrawRules& rules, const std::optional<PositionValue>& v
 Json annotated_move_json(Variant variant, const DrawRules& rules, const AnnotatedMove& m) {
     const MoveMark mark = m.mark;
     return Json{{"number", m.label},
-                {"side", m.side == Color::white ? "white" : "black"},
+                {"side", color_name(m.side)},
                 {"move", m.written},
                 {"notation", m.notation},
                 {"fen_after", to_fen(variant, m.after)},

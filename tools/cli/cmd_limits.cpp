@@ -16,7 +16,7 @@ namespace damas::cli {
 
 bool RuleOptions::given() const {
     for (const CLI::Option* o :
-         {edition_given, since_capture_given, in_ending_given, forcada_given})
+         {edition_given, since_capture_given, in_ending_given, forcada_given, forcada_side_given})
         if (o && o->count() > 0) return true;
     return false;
 }
@@ -32,23 +32,20 @@ void add_rule_options(CLI::App& cmd, RuleOptions& o) {
         "--forcada-plies", o.forcada_plies,
         "Portuguese 3 kings against 1 (and, after the lone king's captures, 2 kings or 1 king "
         "against 1): the forcada count started this many plies ago");
+    o.forcada_side_given = cmd.add_option(
+        "--forcada-side", o.forcada_side,
+        "Portuguese, the forcada run on into 1 king against 1: the side whose three kings "
+        "started it (white or black)");
     o.edition_given = cmd.add_option("--edition", o.edition,
                                      "international: seed (10 moves, default) or fmjd (16 moves)");
 }
 
 RuleQuery rule_query(Variant v, const RuleOptions& o) {
-    RuleQuery q{draw_rules(v, edition_or_throw(o.edition)), {}, o.given()};
-    if (o.plies_since_capture < 0 || o.plies_in_ending < 0 || o.forcada_plies < 0)
-        throw Error("the plies counts must not be negative");
-    if (o.forcada_given && o.forcada_given->count() > 0) {
-        if (v.base != BaseVariant::portuguese)
-            throw Error("--forcada-plies: the forcada is a portuguese rule (not " + v.name() + ")");
-        q.counters.forcada_started = true;
-        q.counters.forcada_plies = o.forcada_plies;
-    }
-    q.counters.plies_since_capture = o.plies_since_capture;
-    q.counters.plies_in_ending = o.plies_in_ending;
-    return q;
+    const auto given = [](const CLI::Option* option) { return option && option->count() > 0; };
+    StatedCounts stated{o.plies_since_capture, o.plies_in_ending, std::nullopt, std::nullopt};
+    if (given(o.forcada_given)) stated.forcada_plies = o.forcada_plies;
+    if (given(o.forcada_side_given)) stated.forcada_side = o.forcada_side;
+    return {draw_rules(v, edition_or_throw(o.edition)), counters_stated(v, stated), o.given()};
 }
 
 RuleReport probe_under_rules(const Tablebase& tb, const RuleQuery& q, const Position& p,
@@ -81,7 +78,7 @@ void print_rule_report(const RuleReport& r) {
     if (a.rule.value != Value::draw) std::printf(" %d", a.rule.plies);
     std::printf(" under %s, %d %s left%s\n", a.count.c_str(), a.plies_left,
                 a.plies_left == 1 ? "ply" : "plies",
-                a.exact ? "" : " (not exact: which king was the lone one decides)");
+                a.exact ? "" : " (not exact: which king was the lone one decides; see --forcada-side)");
     if (a.differs()) std::printf("%s\n", a.summary().c_str());
 }
 

@@ -21,15 +21,17 @@ struct RuleOptions {
     int plies_since_capture = 0;
     int plies_in_ending = 0;
     int forcada_plies = 0;
+    std::string forcada_side;
     // Set by add_rule_options: whether each option was given.
     const CLI::Option* edition_given = nullptr;
     const CLI::Option* since_capture_given = nullptr;
     const CLI::Option* in_ending_given = nullptr;
     const CLI::Option* forcada_given = nullptr;
+    const CLI::Option* forcada_side_given = nullptr;
     // A count or the edition was given: the answer under the rules is then required.
     bool given() const;
 };
-// --plies-since-capture, --plies-in-ending, --forcada-plies, --edition.
+// --plies-since-capture, --plies-in-ending, --forcada-plies, --forcada-side, --edition.
 void add_rule_options(CLI::App& cmd, RuleOptions& o);
 
 // The options checked against the variant (throws Error on bad ones, before anything is

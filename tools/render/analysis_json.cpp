@@ -26,6 +26,7 @@ Json counts_json(const RuleCounters& c) {
     Json counts{{"plies_since_capture", c.plies_since_capture},
                 {"plies_in_ending", c.plies_in_ending}};
     if (c.forcada_started.value_or(false)) counts["forcada_plies"] = c.forcada_plies;
+    if (c.forcada_side) counts["forcada_side"] = color_name(*c.forcada_side);
     return counts;
 }
 

@@ -154,13 +154,14 @@ RootQuery root_query(Variant v, const QueryParams& q) {
     } catch (const Error& e) {
         throw RequestError{400, e.what()};
     }
-    r.counters.plies_since_capture = count_param(q, "plies_since_capture");
-    r.counters.plies_in_ending = count_param(q, "plies_in_ending");
-    if (param(q, "forcada_plies")) {
-        if (v.base != BaseVariant::portuguese)
-            throw RequestError{400, "forcada_plies: the forcada is a portuguese rule"};
-        r.counters.forcada_started = true;
-        r.counters.forcada_plies = count_param(q, "forcada_plies");
+    StatedCounts stated{count_param(q, "plies_since_capture"), count_param(q, "plies_in_ending"),
+                        std::nullopt, std::nullopt};
+    if (param(q, "forcada_plies")) stated.forcada_plies = count_param(q, "forcada_plies");
+    if (const std::string* side = param(q, "forcada_side")) stated.forcada_side = *side;
+    try {
+        r.counters = counters_stated(v, stated);
+    } catch (const Error& e) {
+        throw RequestError{400, e.what()};
     }
     return r;
 }

@@ -6,7 +6,8 @@
 // once, then served from memory).
 //   GET /api/v1                       the variants served and their largest class
 //   GET /api/v1/{variant}?fen=...     the root analysis (probe/study/root_analysis.hpp) as JSON;
-//       optional plies_since_capture, plies_in_ending, forcada_plies, edition (seed or fmjd)
+//       optional plies_since_capture, plies_in_ending, forcada_plies,
+//       forcada_side (white or black), edition (seed or fmjd)
 //   GET /api/v1/{variant}/svg?fen=...[&move=M]   the board (tools/render/svg.hpp)
 //   GET /api/v1/{variant}/stats?class=0201       `damas stats` of a class and its longest wins
 // Bad input is 400, a position whose tables are missing 404, a damaged table 500; every error
