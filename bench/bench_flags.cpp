@@ -1,5 +1,5 @@
-// The wdl writer's position flags (table/codecs/wdl_context.hpp): what the context codecs compute for
-// every position of a class, in the writer and again when a block is read. Single thread;
+// The wdl writer's position flags (table/codecs/wdl_context.hpp): what the context codecs compute
+// for every position of a class, in the writer and again when a block is read. Single thread;
 // positions per second over the first million positions of a 6-piece class with men and kings.
 #include <benchmark/benchmark.h>
 

@@ -14,12 +14,19 @@ void perft_from_start(benchmark::State& state, damas::BaseVariant base) {
     const int depth = static_cast<int>(state.range(0));
     std::uint64_t nodes = 0;
     for (auto _ : state) nodes += damas::perft<R>(start, depth);
-    state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+    state.counters["nodes/s"] =
+        benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
 }
 
-void international(benchmark::State& s) { perft_from_start<damas::International>(s, damas::BaseVariant::international); }
-void english(benchmark::State& s) { perft_from_start<damas::English>(s, damas::BaseVariant::english); }
-void russian(benchmark::State& s) { perft_from_start<damas::Russian>(s, damas::BaseVariant::russian); }
+void international(benchmark::State& s) {
+    perft_from_start<damas::International>(s, damas::BaseVariant::international);
+}
+void english(benchmark::State& s) {
+    perft_from_start<damas::English>(s, damas::BaseVariant::english);
+}
+void russian(benchmark::State& s) {
+    perft_from_start<damas::Russian>(s, damas::BaseVariant::russian);
+}
 
 }  // namespace
 

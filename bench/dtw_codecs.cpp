@@ -15,9 +15,9 @@
 #include <cstring>
 #include <vector>
 
+#include "table/codecs/wdl_context.hpp"
 #include "table/format.hpp"
 #include "table/table_file.hpp"
-#include "table/codecs/wdl_context.hpp"
 
 namespace damas {
 namespace {
@@ -110,9 +110,9 @@ std::vector<std::uint16_t> fill_previous(std::span<const std::uint16_t> v,
 int run(int argc, char** argv) {
     constexpr int candidates = 12;
     const char* names[candidates] = {
-        "u16 (now)",         "u16 planes",           "rank by value",
-        "rank by frequency", "rank, fill previous",  "rank, 16 Ki blocks",
-        "rank prev, 16 Ki",  "split: draws + ranks", "split one frame", "planes mm4", "planes mm3", "best of u16, planes"};
+        "u16 (now)",           "u16 planes",         "rank by value",    "rank by frequency",
+        "rank, fill previous", "rank, 16 Ki blocks", "rank prev, 16 Ki", "split: draws + ranks",
+        "split one frame",     "planes mm4",         "planes mm3",       "best of u16, planes"};
     std::array<std::uint64_t, candidates> total{};
     std::uint64_t positions = 0, file_bytes = 0, over256 = 0, blocks = 0, unknowns = 0;
     for (int a = 1; a < argc; ++a) {

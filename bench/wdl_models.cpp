@@ -1,6 +1,6 @@
 // wdl_models: the size a wdl table file's values would take under candidate context models, to
-// choose the context codec's model (table/codecs/wdl_context.hpp) by measurement. Not a benchmark of
-// speed (bench_probe_file times decoding) and not a test.
+// choose the context codec's model (table/codecs/wdl_context.hpp) by measurement. Not a benchmark
+// of speed (bench_probe_file times decoding) and not a test.
 //
 //   build/bench/wdl_models FILE.wdl [--stride N]
 //
@@ -24,9 +24,9 @@
 #include "index/class_index.hpp"
 #include "rules/movegen.hpp"
 #include "rules/variants.hpp"
-#include "table/table_file.hpp"
 #include "table/codecs/wdl_context.hpp"
 #include "table/codecs/wdl_mix.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 namespace {

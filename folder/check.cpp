@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "folder/lock.hpp"
 #include "folder/files.hpp"
+#include "folder/lock.hpp"
 #include "index/class_selection.hpp"
 #include "rules/error.hpp"
 #include "table/format.hpp"

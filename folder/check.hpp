@@ -11,9 +11,9 @@
 //    pure tables and, if rule tables are there, for the rule tables; said in a note;
 //  * always: leftover *.tmp files (a killed run's), a table whose header names another variant,
 //    class or metric than its file name (table_file.hpp's check_identity), a pair whose two wdl
-//    files both have the mirror layout, and unit files in units/ (gen/units/unit_file.hpp): a bounded
-//    gen run that did not finish (it removes them, and the folder, as it goes; an empty units/
-//    is accepted).
+//    files both have the mirror layout, and unit files in units/ (gen/units/unit_file.hpp): a
+//    bounded gen run that did not finish (it removes them, and the folder, as it goes; an empty
+//    units/ is accepted).
 #pragma once
 
 #include <filesystem>

@@ -122,7 +122,8 @@ std::vector<std::string> expected_files(Variant v, const RunKind& kind, Material
         return out;
     }
     const DrawRules rules = draw_rules(v, kind.edition);
-    for (const Metric metric : rule_metrics(rules, m)) out.push_back(m.name() + "." + metric_name(metric));
+    for (const Metric metric : rule_metrics(rules, m))
+        out.push_back(m.name() + "." + metric_name(metric));
     return out;
 }
 

@@ -13,8 +13,8 @@
 // after `gen -p 4` plans more; `--class` runs plan fewer): a run's start adds its plan and sets
 // complete to false; its end records its files and sets complete to true if every planned class
 // then has its files recorded. `units` is kept as it is found: the unit files of a bounded run
-// (gen/units/unit_file.hpp, <variant>/units/) are not recorded here, since they live only while their
-// pair is solved; verify reports any that a run left (folder/check.hpp).
+// (gen/units/unit_file.hpp, <variant>/units/) are not recorded here, since they live only while
+// their pair is solved; verify reports any that a run left (folder/check.hpp).
 //
 // Written atomically: <manifest>.tmp, fsync, rename, fsync of the folder (each checked; not with
 // --no-sync). One writer at a time (folder/lock.hpp).
@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "index/material.hpp"
-#include "rules/variant.hpp"
 #include "limits/draw_rules.hpp"
+#include "rules/variant.hpp"
 
 namespace damas {
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "probe/probe.hpp"
 #include "probe/limits_probe.hpp"
+#include "probe/probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "rules/printable.hpp"

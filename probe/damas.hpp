@@ -76,7 +76,7 @@ enum class Status : int {
     error_io = DAMAS_ERROR_IO,                // a table file could not be opened or read
     invalid_position = DAMAS_INVALID_POSITION,
     invalid_argument = DAMAS_INVALID_ARGUMENT,
-    no_rule_table = DAMAS_NO_RULE_TABLE,  // a rule table is missing: run damas gen-rules
+    no_rule_table = DAMAS_NO_RULE_TABLE,            // a rule table is missing: run damas gen-rules
     unreachable_counts = DAMAS_UNREACHABLE_COUNTS,  // no game reaches the counts given
 };
 inline const char* status_name(Status s) {
@@ -275,7 +275,7 @@ class Tablebase {
         return {static_cast<Status>(r.status), static_cast<Value>(r.value), r.plies};
     }
     static damas_rule_counts c_counts(const RuleCounts& c) {
-        const int side = !c.forcada_side                ? DAMAS_FORCADA_SIDE_UNKNOWN
+        const int side = !c.forcada_side                  ? DAMAS_FORCADA_SIDE_UNKNOWN
                          : *c.forcada_side == Side::white ? DAMAS_FORCADA_SIDE_WHITE
                                                           : DAMAS_FORCADA_SIDE_BLACK;
         return {c.plies_since_capture, c.plies_in_ending, c.forcada_plies,

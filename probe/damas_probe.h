@@ -73,15 +73,15 @@ enum damas_side { DAMAS_WHITE = 0, DAMAS_BLACK = 1 };
 
 enum damas_status {
     DAMAS_OK = 0,
-    DAMAS_NOT_IN_DATABASE = 1,  /* a class needed is missing, or too many pieces */
-    DAMAS_NOT_IN_CACHE = 2,     /* damas_probe_wdl_cached: a block needed is not cached */
-    DAMAS_ERROR_CORRUPT = 3,    /* a table file is damaged or is not the table its name says */
-    DAMAS_ERROR_IO = 4,         /* a table file could not be opened or read (permissions, I/O) */
-    DAMAS_INVALID_POSITION = 5, /* pieces overlap or off the board, a man where none can be,... */
-    DAMAS_INVALID_ARGUMENT = 6, /* a null handle or pointer, an unknown variant, side or edition,
-                                   a negative count, a FEN that does not parse, too small an
-                                   array */
-    DAMAS_NO_RULE_TABLE = 7,    /* a rule table (.dtr...) is missing: run damas gen-rules */
+    DAMAS_NOT_IN_DATABASE = 1,   /* a class needed is missing, or too many pieces */
+    DAMAS_NOT_IN_CACHE = 2,      /* damas_probe_wdl_cached: a block needed is not cached */
+    DAMAS_ERROR_CORRUPT = 3,     /* a table file is damaged or is not the table its name says */
+    DAMAS_ERROR_IO = 4,          /* a table file could not be opened or read (permissions, I/O) */
+    DAMAS_INVALID_POSITION = 5,  /* pieces overlap or off the board, a man where none can be,... */
+    DAMAS_INVALID_ARGUMENT = 6,  /* a null handle or pointer, an unknown variant, side or edition,
+                                    a negative count, a FEN that does not parse, too small an
+                                    array */
+    DAMAS_NO_RULE_TABLE = 7,     /* a rule table (.dtr...) is missing: run damas gen-rules */
     DAMAS_UNREACHABLE_COUNTS = 8 /* no game reaches the move-limit counts given at the position
                                     (e.g. more plies since a capture than in the ending) */
 };

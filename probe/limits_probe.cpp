@@ -145,8 +145,10 @@ RuleCounters counters_stated(Variant v, const StatedCounts& s) {
     }
     if (s.forcada_side) {
         if (*s.forcada_side != "white" && *s.forcada_side != "black")
-            throw Error("the forcada's side is white or black (the side with the three kings), "
-                        "not '" + printable(*s.forcada_side) + "'");
+            throw Error(
+                "the forcada's side is white or black (the side with the three kings), "
+                "not '" +
+                printable(*s.forcada_side) + "'");
         c.forcada_side = *s.forcada_side == "white" ? Color::white : Color::black;
     }
     return c;
@@ -169,9 +171,9 @@ RuleCounters counters_after(const DrawRules& rules, const Position& before, cons
     // Else a forcada starts when a king reaches the diagonal (count_at looks at `after`).
     return n;
 }
-        // Else the count starts when a king reaches the diagonal (count_at looks at `after`).
-    }
-    return n;
+// Else the count starts when a king reaches the diagonal (count_at looks at `after`).
+}
+return n;
 }
 
 namespace {
@@ -187,9 +189,8 @@ struct RuleSearch {
     bool failed(ProbeStatus s, const Position& w, const CountState& count) const {
         result.status = s;
         if (s == ProbeStatus::no_rule_table)
-            result.missing_table =
-                table_path(tb.dir(), rules.variant, Material::of(w).name(),
-                           metric_of(rules, count.regime, count.gap));
+            result.missing_table = table_path(tb.dir(), rules.variant, Material::of(w).name(),
+                                              metric_of(rules, count.regime, count.gap));
         return false;
     }
 

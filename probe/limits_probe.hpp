@@ -16,14 +16,15 @@
 #include <optional>
 #include <string>
 
+#include "limits/draw_rules.hpp"
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
-#include "limits/draw_rules.hpp"
 
 namespace damas {
 
-// Thrown by study::rule_class_stats (probe/study/class_stats.hpp) when a rule table (.dtr, .dtr-fmjd, .dtr-forcada) is not in the
-// folder: `damas gen-rules` has not been run for its class (a damaged file is a plain Error).
+// Thrown by study::rule_class_stats (probe/study/class_stats.hpp) when a rule table (.dtr,
+// .dtr-fmjd, .dtr-forcada) is not in the folder: `damas gen-rules` has not been run for its class
+// (a damaged file is a plain Error).
 struct MissingRuleTable : Error {
     MissingRuleTable(const std::filesystem::path& file, Material m);
     std::filesystem::path path;

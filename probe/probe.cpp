@@ -703,7 +703,8 @@ ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w
     const TableFile* file = impl_->table(*vt, slot, m, metric, cached_only, status);
     if (!file) return status == ProbeStatus::not_in_database ? ProbeStatus::no_rule_table : status;
     const std::uint64_t index =
-        slot.index->index(w) + (gap > 0 ? static_cast<std::uint64_t>(gap - 1) * slot.index->size() : 0);
+        slot.index->index(w) +
+        (gap > 0 ? static_cast<std::uint64_t>(gap - 1) * slot.index->size() : 0);
     const ReadResult r =
         cached_only ? file->try_value(index, impl_->cache) : file->value(index, impl_->cache);
     if (!r.ok()) return impl_->read_failed(slot, metric, *file, r.status);

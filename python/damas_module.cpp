@@ -29,12 +29,12 @@
 #include <vector>
 
 #include "index/material.hpp"
+#include "probe/limits_probe.hpp"
+#include "probe/messages.hpp"
+#include "probe/probe.hpp"
 #include "probe/study/annotate.hpp"
 #include "probe/study/line.hpp"
 #include "probe/study/root_analysis.hpp"
-#include "probe/messages.hpp"
-#include "probe/probe.hpp"
-#include "probe/limits_probe.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
@@ -168,8 +168,8 @@ Query make_query(Variant v, int plies_since_capture, int plies_in_ending,
     q.required = plies_since_capture != 0 || plies_in_ending != 0 || forcada_plies ||
                  forcada_side || *e != Edition::seed;
     try {
-        q.counters = counters_stated(
-            v, {plies_since_capture, plies_in_ending, forcada_plies, forcada_side});
+        q.counters =
+            counters_stated(v, {plies_since_capture, plies_in_ending, forcada_plies, forcada_side});
     } catch (const Error& error) {
         throw BadInput(error.what());
     }
@@ -302,8 +302,11 @@ class PyTablebase {
         std::vector<MoveValue> out;
         for (const study::LineMove& l : line.moves) {
             const study::RootMove& m = l.move;
-            out.push_back({m.text, to_fen(variant_, m.after), value_name(m.pure.value),
-                           distance(m.pure.value, m.pure.plies), {}});
+            out.push_back({m.text,
+                           to_fen(variant_, m.after),
+                           value_name(m.pure.value),
+                           distance(m.pure.value, m.pure.plies),
+                           {}});
         }
         return out;
     }
@@ -367,12 +370,8 @@ class PyTablebase {
         if (g.start_value) out.start = probe_of(*g.start_value, g.start, g.rules_missing);
         if (!g.rules_missing.empty()) out.rules_missing = g.rules_missing;
         for (const AnnotatedMove& m : g.moves) {
-            GameMove gm{m.label,
-                        color_name(m.side),
-                        m.written,
-                        m.notation,
-                        to_fen(variant_, m.after),
-                        {},
+            GameMove gm{m.label,          color_name(m.side),        m.written,
+                        m.notation,       to_fen(variant_, m.after), {},
                         mark_text(m.mark)};
             if (m.value) gm.after = probe_of(*m.value, m.after, g.rules_missing);
             out.moves.push_back(std::move(gm));

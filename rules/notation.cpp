@@ -187,8 +187,8 @@ void validate(const Variant& v, const Position& p) {
     if (p.men(Color::black) & t.row(0)) throw Error("a black man stands on its promotion row");
     for (Color c : {Color::white, Color::black})
         if (popcount(p.of(c)) > vi.pieces_per_side)
-            throw Error(std::string("too many ") + color_name(c) +
-                        " pieces (" + std::to_string(popcount(p.of(c))) + ", at most " +
+            throw Error(std::string("too many ") + color_name(c) + " pieces (" +
+                        std::to_string(popcount(p.of(c))) + ", at most " +
                         std::to_string(vi.pieces_per_side) + ")");
 }
 

@@ -4,20 +4,22 @@
 // the header fields it accepts, its positions per block, its per-file model (built by the writer
 // from the file's values, stored after the offset table, parsed by the reader), the encoding of
 // one block of values (with the decoded bytes it stands for, whose hash the offset table keeps)
-// and the decoding of one block. The writer (gen/write/writer) and the reader (table/table_file) call
-// codecs only through here, and the header's parser asks the registry whether a codec byte is
+// and the decoding of one block. The writer (gen/write/writer) and the reader (table/table_file)
+// call codecs only through here, and the header's parser asks the registry whether a codec byte is
 // known, so a new codec is an enumerator of Codec, its implementation and a line in the registry
 // (codec.cpp); tests/table/test_codec.cpp runs over every registered codec.
 //
-// Codecs: zstd (table/codecs/zstd_codec.cpp; every metric; no model; unknown positions filled with a
-// value that compresses well, FillRule), zstd-planes (the same for the 16-bit metrics, a block's
+// Codecs: zstd (table/codecs/zstd_codec.cpp; every metric; no model; unknown positions filled with
+// a value that compresses well, FillRule), zstd-planes (the same for the 16-bit metrics, a block's
 // low and high bytes apart: the generator's dtw and dtr files) and the context codecs
-// (table/codecs/context_codec.cpp over table/codecs/wdl_context.hpp, "context", and table/codecs/wdl_mix.hpp,
-// "context-mix"; stored wdl tables only; a model of probabilities; positions the probe never reads
-// are not coded and decode as 3; they alone can skip a class's odd half, format.hpp's half layout).
+// (table/codecs/context_codec.cpp over table/codecs/wdl_context.hpp, "context", and
+// table/codecs/wdl_mix.hpp, "context-mix"; stored wdl tables only; a model of probabilities;
+// positions the probe never reads are not coded and decode as 3; they alone can skip a class's odd
+// half, format.hpp's half layout).
 //
 // Estimates are an encoding of a sample of blocks: the model built from the sampled blocks, the
-// same blocks encoded (gen/write/writer.hpp's estimate_wdl_bytes drives it, on the writer's threads).
+// same blocks encoded (gen/write/writer.hpp's estimate_wdl_bytes drives it, on the writer's
+// threads).
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,8 @@
 // The database file format: one file per (variant, material class, metric).
 //
 // Owns: the byte layout of a table file, its constants, the header's (de)serialisation, and the
-// file naming. The writer (gen/write/writer) and the reader (table/table_file) both follow this file;
-// nothing else knows the layout.
+// file naming. The writer (gen/write/writer) and the reader (table/table_file) both follow this
+// file; nothing else knows the layout.
 //
 // All integers are little-endian and serialised field by field (never a struct memcpy).
 //
@@ -36,9 +36,9 @@
 //   152   64 generator version, ASCII, NUL padded
 //   216    1 u8  codec (version 3; 0 before): the blocks' codec, a byte of table/codec.hpp's
 //              registry (readers reject others): 0 = zstd, 1 = context (wdl only;
-//              table/codecs/wdl_context.hpp), 2 = context-mix (wdl only; table/codecs/wdl_mix.hpp; added
-//              without a version change: older readers reject the codec byte), 3 = zstd-planes
-//              (dtw and dtr only; below; added likewise)
+//              table/codecs/wdl_context.hpp), 2 = context-mix (wdl only; table/codecs/wdl_mix.hpp;
+//              added without a version change: older readers reject the codec byte), 3 =
+//              zstd-planes (dtw and dtr only; below; added likewise)
 //   217    1 u8  half (version 3; 0 before): 1 = the positions whose rows add up to an odd
 //              number are not stored (context codec only; see "Half layout" below)
 //   218    2 u16 rules version (version 4, dtr metrics only; 0 otherwise): the reading of the
@@ -54,9 +54,9 @@
 //   B     u64 xxh64 of each block's decompressed bytes (checked on every decompression)
 //
 // Blocks: each one independently decodable, holding positions [i*P, min(N, (i+1)*P)): a zstd
-//   frame, or with the context codec the range coder's bytes (table/codecs/wdl_context.hpp; the model
-//   is shared by the file's blocks). Decompressed:
-//   wdl: 2 bits per position, 4 per byte, position p in bits 2*(p%4)..2*(p%4)+1 of byte p/4
+//   frame, or with the context codec the range coder's bytes (table/codecs/wdl_context.hpp; the
+//   model is shared by the file's blocks). Decompressed: wdl: 2 bits per position, 4 per byte,
+//   position p in bits 2*(p%4)..2*(p%4)+1 of byte p/4
 //        (within the block); ceil(n/4) bytes, unused high bits of the last byte are 0.
 //   dtw, dtr*: u16 little-endian per position; 2n bytes.
 //   Codec 3 (zstd-planes) codes these decoded bytes as a tag byte and one zstd frame: tag 1,

@@ -13,11 +13,11 @@
 #include <thread>
 
 #include "folder/files.hpp"
-#include "gen/plan/pair_graph.hpp"
-#include "gen/limits/rule_solver.hpp"
-#include "gen/run/run_process.hpp"
 #include "folder/run_record.hpp"
+#include "gen/limits/rule_solver.hpp"
+#include "gen/plan/pair_graph.hpp"
 #include "gen/process/threads.hpp"
+#include "gen/run/run_process.hpp"
 #include "gen/write/writer.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"

@@ -3,17 +3,17 @@
 //
 // Owns: the batch over classes for the move-limit draw rules. Classes are solved in the pure
 // generator's order (index/material.hpp: every class after the classes its moves reach), a
-// class with its mirror (gen/limits/rule_solver.hpp), all in memory from 2 pieces up (the rule solver
-// keeps every solved class for the lookups of larger ones). Each class gives one file per regime
-// (dtr, or dtr-fmjd for international's FMJD edition; portuguese forcada classes also
+// class with its mirror (gen/limits/rule_solver.hpp), all in memory from 2 pieces up (the rule
+// solver keeps every solved class for the lookups of larger ones). Each class gives one file per
+// regime (dtr, or dtr-fmjd for international's FMJD edition; portuguese forcada classes also
 // dtr-forcada), written atomically with gen/write/writer (<file>.tmp, then a rename). Every class
 // written is checked against its pure wdl file: a win (loss) under the rules must be a pure win
 // (loss) and a pure draw has no rule win or loss; a mismatch is an error.
 //
 // Resumable as `damas gen` is: a rerun verifies the files of each pair (gen/write/writer.hpp:
 // table_complete: header, size, checksums) and skips a pair whose files are all complete,
-// reading its values back for the larger classes (gen/limits/rule_solver.hpp: restore_rule_class), so
-// `kill -9` loses at most the pair in progress. oneTBB threads (`threads`) for the solver's
+// reading its values back for the larger classes (gen/limits/rule_solver.hpp: restore_rule_class),
+// so `kill -9` loses at most the pair in progress. oneTBB threads (`threads`) for the solver's
 // independent steps and the compression; the bytes written do not depend on the thread count.
 #pragma once
 
@@ -23,10 +23,10 @@
 #include <optional>
 
 #include "folder/run_record.hpp"
+#include "gen/limits/rule_solver.hpp"
 #include "gen/plan/pair_graph.hpp"
 #include "gen/process/progress.hpp"
 #include "gen/run/run_steps.hpp"
-#include "gen/limits/rule_solver.hpp"
 #include "index/class_selection.hpp"
 #include "index/material.hpp"
 #include "limits/draw_rules.hpp"

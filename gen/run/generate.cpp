@@ -76,8 +76,7 @@ struct GenerationRun::State {
     std::unique_ptr<PairRunner> runner;
 };
 
-GenerationRun::GenerationRun(const GenerateOptions& options)
-    : state_(std::make_unique<State>()) {
+GenerationRun::GenerationRun(const GenerateOptions& options) : state_(std::make_unique<State>()) {
     state_->options = options;
     checked_threads(options.threads, "threads");  // before the plan counts them
     state_->plan = plan_generation(options);

@@ -1,19 +1,18 @@
 // The generation driver: which classes to build, in what order, skipping finished ones, and
 // having their files written (gen/write/pair_writer.hpp).
 //
-// Owns: the batch over classes, as planned by gen/plan/plan.hpp within a memory budget, one pair at a
-// time by a PairRunner (gen/run/pair_runner.hpp), the unit of work damas-mpi hands out. Classes are
-// solved in dependency order (index/material.hpp), a class together with its mirror
-// (gen/solve/solver.hpp). Each class gives two files, WDL and DTW (table/format.hpp), written atomically;
-// of a pair, one wdl file may get the mirror layout (mirror_wdl below), written last; which
-// layout and codec each wdl file gets is gen/write/wdl_policy.hpp's. A rerun verifies the files of a
-// pair and skips it, so a killed run loses at most the pair in progress, or, for a pair solved in
-// units (gen/units/unit_file.hpp), the slice in progress. Before starting, the
-// memory the run needs is planned and the run refused if the budget cannot hold it. Memory: when
-// the whole run fits, every solved class below the largest size stays in memory (2 bytes per
-// position) for the lookups of later classes, and a class of the largest size until the last pair
-// that crowns into it is solved, so none is read twice; otherwise the store holds what the current
-// pair reads.
+// Owns: the batch over classes, as planned by gen/plan/plan.hpp within a memory budget, one pair at
+// a time by a PairRunner (gen/run/pair_runner.hpp), the unit of work damas-mpi hands out. Classes
+// are solved in dependency order (index/material.hpp), a class together with its mirror
+// (gen/solve/solver.hpp). Each class gives two files, WDL and DTW (table/format.hpp), written
+// atomically; of a pair, one wdl file may get the mirror layout (mirror_wdl below), written last;
+// which layout and codec each wdl file gets is gen/write/wdl_policy.hpp's. A rerun verifies the
+// files of a pair and skips it, so a killed run loses at most the pair in progress, or, for a pair
+// solved in units (gen/units/unit_file.hpp), the slice in progress. Before starting, the memory the
+// run needs is planned and the run refused if the budget cannot hold it. Memory: when the whole run
+// fits, every solved class below the largest size stays in memory (2 bytes per position) for the
+// lookups of later classes, and a class of the largest size until the last pair that crowns into it
+// is solved, so none is read twice; otherwise the store holds what the current pair reads.
 #pragma once
 
 #include <cstdint>

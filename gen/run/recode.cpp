@@ -13,10 +13,10 @@
 
 #include "folder/lock.hpp"
 #include "folder/manifest.hpp"
-#include "gen/write/pair_writer.hpp"
-#include "gen/process/progress.hpp"
 #include "folder/run_record.hpp"
+#include "gen/process/progress.hpp"
 #include "gen/process/threads.hpp"
+#include "gen/write/pair_writer.hpp"
 #include "gen/write/writer.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"

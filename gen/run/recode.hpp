@@ -7,8 +7,8 @@
 // winner by the parity of the plies, or a draw: table/format.hpp's dtw_outcome) except where
 // the generator stores none (the side to move must capture) and where a rule ends the game on
 // the spot (DTW 0 whoever wins); those two are found from the positions, as the generator does.
-// The values go to the generator's own writer (gen/write/pair_writer.hpp, PairFiles::wdl_only), so the
-// wdl files come out byte-identical to those `damas gen` writes with the same codec and layout
+// The values go to the generator's own writer (gen/write/pair_writer.hpp, PairFiles::wdl_only), so
+// the wdl files come out byte-identical to those `damas gen` writes with the same codec and layout
 // options; the DTW files are not touched (a DTW header takes only the wdl counts, which no codec
 // changes).
 // A dtw file is written again block by block from its own decoded blocks (the positions the
@@ -18,10 +18,10 @@
 //
 // Memory: the largest class's DTW values (2 bytes a position) while its wdl values (1 byte) are
 // taken from them, then what the writer holds (the values and, for the context codecs, a byte of
-// flags a position). Each file is replaced atomically (gen/write/writer.hpp): a killed recode leaves
-// every class readable (a pair may hold two full wdl files), and a rerun writes them again. The
-// writer's lock and the manifest's record of the files are gen's (folder/run_record.hpp); a folder
-// without a manifest gets none.
+// flags a position). Each file is replaced atomically (gen/write/writer.hpp): a killed recode
+// leaves every class readable (a pair may hold two full wdl files), and a rerun writes them again.
+// The writer's lock and the manifest's record of the files are gen's (folder/run_record.hpp); a
+// folder without a manifest gets none.
 #pragma once
 
 #include <cstdint>

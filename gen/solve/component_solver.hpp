@@ -1,5 +1,5 @@
-// A slice solved as components (gen/solve/solver.hpp). Where men only move forward (every variant but
-// turkish), the quiet moves inside a slice are king moves, which keep the men: they lead from a
+// A slice solved as components (gen/solve/solver.hpp). Where men only move forward (every variant
+// but turkish), the quiet moves inside a slice are king moves, which keep the men: they lead from a
 // men configuration to its flip's (in the mirror class) and back. So a slice falls apart into
 // components of two men configurations (one where a configuration is its own flip), each solved
 // whole by one task with the same rules as a slice solved whole (gen/solve/position_state.hpp): its

@@ -1,5 +1,5 @@
-// What the solvers of one class pair share (gen/solve/solver.hpp): the pair's classes and the tables
-// their hot loops read, and where a slice's men configurations lay out their positions.
+// What the solvers of one class pair share (gen/solve/solver.hpp): the pair's classes and the
+// tables their hot loops read, and where a slice's men configurations lay out their positions.
 //
 // Owns: per class (a class and its mirror, one when the class is its own mirror) its index, the
 // radix of its kings index (placements of its Black kings for one of its White kings) and its
@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "gen/solve/king_ranks.hpp"
-#include "gen/units/pair_layout.hpp"
 #include "gen/store/solved_store.hpp"
+#include "gen/units/pair_layout.hpp"
 #include "index/class_index.hpp"
 #include "index/fast_divide.hpp"
 #include "index/flip.hpp"

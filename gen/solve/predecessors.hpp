@@ -1,11 +1,11 @@
-// The un-moves inside a slice (gen/solve/solver.hpp): the predecessors a resolved position tells its
-// value, as slice-local states (gen/solve/pair_tables.hpp's SliceLayout).
+// The un-moves inside a slice (gen/solve/solver.hpp): the predecessors a resolved position tells
+// its value, as slice-local states (gen/solve/pair_tables.hpp's SliceLayout).
 //
 // Owns: three generators, fastest last. Any rules (by_unmoves): the position is rebuilt from its
 // men block and kings index, flipped, and its un-moves (rules/unmove.hpp) indexed. Where men only
 // move forward, the un-moves in the slice are Black's king un-moves, each to the flip's men block
-// (by_king_unmoves): worked out on ranks among the block's free squares (gen/solve/king_ranks.hpp), no
-// position built. For components (by_flip_table): the predecessor's kings index before the flip
+// (by_king_unmoves): worked out on ranks among the block's free squares (gen/solve/king_ranks.hpp),
+// no position built. For components (by_flip_table): the predecessor's kings index before the flip
 // from the Black kings' ranks among the squares White's leave, then the flip by a per-class table
 // (FlippedKings: the flip of a kings index depends on the ranks alone, 4 bytes per index).
 // Why a block: the solvers keep, per men configuration, its men and the first state of its flip's

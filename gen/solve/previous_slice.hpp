@@ -1,9 +1,9 @@
-// The slice solved before the one being solved (gen/solve/solver.hpp): its man moves lead there, so a
-// position's man move exits read that slice's outcomes.
+// The slice solved before the one being solved (gen/solve/solver.hpp): its man moves lead there, so
+// a position's man move exits read that slice's outcomes.
 //
 // Owns: that slice's men configurations (a SliceLayout) and its outcomes, either held (the
-// values the solver handed out last) or read from its unit file (gen/units/unit_file.hpp) a chunk at
-// a time into each thread's PreviousChunks, so that the bounded generator never holds the slice.
+// values the solver handed out last) or read from its unit file (gen/units/unit_file.hpp) a chunk
+// at a time into each thread's PreviousChunks, so that the bounded generator never holds the slice.
 // A men configuration's kings_per_men() outcomes are consecutive in both: man_moves() keeps one
 // pointer per move and reads it for every placement of the kings.
 #pragma once
@@ -16,8 +16,8 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
-#include "gen/units/pair_layout.hpp"
 #include "gen/solve/pair_tables.hpp"
+#include "gen/units/pair_layout.hpp"
 #include "gen/units/unit_file.hpp"
 
 namespace damas::solving {

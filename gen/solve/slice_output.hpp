@@ -1,13 +1,13 @@
-// Where the values of the slice being solved go (gen/solve/solver.hpp): held whole until the slice is
-// solved and then handed to the caller, or streamed to the slice's unit file a men configuration
-// at a time (gen/units/unit_file.hpp's UnitStream), so that the bounded generator need not hold even
-// the slice being solved.
+// Where the values of the slice being solved go (gen/solve/solver.hpp): held whole until the slice
+// is solved and then handed to the caller, or streamed to the slice's unit file a men configuration
+// at a time (gen/units/unit_file.hpp's UnitStream), so that the bounded generator need not hold
+// even the slice being solved.
 //
 // Owns: the held values (2 bytes of outcome and 1 of capture flag per position, in the slice's
 // layout: gen/units/pair_layout.hpp) or the stream. A position's value comes from its final state
-// (gen/solve/position_state.hpp): put() for one position, put_configuration() for a men configuration's
-// kings_per_men() consecutive states. Tasks write disjoint positions of the held values; the
-// stream takes whole configurations from any thread (UnitStream::put).
+// (gen/solve/position_state.hpp): put() for one position, put_configuration() for a men
+// configuration's kings_per_men() consecutive states. Tasks write disjoint positions of the held
+// values; the stream takes whole configurations from any thread (UnitStream::put).
 #pragma once
 
 #include <cstdint>
@@ -15,8 +15,8 @@
 #include <span>
 #include <vector>
 
-#include "gen/units/pair_layout.hpp"
 #include "gen/solve/position_state.hpp"
+#include "gen/units/pair_layout.hpp"
 #include "gen/units/unit_file.hpp"
 
 namespace damas::solving {

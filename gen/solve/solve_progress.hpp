@@ -1,6 +1,6 @@
-// The progress of solving a pair's slices (gen/solve/solver.hpp), as the caller's ProgressFn sees it:
-// the positions of the slices solved, plus, while a slice is solved whole, its bucket entries so
-// far (capped at the slice: an entry may be stale, and draws are never in a bucket).
+// The progress of solving a pair's slices (gen/solve/solver.hpp), as the caller's ProgressFn sees
+// it: the positions of the slices solved, plus, while a slice is solved whole, its bucket entries
+// so far (capped at the slice: an entry may be stale, and draws are never in a bucket).
 #pragma once
 
 #include <algorithm>

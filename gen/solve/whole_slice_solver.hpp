@@ -2,11 +2,11 @@
 // then resolved by increasing distance, one level per distance, in parallel.
 //
 // Owns: the slice's working arrays, sized once for the largest slice it solves: a 4-byte state
-// per position (gen/solve/position_state.hpp), in the slice's layout, accessed at random (2 MiB pages);
-// two level bitmaps (2 bits a position); a bucket of positions per distance (longest losses and
-// initial wins, at most 4 bytes an entry), staged per thread; and per men configuration a
-// MenBlock (its men and its flip's first state: gen/solve/predecessors.hpp). The level is walked as a
-// bitmap, so each position is visited once and in state order, which keeps the predecessors of
+// per position (gen/solve/position_state.hpp), in the slice's layout, accessed at random (2 MiB
+// pages); two level bitmaps (2 bits a position); a bucket of positions per distance (longest losses
+// and initial wins, at most 4 bytes an entry), staged per thread; and per men configuration a
+// MenBlock (its men and its flip's first state: gen/solve/predecessors.hpp). The level is walked as
+// a bitmap, so each position is visited once and in state order, which keeps the predecessors of
 // consecutive positions in the same few men configurations (cache lines). Where men only move
 // forward, tasks take whole men configurations, so updates need no atomic read-modify-write.
 // Chosen per rules at construction; one virtual call per slice, none per position.

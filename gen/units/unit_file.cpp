@@ -18,9 +18,9 @@ namespace {
 
 // How a slice is cut into chunks, each of one class. runs: whole men configurations, about the
 // layout's unit_chunk_positions each; split: a class's configurations cut into chunks of that
-// where a configuration is larger (written whole, gen/solve/compact/compact_solver.hpp); configurations:
-// one configuration each (streamed); parts: each configuration alone, cut into chunks where it
-// is larger (streamed, gen/solve/compact/compact_solver.hpp's groups).
+// where a configuration is larger (written whole, gen/solve/compact/compact_solver.hpp);
+// configurations: one configuration each (streamed); parts: each configuration alone, cut into
+// chunks where it is larger (streamed, gen/solve/compact/compact_solver.hpp's groups).
 enum class Chunking { runs, split, configurations, parts };
 
 std::vector<UnitReader::Chunk> slice_chunks(const PairLayout& layout, int slice,

@@ -12,8 +12,8 @@
 // A chunk holds whole men configurations of one class (kings_per_men() positions each), about
 // a chunk's positions (PairLayout::unit_chunk_positions: 64 Ki unless the run's tuning says
 // otherwise), or one configuration (a streamed unit: UnitStream), or (written by
-// gen/solve/compact/compact_solver.hpp) at most a chunk's positions of one larger configuration, so that
-// the writer can read a class's values in class order from every slice's unit at once, a chunk
+// gen/solve/compact/compact_solver.hpp) at most a chunk's positions of one larger configuration, so
+// that the writer can read a class's values in class order from every slice's unit at once, a chunk
 // at a time, and never the whole pair (ClassStream). A unit whose checksums fail (one that did
 // not reach the disk before a power loss) is solved again.
 #pragma once
@@ -48,8 +48,9 @@ void write_unit(const std::filesystem::path& path, const Variant& v, const PairL
 // A unit file written as its chunks come, in any order, from any thread: a solver that finishes
 // a slice a men configuration at a time (gen/solve/component_solver.hpp) never holds the slice's
 // values. Each put() is one whole chunk: a men configuration, or with `split` a part of one of
-// at most a chunk's positions (the byte-a-position solver's groups, gen/solve/compact/compact_solver.hpp);
-// close() once every one is in. Destroyed without close(), the unfinished file is removed.
+// at most a chunk's positions (the byte-a-position solver's groups,
+// gen/solve/compact/compact_solver.hpp); close() once every one is in. Destroyed without close(),
+// the unfinished file is removed.
 class UnitStream {
   public:
     UnitStream(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,

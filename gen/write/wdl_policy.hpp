@@ -1,6 +1,6 @@
 // The wdl layouts' policy: which layout and codec each class's wdl file gets. The one place of
-// that choice: the generator (gen/run/generate.cpp) asks it, the writer (gen/write/writer.hpp) and the
-// codecs (table/codec.hpp) carry it out, format.hpp describes the layouts.
+// that choice: the generator (gen/run/generate.cpp) asks it, the writer (gen/write/writer.hpp) and
+// the codecs (table/codec.hpp) carry it out, format.hpp describes the layouts.
 //
 // Why each choice:
 // - Mirror layout: a class and its mirror hold the same information, so of a pair one wdl file

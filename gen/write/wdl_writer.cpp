@@ -1,6 +1,6 @@
-// The wdl writers of gen/write/writer.hpp beyond a table of held values: any codec (table/codec.hpp)
-// for values held or read in passes (WdlPasses), size estimates of any codec from a sample of
-// blocks, and the header's counts.
+// The wdl writers of gen/write/writer.hpp beyond a table of held values: any codec
+// (table/codec.hpp) for values held or read in passes (WdlPasses), size estimates of any codec from
+// a sample of blocks, and the header's counts.
 #include "gen/write/table_writing.hpp"
 
 namespace damas {

@@ -5,8 +5,8 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "probe/messages.hpp"
 #include "probe/limits_probe.hpp"
+#include "probe/messages.hpp"
 #include "rules/error.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"

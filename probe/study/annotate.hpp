@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
+#include "limits/draw_rules.hpp"
 #include "probe/probe.hpp"
 #include "rules/pdn.hpp"
-#include "limits/draw_rules.hpp"
 
 namespace damas {
 

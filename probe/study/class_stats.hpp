@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "index/material.hpp"
-#include "probe/probe.hpp"
 #include "probe/limits_probe.hpp"
+#include "probe/probe.hpp"
 
 namespace damas::study {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "probe/probe.hpp"
 #include "probe/limits_probe.hpp"
+#include "probe/probe.hpp"
 #include "rules/move.hpp"
 
 namespace damas::study {

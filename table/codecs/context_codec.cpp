@@ -1,9 +1,9 @@
-// The context codecs behind the seam of table/codec.hpp: the static model (table/codecs/wdl_context.hpp,
-// codec 1, "context") and the mixed one (table/codecs/wdl_mix.hpp, codec 2, "context-mix"), one
-// implementation over the two (a Kind each). The model is built from counts over the sampled
-// blocks; the flags of a block's positions (which it skips, where the opponent threatens a
-// capture, the mixed model's features) are computed from the positions themselves, or held from
-// the model's pass for the encoders of the same blocks.
+// The context codecs behind the seam of table/codec.hpp: the static model
+// (table/codecs/wdl_context.hpp, codec 1, "context") and the mixed one (table/codecs/wdl_mix.hpp,
+// codec 2, "context-mix"), one implementation over the two (a Kind each). The model is built from
+// counts over the sampled blocks; the flags of a block's positions (which it skips, where the
+// opponent threatens a capture, the mixed model's features) are computed from the positions
+// themselves, or held from the model's pass for the encoders of the same blocks.
 #include <algorithm>
 #include <atomic>
 

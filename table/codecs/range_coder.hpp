@@ -1,8 +1,8 @@
-// The binary range coder of the context codecs (table/codecs/wdl_context.hpp, table/codecs/wdl_mix.hpp): the
-// carry-propagating kind, 32-bit range, 8-bit output, probabilities of a 1 in 12 bits
-// (1..4095 out of 4096). A block's bytes are the encoder's output, 5 bytes of flush included;
-// the decoder reads zeros past its input and says so (overran), so corrupt input is told apart
-// and never read beyond.
+// The binary range coder of the context codecs (table/codecs/wdl_context.hpp,
+// table/codecs/wdl_mix.hpp): the carry-propagating kind, 32-bit range, 8-bit output, probabilities
+// of a 1 in 12 bits (1..4095 out of 4096). A block's bytes are the encoder's output, 5 bytes of
+// flush included; the decoder reads zeros past its input and says so (overran), so corrupt input is
+// told apart and never read beyond.
 #pragma once
 
 #include <cstddef>

@@ -2,9 +2,9 @@
 // range coder, for the large classes where it beats zstd by a third or more.
 //
 // Owns: which positions a block codes, the contexts, the model's bytes, and the coding of one
-// block in both directions. The writer (gen/write/writer) and the reader (table/table_file) reach it
-// through the codec seam (table/codec.hpp; table/codecs/context_codec.cpp), which builds the model,
-// encodes and decodes with these functions; both compute a position's flags the same way
+// block in both directions. The writer (gen/write/writer) and the reader (table/table_file) reach
+// it through the codec seam (table/codec.hpp; table/codecs/context_codec.cpp), which builds the
+// model, encodes and decodes with these functions; both compute a position's flags the same way
 // (PositionFlags).
 //
 // Why it compresses better than zstd on the same values: it never codes a position the probe

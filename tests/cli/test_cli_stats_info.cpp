@@ -88,14 +88,13 @@ TEST_F(RulesCli, StatsCountThePureWinsTheRulesDraw) {
         ++wins;
         drawn += pr.plies > 10;
     }
-    const std::string expected =
-        "\"rules\":{\"edition\":\"seed\"," +
-        json_counts({{"quiet_positions", quiet},
-                     {"pure_wins", wins},
-                     {"wins_drawn", drawn},
-                     {"pure_losses", 0},
-                     {"losses_drawn", 0}}) +
-        "}";
+    const std::string expected = "\"rules\":{\"edition\":\"seed\"," +
+                                 json_counts({{"quiet_positions", quiet},
+                                              {"pure_wins", wins},
+                                              {"wins_drawn", drawn},
+                                              {"pure_losses", 0},
+                                              {"losses_drawn", 0}}) +
+                                 "}";
     EXPECT_NE(r.out.find(expected), std::string::npos) << r.out << "\n" << expected;
 
     const CliRun t = damas({"stats", "--variant", "international", "--dir",

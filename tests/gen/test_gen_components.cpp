@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "gen/store/solved_store.hpp"
 #include "gen/solve/solver.hpp"
+#include "gen/store/solved_store.hpp"
 #include "gen_fixtures.hpp"
 #include "index/material.hpp"
 

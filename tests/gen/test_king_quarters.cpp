@@ -1,5 +1,5 @@
-// KingQuarters (gen/solve/king_quarters.hpp): every position of a kings-only turkish pair with a side
-// of an odd number of kings stands for exactly one held position, the same as its three images
+// KingQuarters (gen/solve/king_quarters.hpp): every position of a kings-only turkish pair with a
+// side of an odd number of kings stands for exactly one held position, the same as its three images
 // (files reversed, rows reversed, both); held positions are numbered 0..size()-1 without gaps,
 // and position_at is locate's inverse. The values they share are checked by the byte-a-position
 // solver's tests (test_gen_units: the same files as the pairs held whole).

@@ -7,8 +7,8 @@
 #include <random>
 #include <set>
 
-#include "gen/run/generate.hpp"
 #include "gen/plan/pair_graph.hpp"
+#include "gen/run/generate.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 

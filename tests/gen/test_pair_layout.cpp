@@ -1,5 +1,5 @@
-// PairLayout (gen/units/pair_layout.hpp): the computed mode gives the tabled mode's slices, lists and
-// ranks, for every class of small sets of each board (both classes of a pair, classes that are
+// PairLayout (gen/units/pair_layout.hpp): the computed mode gives the tabled mode's slices, lists
+// and ranks, for every class of small sets of each board (both classes of a pair, classes that are
 // their own mirror, without men, without kings), and pairs solved on it in units (both solvers)
 // write the same files as pairs held whole on the tabled one.
 #include <gtest/gtest.h>

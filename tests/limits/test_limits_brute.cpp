@@ -89,7 +89,8 @@ TEST(LimitsBrute, PortugueseForcadaBehindTheKingCount) {
         const auto cases = [&](const Position& p) {
             std::vector<CountCase> out;
             for (const int f : {0, 1, 6, 13, 20})
-                if (d + f < 40) out.push_back(forcada_case(p, Arbiter<Portuguese>::strong_side(p), d + f, f));
+                if (d + f < 40)
+                    out.push_back(forcada_case(p, Arbiter<Portuguese>::strong_side(p), d + f, f));
             return out;
         };
         for (const char* m : {"0301", "0103"}) {

@@ -34,8 +34,8 @@ TEST_P(ChosenByEstimate, AnswersLikeTheFullLayout) {
 INSTANTIATE_TEST_SUITE_P(Variants, ChosenByEstimate,
                          testing::Values(Case{"english", 3}, Case{"turkish", 3}), test::case_name);
 
-// The context codecs (table/codecs/wdl_context.hpp, table/codecs/wdl_mix.hpp) wherever they apply, on top of
-// the mirror layout.
+// The context codecs (table/codecs/wdl_context.hpp, table/codecs/wdl_mix.hpp) wherever they apply,
+// on top of the mirror layout.
 class ContextCodec : public testing::TestWithParam<Case> {};
 
 TEST_P(ContextCodec, AnswersLikeZstd) {

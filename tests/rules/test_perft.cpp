@@ -40,7 +40,9 @@ TEST_P(PublishedPerft, MatchesEveryDepth) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, PublishedPerft, ::testing::ValuesIn(published),
-                         [](const auto& test_info) { return std::string(test_info.param.variant); });
+                         [](const auto& test_info) {
+                             return std::string(test_info.param.variant);
+                         });
 
 TEST(PublishedPerftDeep, InternationalDepth9) {
     const Variant v{BaseVariant::international, false};

@@ -17,9 +17,9 @@
 #include "rules/error.hpp"
 #include "table/bytes.hpp"
 #include "table/codec.hpp"
+#include "table/codecs/wdl_context.hpp"
 #include "table/hash.hpp"
 #include "table/table_file.hpp"
-#include "table/codecs/wdl_context.hpp"
 #include "table_fixtures.hpp"
 
 namespace damas {

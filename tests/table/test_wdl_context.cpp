@@ -1,5 +1,5 @@
-// The context codec (table/codecs/wdl_context.hpp) and the half layout (table/format.hpp) at the file
-// level: round trips on real classes (the decoder finds the skipped positions from the
+// The context codec (table/codecs/wdl_context.hpp) and the half layout (table/format.hpp) at the
+// file level: round trips on real classes (the decoder finds the skipped positions from the
 // positions themselves), damaged models and blocks, header rules, and the writer's refusals.
 // Whole databases against zstd ones: test_probe_mirror (ContextCodec, HalfLayout).
 #include <gtest/gtest.h>
@@ -11,9 +11,9 @@
 #include "rules/error.hpp"
 #include "rules/movegen.hpp"
 #include "rules/variants.hpp"
-#include "table/table_file.hpp"
 #include "table/codecs/wdl_context.hpp"
 #include "table/codecs/wdl_mix.hpp"
+#include "table/table_file.hpp"
 #include "table_fixtures.hpp"
 
 namespace damas {

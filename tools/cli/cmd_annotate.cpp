@@ -1,7 +1,7 @@
-// annotate: PDN games with the tablebase's verdict on every position inside it (probe/study/annotate.hpp
-// says what is written). The annotated PDN goes to -o FILE or standard output, a summary line
-// per game to standard output (standard error when the PDN goes there), --json everything as
-// one object.
+// annotate: PDN games with the tablebase's verdict on every position inside it
+// (probe/study/annotate.hpp says what is written). The annotated PDN goes to -o FILE or standard
+// output, a summary line per game to standard output (standard error when the PDN goes there),
+// --json everything as one object.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>

@@ -2,10 +2,10 @@
 #include <cstdio>
 #include <string>
 
-#include "gen/run/generate.hpp"
 #include "gen/plan/plan.hpp"
-#include "gen/run/recode.hpp"
 #include "gen/process/threads.hpp"
+#include "gen/run/generate.hpp"
+#include "gen/run/recode.hpp"
 #include "gen/verify/verify.hpp"
 #include "rules/error.hpp"
 #include "tools/cli/commands.hpp"

@@ -76,9 +76,10 @@ void print_rule_report(const RuleReport& r) {
     const RulesAnswer& a = *r.answer;
     std::printf("rules: %s", value_name(a.rule.value));
     if (a.rule.value != Value::draw) std::printf(" %d", a.rule.plies);
-    std::printf(" under %s, %d %s left%s\n", a.count.c_str(), a.plies_left,
-                a.plies_left == 1 ? "ply" : "plies",
-                a.exact ? "" : " (not exact: which king was the lone one decides; see --forcada-side)");
+    std::printf(
+        " under %s, %d %s left%s\n", a.count.c_str(), a.plies_left,
+        a.plies_left == 1 ? "ply" : "plies",
+        a.exact ? "" : " (not exact: which king was the lone one decides; see --forcada-side)");
     if (a.differs()) std::printf("%s\n", a.summary().c_str());
 }
 

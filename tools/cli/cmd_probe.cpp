@@ -15,17 +15,17 @@
 #include "index/material.hpp"
 #include "probe/messages.hpp"
 #include "probe/probe.hpp"
+#include "probe/study/class_stats.hpp"
+#include "probe/study/line.hpp"
+#include "probe/study/root_analysis.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
 #include "rules/printable.hpp"
 #include "table/codec.hpp"
 #include "table/table_file.hpp"
-#include "probe/study/class_stats.hpp"
-#include "probe/study/line.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/database.hpp"
-#include "probe/study/root_analysis.hpp"
 #include "tools/cli/limits_options.hpp"
 
 namespace damas::cli {
@@ -159,7 +159,8 @@ void run_line(const ProbeOptions& po) {
         moves.push_back(std::move(row));
         if (!o.json)
             std::printf("%s %s %s %s\n", m.number.c_str(), m.move.text.c_str(),
-                        move_outcome_text(m.move).c_str(), to_fen(db.variant, m.move.after).c_str());
+                        move_outcome_text(m.move).c_str(),
+                        to_fen(db.variant, m.move.after).c_str());
     }
     if (o.json) {
         out["line"] = std::move(moves);
@@ -234,8 +235,8 @@ void run_stats(const StatsOptions& o) {
     const DrawRules draw = draw_rules(db.variant, edition_or_throw(o.edition));
     Json rows = Json::array();
     for (const Material m : stats_classes(db, o.only)) {
-        ClassStats s =
-            study::class_stats(db.variant, db.dir, m, [&](const Position& p) { return db.probe(p); });
+        ClassStats s = study::class_stats(db.variant, db.dir, m,
+                                          [&](const Position& p) { return db.probe(p); });
         s.rules = study::rule_stats(db.dir, draw, m);
         if (o.json)
             rows.push_back(stats_json(s, draw));

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
-#include "rules/variant.hpp"
 #include "limits/draw_rules.hpp"
+#include "rules/variant.hpp"
 #include "tools/render/analysis_json.hpp"
 
 namespace damas::cli {

@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "gen/run/generate.hpp"
-#include "gen/plan/plan.hpp"
 #include "gen/limits/rule_generate.hpp"
+#include "gen/plan/plan.hpp"
+#include "gen/run/generate.hpp"
 #include "tools/render/analysis_json.hpp"
 
 namespace damas::cli {

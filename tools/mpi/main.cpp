@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "gen/limits/rule_generate.hpp"
-#include "gen/run/generate.hpp"
 #include "gen/process/threads.hpp"
+#include "gen/run/generate.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "rules/printable.hpp"
@@ -164,12 +164,13 @@ Json ranks_json(const std::vector<RankReport>& reports, double seconds) {
     Json ranks = Json::array();
     for (std::size_t r = 0; r < reports.size(); ++r) {
         const RankTimes& t = reports[r].times;
-        ranks.push_back({{"rank", r},
-                         {"pairs", t.pairs},
-                         {"busy_seconds", t.busy_seconds},
-                         {"wait_seconds", t.wait_seconds},
-                         {"wait_share", seconds > 0 ? t.wait_seconds / seconds : 0.0},
-                         {"peak_resident_bytes", static_cast<double>(reports[r].peak_resident_bytes)}});
+        ranks.push_back(
+            {{"rank", r},
+             {"pairs", t.pairs},
+             {"busy_seconds", t.busy_seconds},
+             {"wait_seconds", t.wait_seconds},
+             {"wait_share", seconds > 0 ? t.wait_seconds / seconds : 0.0},
+             {"peak_resident_bytes", static_cast<double>(reports[r].peak_resident_bytes)}});
     }
     return ranks;
 }
@@ -186,8 +187,7 @@ void print_ranks(const std::vector<RankReport>& reports, double seconds) {
 
 // The run's start on every rank, then its pairs over the ranks (tools/mpi/distributed.hpp),
 // rank 0 skipping those whose files are complete first.
-RankTimes run_on_ranks(const Job& job, RunSteps& run, Progress& progress,
-                       Progress& work_progress) {
+RankTimes run_on_ranks(const Job& job, RunSteps& run, Progress& progress, Progress& work_progress) {
     const PairGraph& graph = run.graph();
     check_same_pairs(job, graph);
     on_every_rank(job, [&] { run.start(job.rank == 0, progress, work_progress); });

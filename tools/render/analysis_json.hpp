@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "probe/probe.hpp"
 #include "probe/limits_probe.hpp"
+#include "probe/probe.hpp"
 #include "probe/study/class_stats.hpp"
 #include "probe/study/root_analysis.hpp"
 

@@ -6,12 +6,12 @@
 
 #include "index/flip.hpp"
 #include "index/material.hpp"
+#include "probe/study/class_stats.hpp"
+#include "probe/study/root_analysis.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "table/table_file.hpp"
 #include "tools/render/analysis_json.hpp"
-#include "probe/study/class_stats.hpp"
-#include "probe/study/root_analysis.hpp"
 #include "tools/render/svg.hpp"
 
 namespace damas::cli {

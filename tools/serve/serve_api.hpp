@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "probe/probe.hpp"
 #include "probe/limits_probe.hpp"
+#include "probe/probe.hpp"
 
 namespace damas::cli {
 
