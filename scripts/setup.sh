@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+packages=(build-essential cmake ninja-build pkg-config clang clang-format libclang-rt-14-dev
           libzstd-dev libtbb-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
           libxxhash-dev libfmt-dev
           libcpp-httplib-dev nlohmann-json3-dev python3 python3-dev pybind11-dev
