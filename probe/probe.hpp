@@ -65,17 +65,17 @@ inline constexpr int max_table_pieces = 8;
 
 enum class ProbeStatus : std::uint8_t {
     ok,
-    not_in_database,     // a class needed has no table file, or the position has more pieces than
-                         // the handle's cap
-    not_in_cache,        // probe_wdl_cached, or any probe under CachedReadsOnly: a block or a table
-                         // needed is not loaded (nothing was read or opened)
-    error_corrupt,       // a table file is damaged (header, size, checksum of a block)
-    error_io,            // a table file could not be read
-    invalid_position,    // pieces off the board or on one square, a man on a row it cannot stand
-                         // on, kings that are not pieces, the side not to move without pieces
-    invalid_argument,    // probe_rules: a negative count, a forcada count outside portuguese
-    no_rule_table,       // probe_rules: a rule table (.dtr, .dtr-fmjd, .dtr-forcada...) is not
-                         // in the folder (damas gen-rules has not been run for its class)
+    not_in_database,   // a class needed has no table file, or the position has more pieces than
+                       // the handle's cap
+    not_in_cache,      // probe_wdl_cached, or any probe under CachedReadsOnly: a block or a table
+                       // needed is not loaded (nothing was read or opened)
+    error_corrupt,     // a table file is damaged (header, size, checksum of a block)
+    error_io,          // a table file could not be read
+    invalid_position,  // pieces off the board or on one square, a man on a row it cannot stand
+                       // on, kings that are not pieces, the side not to move without pieces
+    invalid_argument,  // probe_rules: a negative count, a forcada count or side outside portuguese
+    no_rule_table,     // probe_rules: a rule table (.dtr, .dtr-fmjd, .dtr-forcada...) is not
+                       // in the folder (damas gen-rules has not been run for its class)
     unreachable_counts,  // probe_rules, probe_root: no game reaches the counts given at the
                          // position (RulesResult::unreachable says why)
 };
