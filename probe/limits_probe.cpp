@@ -56,6 +56,13 @@ bool forcada_runs_through(const DrawRules& rules, const Position& p) {
     return (row && row->kind == RowKind::forcada) || rules.forcada_runs_on(m);
 }
 
+// No negative count, and the forcada's counts only in portuguese.
+bool counts_valid(const DrawRules& rules, const RuleCounters& c) {
+    if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0) return false;
+    const bool forcada = c.forcada_started.value_or(false) || c.forcada_plies > 0 || c.forcada_side;
+    return !forcada || rules.variant.base == BaseVariant::portuguese;
+}
+
 }  // namespace
 
 MissingRuleTable::MissingRuleTable(const std::filesystem::path& file, Material m)
@@ -245,10 +252,7 @@ RulesResult Tablebase::probe_rules(const DrawRules& rules, const Position& p,
                                    const RuleCounters& c) const noexcept {
     RulesResult result;
     try {
-        if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0 ||
-            ((c.forcada_started.value_or(false) || c.forcada_plies > 0 || c.forcada_side) &&
-             rules.variant.base != BaseVariant::portuguese))
-            return {ProbeStatus::invalid_argument, {}, {}, {}};
+        if (!counts_valid(rules, c)) return {ProbeStatus::invalid_argument, {}, {}, {}};
         const ProbeResult pure = probe_dtw(rules.variant, p);
         if (!pure.ok()) return {pure.status, {}, {}, {}};
         RulesAnswer& a = result.answer;
@@ -310,14 +314,13 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
         if (root.value != Value::draw && root.plies == 0) return ProbeStatus::ok;  // game over
         if (rules && !(rules->variant == v)) return ProbeStatus::invalid_argument;
         RulesResult failure;
-        CountState count;
+        CountAt at;
         if (rules) {
-            if (c.plies_since_capture < 0 || c.plies_in_ending < 0 || c.forcada_plies < 0)
-                return ProbeStatus::invalid_argument;
-            const CountAt at = count_at(*rules, p, c);
+            if (!counts_valid(*rules, c)) return ProbeStatus::invalid_argument;
+            at = count_at(*rules, p, c);
             if (!at.unreachable.empty()) return ProbeStatus::unreachable_counts;
-            count = at.state;
         }
+        const CountState& count = at.state;
         const VariantInfo& vi = v.info();
         return dispatch(v.base, [&](auto r) {
             using R = decltype(r);
@@ -349,6 +352,14 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
                         const RuleSearch<R> search{*this, *rules, failure};
                         Outcome o;
                         if (!search.rule(rm.after, next, o)) return failure.status;
+                        if (at.alternative) {  // as probe_rules: a draw where the side matters
+                            Outcome other;
+                            if (!search.rule(rm.after,
+                                             count_after(t, *at.alternative, m.is_capture()),
+                                             other))
+                                return failure.status;
+                            if (other.value != o.value) o = {Value::draw, 0};
+                        }
                         rm.rule = for_mover(o, t.kind == Transition::Kind::fresh);
                         rm.rule_count = count_name(*rules, Material::of(rm.after), next);
                         rm.rule_plies_left = next.plies_left;

@@ -333,6 +333,36 @@ TEST(RulesExamples, PortugueseForcada) {
         EXPECT_GT(check_class<Portuguese>(db, Edition::seed, mat("0101"), c, win_within(24 - f)),
                   0u);
     }
+    // The root moves in 1 king against 1 without the forcada's side: each move's value where
+    // both sides give the same, else a draw (nothing is certain), as probe_rules answers.
+    {
+        const auto tb = Tablebase::open(db.dir);
+        const DrawRules rules = draw_rules(v);
+        const ClassIndex index(v.info().board, mat("0101"));
+        int differing = 0;
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const Position p = index.unindex(i);
+            RuleCounters c;
+            c.forcada_started = true;
+            c.forcada_plies = 21;
+            c.plies_since_capture = 1;
+            std::vector<RootMove> unknown, white, black;
+            ASSERT_EQ(tb->probe_root(v, p, unknown, &rules, c), ProbeStatus::ok);
+            c.forcada_side = Color::white;
+            ASSERT_EQ(tb->probe_root(v, p, white, &rules, c), ProbeStatus::ok);
+            c.forcada_side = Color::black;
+            ASSERT_EQ(tb->probe_root(v, p, black, &rules, c), ProbeStatus::ok);
+            ASSERT_EQ(unknown.size(), white.size());
+            ASSERT_EQ(unknown.size(), black.size());
+            for (std::size_t k = 0; k < unknown.size(); ++k) {
+                const bool agree = white[k].rule->value == black[k].rule->value;
+                differing += !agree;
+                EXPECT_EQ(unknown[k].rule->value, agree ? white[k].rule->value : Value::draw)
+                    << to_fen(v, p) << " " << unknown[k].notation;
+            }
+        }
+        EXPECT_GT(differing, 0);
+    }
     // The example: Black's three kings win in 25 plies, the lone king taking a king at
     // ply 22: the game is not won within Black's 12 moves, a draw.
     {
