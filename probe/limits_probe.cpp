@@ -151,12 +151,12 @@ RuleCounters counters_stated(Variant v, const StatedCounts& s) {
         c.forcada_plies = *s.forcada_plies;
     }
     if (s.forcada_side) {
-        if (*s.forcada_side != "white" && *s.forcada_side != "black")
+        const std::string& side = *s.forcada_side;
+        if (side != "white" && side != "black")
             throw Error(
-                "the forcada's side is white or black (the side with the three kings), "
-                "not '" +
-                printable(*s.forcada_side) + "'");
-        c.forcada_side = *s.forcada_side == "white" ? Color::white : Color::black;
+                "the forcada's side is white or black (the side with the three kings), not '" +
+                printable(side) + "'");
+        c.forcada_side = side == "white" ? Color::white : Color::black;
     }
     return c;
 }
@@ -177,10 +177,6 @@ RuleCounters counters_after(const DrawRules& rules, const Position& before, cons
     }
     // Else a forcada starts when a king reaches the diagonal (count_at looks at `after`).
     return n;
-}
-// Else the count starts when a king reaches the diagonal (count_at looks at `after`).
-}
-return n;
 }
 
 namespace {
