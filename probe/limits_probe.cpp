@@ -128,8 +128,8 @@ CountAt count_at(const DrawRules& rules, const Position& p, const RuleCounters& 
             at.alternative = running(to_move_at_start);
         }
     }
-    if (c.forcada_side && ((row && row->kind == RowKind::forcada) || rules.forcada_runs_on(m)) &&
-        !forcada_start_ambiguous(p) && *c.forcada_side != forcada_kings_side(p))
+    if (c.forcada_side && forcada_runs_through(rules, p) && !forcada_start_ambiguous(p) &&
+        *c.forcada_side != forcada_kings_side(p))
         at.unreachable =
             "the forcada's side is the one with the three kings, which keeps more kings than the "
             "lone king until 1 king against 1";
