@@ -8,6 +8,7 @@
 #include "probe/limits_probe.hpp"
 #include "probe/messages.hpp"
 #include "rules/error.hpp"
+#include "rules/game_type.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/printable.hpp"
@@ -27,12 +28,6 @@ std::string braced(const std::string& text) {
     comment += text;
     comment += '}';
     return comment;
-}
-
-// PDN 3.0's GameType numbers of the base variants (giveaway forms have none of their own).
-int game_type_number(BaseVariant b) {
-    constexpr std::array<int, base_variant_count> numbers{20, 26, 28, 25, 22, 21, 30};
-    return numbers[static_cast<int>(b)];
 }
 
 // Everything one game's replay needs, and the error messages naming the game.
@@ -82,11 +77,11 @@ class GameReplay {
         const auto type = game_.tag("GameType");
         if (!type || type->empty() || !std::isdigit(static_cast<unsigned char>(type->front())))
             return;
-        const int n = std::atoi(type->c_str());
-        if (n != game_type_number(v_.base))
+        const Variant base{v_.base, false};
+        if (variant_of_game_type(*type) != base)
             fail("[GameType \"" + printable(*type, 40) + "\"] is not " +
                  std::string(v_.info().name) + " (GameType " +
-                 std::to_string(game_type_number(v_.base)) + ")");
+                 std::to_string(*game_type_number(base)) + ")");
     }
 
     Position start_position() const {
@@ -205,6 +200,8 @@ class GameReplay {
     PdnGame annotated_pdn() const {
         PdnGame g = game_;
         if (!g.tag("Annotator")) g.tags.push_back({"Annotator", "damas annotate"});
+        if (const auto type = game_type_number(v_); type && !g.tag("GameType"))
+            g.tags.push_back({"GameType", std::to_string(*type)});
         if (out_.start_value)
             g.before.push_back(braced(value_comment(*out_.start_value, out_.start.side)));
         for (std::size_t i = 0; i < g.moves.size(); ++i) {

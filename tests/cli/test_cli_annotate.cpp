@@ -220,6 +220,7 @@ TEST_F(AnnotateCli, WritesThePdnBackWithCommentsAndMarks) {
     const PdnGame& back = games[0];
     EXPECT_EQ(back.tag("FEN"), g.start_fen);
     EXPECT_EQ(back.tag("Annotator"), "damas annotate");
+    EXPECT_EQ(back.tag("GameType"), "21");  // PDN's english, as other programs read it
     ASSERT_EQ(back.moves.size(), g.moves.size());
     for (std::size_t i = 0; i < g.moves.size(); ++i) {
         EXPECT_EQ(back.moves[i].text, g.moves[i]);
@@ -277,11 +278,12 @@ TEST_F(AnnotateCli, GamesOutsideTheTablebaseAndSeveralGames) {
     EXPECT_EQ(two["start"]["dtw"], p["dtw"]);
     EXPECT_EQ(two["start"]["rules"], p["rules"]);
     EXPECT_EQ(two["moves"][0]["counts_after"]["plies_since_capture"], 1);  // a king move
-    // The text: the first game untouched but for the Annotator tag and the summary.
+    // The text: the first game untouched but for the Annotator and GameType tags and the
+    // summary.
     const CliRun r = annotate(path);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out.substr(0, r.out.find("[Event \"two\"]")),
-              "[Event \"one\"]\n[Annotator \"damas annotate\"]\n\n"
+              "[Event \"one\"]\n[Annotator \"damas annotate\"]\n[GameType \"21\"]\n\n"
               "1. 11-15 23-19 2. 8-11 22-17 {damas: never inside the tablebase} *\n\n");
     EXPECT_NE(r.out.find("1... 18-14 {White wins, dtw "), std::string::npos) << r.out;
 }
@@ -303,6 +305,34 @@ TEST_F(AnnotateCli, WithoutRuleTablesPureValuesAndANote) {
     const json j = json_of({"annotate", "-v", "english", "-d", pure_db().string(), path});
     EXPECT_TRUE(j["games"][0].contains("rules_missing"));
     EXPECT_FALSE(j["games"][0]["start"].contains("rules"));
+}
+
+// Without -v the first [GameType] tag names the variant; a tag already there is kept.
+TEST_F(AnnotateCli, TheGameTypeTagChoosesTheVariant) {
+    const std::string path = file("typed.pdn",
+                                  "[GameType \"21,B,8,8,A0,0\"]\n[FEN \"W:WK18,K19:BK1\"]\n"
+                                  "1... 18-14 *\n\n[FEN \"W:WK18,K19:BK1\"]\n1... 18-14 *\n");
+    const CliRun r = damas({"annotate", "-d", db().string(), path});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const CliRun with_v = annotate(path);
+    EXPECT_EQ(r.out, with_v.out);
+    const std::vector<PdnGame> games = read_pdn(r.out);
+    ASSERT_EQ(games.size(), 2u);
+    EXPECT_EQ(games[0].tag("GameType"), "21,B,8,8,A0,0");
+    EXPECT_EQ(games[1].tag("GameType"), "21");
+    const auto error_of = [&](const std::string& name, const std::string& text) {
+        const CliRun e = damas({"annotate", "-d", db().string(), file(name, text)});
+        EXPECT_EQ(e.exit_code, 2);
+        return e.err;
+    };
+    EXPECT_NE(error_of("untyped.pdn", "1. 11-15 *\n").find("no --variant and no [GameType] tag"),
+              std::string::npos);
+    EXPECT_NE(error_of("frisian.pdn", "[GameType \"40\"]\n1. 32-28 *\n")
+                  .find("[GameType \"40\"] names no variant damas has"),
+              std::string::npos);
+    // International's tag with only english tables: the folder's error, naming international.
+    EXPECT_NE(error_of("intl.pdn", "[GameType \"20\"]\n1. 32-28 *\n").find("no international"),
+              std::string::npos);
 }
 
 TEST_F(AnnotateCli, ErrorsNameTheGameTheMoveOrTheLine) {

@@ -12,6 +12,7 @@
 
 #include "probe/study/annotate.hpp"
 #include "rules/error.hpp"
+#include "rules/game_type.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
 #include "rules/printable.hpp"
@@ -95,13 +96,28 @@ Json game_json(Variant variant, const DrawRules& rules, const PdnGame& source,
     return j;
 }
 
+// The variant -v names, else the one the first [GameType] tag of the games names.
+std::string variant_name(const AnnotateCommandOptions& o, const std::vector<PdnGame>& games) {
+    if (!o.variant.empty()) return o.variant;
+    for (const PdnGame& g : games) {
+        const auto type = g.tag("GameType");
+        if (!type) continue;
+        const auto v = variant_of_game_type(*type);
+        if (!v)
+            throw Error("[GameType \"" + printable(*type, 40) +
+                        "\"] names no variant damas has: give --variant");
+        return v->name();
+    }
+    throw Error("no --variant and no [GameType] tag in " + printable(o.input) + ": give --variant");
+}
+
 void run_annotate(const AnnotateCommandOptions& o) {
-    const Database db(o.variant, o.dir);
+    const std::vector<PdnGame> games = read_games(o.input);
+    const Database db(variant_name(o, games), o.dir);
     const AnnotateOptions options{
         db.variant, edition_or_throw(o.edition),
         [&db](const Position& p, ProbeStatus s) { return db.describe_failure(p, s); }};
     const DrawRules rules = draw_rules(options.variant, options.edition);
-    const std::vector<PdnGame> games = read_games(o.input);
     const std::vector<AnnotatedGame> annotated = annotate_games(*db.tb, options, games);
     std::string pdn;
     for (const AnnotatedGame& g : annotated) pdn += g.pdn;
@@ -133,7 +149,9 @@ void add_annotate_commands(CLI::App& app) {
         "PDN games with the value, DTW and rule value of every position inside the tablebase "
         "(the move-limit counts kept from the start, its [FEN] tag or the initial position), "
         "? and ?? on the moves that throw a win or a draw away, and a summary line per game");
-    add_variant_option(*cmd, o.variant);
+    add_variant_option(*cmd, o.variant, false)
+        ->description("Variant (" + variant_names() +
+                      "); without it, the one the first [GameType] tag names");
     add_dir_option(*cmd, o.dir);
     cmd->add_option("pdn", o.input, "The PDN file (one or more games)")->required();
     cmd->add_option("--output,-o", o.output,
