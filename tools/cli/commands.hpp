@@ -28,6 +28,7 @@ void add_draw_rules_commands(CLI::App& app);  // gen-rules, probe-rules
 void add_svg_commands(CLI::App& app);         // svg
 void add_serve_commands(CLI::App& app);       // serve
 void add_annotate_commands(CLI::App& app);    // annotate
+void add_hub_commands(CLI::App& app);         // hub
 
 // When `dir` is a variant's folder inside a database (db/brazilian), the hint to give the
 // database folder instead, " (db/brazilian is the brazilian tables' folder: give the database

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
     damas::cli::add_svg_commands(app);
     damas::cli::add_serve_commands(app);
     damas::cli::add_annotate_commands(app);
+    damas::cli::add_hub_commands(app);
     const bool json = wants_json(argc, argv);
     try {
         app.parse(argc, argv);

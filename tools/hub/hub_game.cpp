@@ -1,0 +1,189 @@
+// A game as a Hub GUI sends it (see hub_game.hpp).
+#include "tools/hub/hub_game.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <vector>
+
+#include "rules/error.hpp"
+#include "rules/movegen.hpp"
+#include "rules/notation.hpp"
+#include "rules/printable.hpp"
+
+namespace damas::hub {
+namespace {
+
+int square_count(Variant v) {
+    return geometry_tables(v.info()).squares;
+}
+
+// The bit of the square numbered n (1..square_count), or -1.
+int bit_of_hub_square(Variant v, int n) {
+    for (int b = 0; b < 64; ++b)
+        if (square_number(v.info(), b) == n) return b;
+    return -1;
+}
+
+bool all_digits(std::string_view s) {
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A square of a Hub move: its number, or its name in the variant's notation.
+std::optional<int> hub_square(Variant v, std::string_view text) {
+    if (all_digits(text)) {
+        if (text.size() > 3) return std::nullopt;
+        const int b = bit_of_hub_square(v, std::stoi(std::string(text)));
+        return b < 0 ? std::nullopt : std::optional<int>(b);
+    }
+    return parse_square(v.info(), text);
+}
+
+MoveList legal_moves(Variant v, const Position& p) {
+    MoveList list;
+    dispatch(v.base, [&](auto rules) { MoveGenerator<decltype(rules)>::generate(p, list); });
+    return list;
+}
+
+std::string square_text(Variant v, int b) {
+    return v.info().numbering == Numbering::algebraic && !v.info().accepts_numeric
+               ? square_name(v.info(), b)
+               : std::to_string(square_number(v.info(), b));
+}
+
+std::vector<std::string_view> split_moves(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        const std::size_t start = i;
+        while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+        if (i > start) out.push_back(text.substr(start, i - start));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<Variant> variant_of_hub_name(std::string_view name) {
+    if (name == "normal") return Variant{BaseVariant::international, false};
+    if (name == "losing") return Variant{BaseVariant::international, true};
+    const auto v = parse_variant(name);
+    if (v && v->base == BaseVariant::international) return std::nullopt;  // Hub's names only
+    return v;
+}
+
+std::string hub_name(Variant v) {
+    if (v.base == BaseVariant::international) return v.giveaway ? "losing" : "normal";
+    return v.name();
+}
+
+std::string hub_variant_names() {
+    std::string s;
+    for (const Variant& v : all_variants()) {
+        if (!s.empty()) s += ' ';
+        s += hub_name(v);
+    }
+    return s;
+}
+
+std::string hub_position(Variant v, const Position& p) {
+    std::string s(1, p.side == Color::white ? 'W' : 'B');
+    for (int n = 1; n <= square_count(v); ++n) {
+        const int b = bit_of_hub_square(v, n);
+        const Bitboard m = b < 0 ? 0 : bit(b);
+        const bool king = (p.kings & m) != 0;
+        s += (p.of(Color::white) & m)   ? (king ? 'W' : 'w')
+             : (p.of(Color::black) & m) ? (king ? 'B' : 'b')
+                                        : 'e';
+    }
+    return s;
+}
+
+Position parse_hub_position(Variant v, std::string_view text) {
+    if (text.find(':') != std::string_view::npos) return parse_fen(v, text);
+    const int n = square_count(v);
+    if (static_cast<int>(text.size()) != n + 1)
+        throw Error("the position string of " + v.name() + " has " + std::to_string(n + 1) +
+                    " characters (the side to move and " + std::to_string(n) + " squares), not " +
+                    std::to_string(text.size()));
+    Position p;
+    if (text[0] != 'W' && text[0] != 'B')
+        throw Error("the position string starts with the side to move, W or B, not '" +
+                    printable(text.substr(0, 1)) + "'");
+    p.side = text[0] == 'W' ? Color::white : Color::black;
+    for (int i = 1; i <= n; ++i) {
+        const char c = text[static_cast<std::size_t>(i)];
+        if (c == 'e') continue;
+        if (c != 'w' && c != 'b' && c != 'W' && c != 'B')
+            throw Error("square " + std::to_string(i) + " of the position string is '" +
+                        printable(text.substr(static_cast<std::size_t>(i), 1)) +
+                        "' (w, b, W, B or e)");
+        const int b = bit_of_hub_square(v, i);
+        if (b < 0) throw Error("square " + std::to_string(i) + " is not on the board");
+        const Color colour = (c == 'w' || c == 'W') ? Color::white : Color::black;
+        p.pieces[colour == Color::white ? 0 : 1] |= bit(b);
+        if (c == 'W' || c == 'B') p.kings |= bit(b);
+    }
+    validate(v, p);
+    return p;
+}
+
+std::string hub_move(Variant v, const Move& m) {
+    std::string s = square_text(v, m.from);
+    s += m.is_capture() ? 'x' : '-';
+    s += square_text(v, m.to);
+    std::vector<int> captured;
+    for (Bitboard c = m.captured; c; c &= c - 1) captured.push_back(std::countr_zero(c));
+    std::sort(captured.begin(), captured.end(), [&](int a, int b) {
+        return square_number(v.info(), a) < square_number(v.info(), b);
+    });
+    for (int b : captured) s += 'x' + square_text(v, b);
+    return s;
+}
+
+Move parse_hub_move(Variant v, const Position& p, std::string_view text) {
+    std::vector<int> squares;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        if (i < text.size() && text[i] != '-' && text[i] != 'x' && text[i] != 'X' && text[i] != ':')
+            continue;
+        const auto square = hub_square(v, text.substr(start, i - start));
+        if (!square) throw Error("'" + printable(text, 80) + "' is not a move");
+        squares.push_back(*square);
+        start = i + 1;
+    }
+    if (squares.size() < 2) throw Error("'" + printable(text, 80) + "' is not a move");
+    Bitboard captured = 0;
+    for (std::size_t i = 2; i < squares.size(); ++i) captured |= bit(squares[i]);
+    const bool captures_given = squares.size() > 2;
+    std::optional<Move> found;
+    for (const Move& m : legal_moves(v, p)) {
+        if (m.from != squares[0] || m.to != squares[1]) continue;
+        if (captures_given && m.captured != captured) continue;
+        if (found)
+            throw Error(printable(text, 80) + " is ambiguous in " + to_fen(v, p) +
+                        " (give every square it captures)");
+        found = m;
+    }
+    if (!found) throw Error(printable(text, 80) + " is not a legal move in " + to_fen(v, p));
+    return *found;
+}
+
+HubGame replay_hub_game(Variant v, const DrawRules& rules, std::string_view position,
+                        std::string_view moves) {
+    HubGame g{parse_hub_position(v, position), {}, 0};
+    for (std::string_view text : split_moves(moves)) {
+        Move m{};
+        try {
+            m = parse_hub_move(v, g.position, text);
+        } catch (const Error& e) {
+            throw Error("move " + std::to_string(g.plies + 1) + ": " + e.what());
+        }
+        g.play(rules, m);
+    }
+    return g;
+}
+
+}  // namespace damas::hub
