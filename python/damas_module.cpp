@@ -33,6 +33,7 @@
 #include "probe/messages.hpp"
 #include "probe/probe.hpp"
 #include "probe/study/annotate.hpp"
+#include "probe/study/game_counts.hpp"
 #include "probe/study/line.hpp"
 #include "probe/study/root_analysis.hpp"
 #include "rules/error.hpp"
@@ -152,6 +153,27 @@ std::string optional_rules_repr(const std::optional<Rules>& r) {
     return r ? rules_repr(*r) : "None";
 }
 
+// pydraughts' names of the variants damas has (draughts/core/variant.py: "standard", with
+// "from position" and "american" read as pydraughts reads them).
+std::optional<Variant> variant_of_pydraughts_name(const std::string& name) {
+    if (name == "standard" || name == "from position")
+        return Variant{BaseVariant::international, false};
+    if (name == "antidraughts") return Variant{BaseVariant::international, true};
+    if (name == "american") return Variant{BaseVariant::english, false};
+    for (const char* same : {"english", "italian", "russian", "brazilian", "turkish"})
+        if (name == same) return parse_variant(name);
+    return std::nullopt;
+}
+
+// A Python attribute as a string, or BadInput naming what the board lacks.
+std::string board_text(const py::object& board, const char* name) {
+    if (!py::hasattr(board, name))
+        throw BadInput(std::string("a position is a FEN or a pydraughts Board (with variant, "
+                                   "initial_fen, move_stack and fen); this one has no ") +
+                       name);
+    return py::str(board.attr(name)).cast<std::string>();
+}
+
 // The counts and edition of a query, checked as `damas probe` checks its options.
 struct Query {
     DrawRules rules;
@@ -213,13 +235,62 @@ class PyTablebase {
     }
 
     // Called with the GIL held.
-    Probe probe(const std::string& fen, int plies_since_capture, int plies_in_ending,
+    Probe probe(const py::object& position, int plies_since_capture, int plies_in_ending,
                 std::optional<int> forcada_plies, const std::string& edition,
                 const std::optional<std::string>& forcada_side) const {
-        const Position p = parse(fen);
-        const Query q = make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies,
-                                   edition, forcada_side);
+        Position p;
+        const Query q = query_of(position, p, plies_since_capture, plies_in_ending, forcada_plies,
+                                 edition, forcada_side);
         return cached_first([&] { return probe_position(p, q); });
+    }
+
+    // The position and query of a FEN with the counts given, or of a pydraughts Board with the
+    // counts its moves have used (given no count: they come from the board).
+    Query query_of(const py::object& position, Position& p, int plies_since_capture,
+                   int plies_in_ending, std::optional<int> forcada_plies,
+                   const std::string& edition,
+                   const std::optional<std::string>& forcada_side) const {
+        if (py::isinstance<py::str>(position)) {
+            p = parse(position.cast<std::string>());
+            return make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies,
+                              edition, forcada_side);
+        }
+        if (plies_since_capture != 0 || plies_in_ending != 0 || forcada_plies || forcada_side)
+            throw BadInput("a board's counts come from its moves: give no count with a board");
+        Query q = make_query(variant_, 0, 0, std::nullopt, edition, std::nullopt);
+        const study::GameCounts game = replay_board(position, q.rules);
+        p = game.position;
+        q.counters = game.counters;
+        return q;
+    }
+
+    // A pydraughts Board (draughts/core/variant.py), duck-typed: its variant (pydraughts'
+    // name), initial_fen, move_stack (each move's pdn_move, in the variant's notation) and fen
+    // (the position now, which the moves must reach). The moves are replayed from initial_fen
+    // with every count starting there.
+    study::GameCounts replay_board(const py::object& board, const DrawRules& rules) const {
+        const std::string variant_name = board_text(board, "variant");
+        const auto v = variant_of_pydraughts_name(variant_name);
+        if (!v || *v != variant_)
+            throw BadInput("a pydraughts board of variant '" + printable(variant_name) +
+                           "' and a Tablebase of " + variant_.name());
+        study::GameCounts game{parse(board_text(board, "initial_fen")), {}, 0};
+        if (!py::hasattr(board, "move_stack")) board_text(board, "move_stack");  // raises
+        for (const py::handle move : board.attr("move_stack")) {
+            const std::string text =
+                board_text(py::reinterpret_borrow<py::object>(move), "pdn_move");
+            Move m{};
+            const MoveMatch match = match_pdn_move(variant_, game.position, text, m);
+            if (match != MoveMatch::found)
+                throw BadInput("the board's move " + std::to_string(game.plies + 1) + ": " +
+                               move_match_problem(match, text, to_fen(variant_, game.position)));
+            game.play(rules, m);
+        }
+        if (py::hasattr(board, "fen") && parse(board_text(board, "fen")) != game.position)
+            throw BadInput("the board's moves from its initial_fen reach " +
+                           to_fen(variant_, game.position) + ", not its fen " +
+                           printable(board_text(board, "fen")));
+        return game;
     }
 
     // The probe of each FEN with the same counts, as [probe(fen, ...) for fen in fens] gives
@@ -237,13 +308,13 @@ class PyTablebase {
     }
 
     // Called with the GIL held.
-    std::vector<MoveValue> best(const std::string& fen, int plies_since_capture,
+    std::vector<MoveValue> best(const py::object& position, int plies_since_capture,
                                 int plies_in_ending, std::optional<int> forcada_plies,
                                 const std::string& edition,
                                 const std::optional<std::string>& forcada_side) const {
-        const Position p = parse(fen);
-        const Query q = make_query(variant_, plies_since_capture, plies_in_ending, forcada_plies,
-                                   edition, forcada_side);
+        Position p;
+        const Query q = query_of(position, p, plies_since_capture, plies_in_ending, forcada_plies,
+                                 edition, forcada_side);
         return cached_first([&] { return best_moves(p, q); });
     }
 
@@ -626,14 +697,15 @@ PYBIND11_MODULE(_damas, m) {
         .def_property_readonly("cache_mib", &PyTablebase::cache_mib)
         .def_property_readonly("largest_pieces", &PyTablebase::largest_pieces,
                                "The most pieces of a complete class in the folder")
-        .def("probe", &PyTablebase::probe, py::arg("fen"), py::arg("plies_since_capture") = 0,
+        .def("probe", &PyTablebase::probe, py::arg("position"), py::arg("plies_since_capture") = 0,
              py::arg("plies_in_ending") = 0, py::arg("forcada_plies") = py::none(),
              py::arg("edition") = "seed", py::arg("forcada_side") = py::none(),
              "The value and DTW of the position for the side to move, and its value under the "
              "move-limit rules given the counts already used (plies since the last capture or "
              "man move, plies in the current limited ending, portuguese forcada plies; "
              "edition: international's 'seed' or 'fmjd'; forcada_side: 'white' or 'black', the "
-             "side whose three kings started a forcada run on into 1 king against 1).")
+             "side whose three kings started a forcada run on into 1 king against 1). position: "
+             "a FEN, or a pydraughts Board, whose counts then come from its moves.")
         .def("probe_many", &PyTablebase::probe_many, release(), py::arg("fens"),
              py::arg("plies_since_capture") = 0, py::arg("plies_in_ending") = 0,
              py::arg("forcada_plies") = py::none(), py::arg("edition") = "seed",
@@ -641,12 +713,13 @@ PYBIND11_MODULE(_damas, m) {
              "probe() of every FEN of a list with the same counts, as a list (the first failure "
              "raises, as probe() would). The GIL is released once for the whole list: the way "
              "to scan many positions, from one thread or several.")
-        .def("best", &PyTablebase::best, py::arg("fen"), py::arg("plies_since_capture") = 0,
+        .def("best", &PyTablebase::best, py::arg("position"), py::arg("plies_since_capture") = 0,
              py::arg("plies_in_ending") = 0, py::arg("forcada_plies") = py::none(),
              py::arg("edition") = "seed", py::arg("forcada_side") = py::none(),
              "Every legal move with its value and DTW for the side that plays it, counting the "
              "move, best first (wins by shortest distance, draws, losses by longest); empty "
-             "when the game is over.")
+             "when the game is over. position: a FEN, or a pydraughts Board, whose counts then "
+             "come from its moves.")
         .def("line", &PyTablebase::line, release(), py::arg("fen"),
              "An optimal line to the end of the game: the best move at each ply (empty for a "
              "draw or a game over).")

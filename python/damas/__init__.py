@@ -8,6 +8,10 @@
     >>> [(m.move, m.value, m.dtw) for m in tb.best("W:WK18,K22:BK5")][:2]
     [('18-14', 'win', 23), ('18-15', 'win', 23)]
 
+tb.probe(board) and tb.best(board) also take a pydraughts Board (draughts.Board, duck-typed on
+its variant, initial_fen, move_stack and fen): the move-limit counts then come from the moves
+the game has played, so a bot decides a draw offer or a resignation from the game itself.
+
 tb.annotate(pdn_text) replays the games of a PDN text as `damas annotate` does: each game's
 positions inside the tablebase probed with the move-limit counts of the game, the moves that
 throw a win or a draw away marked "?" or "??", a summary line, and the annotated PDN.

@@ -1,8 +1,25 @@
 # Type stubs of the damas package (the compiled module damas._damas).
 import os
-from typing import Literal, Optional, Union
+from typing import Literal, Optional, Protocol, Sequence, Union
 
 Value = Literal["win", "draw", "loss"]
+
+class PydraughtsMove(Protocol):
+    """A move of a pydraughts Board's move_stack: its PDN text in the variant's notation."""
+
+    pdn_move: str
+
+class PydraughtsBoard(Protocol):
+    """What probe() and best() read of a pydraughts Board (draughts.Board): the variant by
+    pydraughts' name ("standard", "antidraughts", "english", "italian", "russian", "brazilian",
+    "turkish"), the start, the moves played (the move-limit counts come from them) and the
+    position now, which the moves must reach."""
+
+    variant: str
+    initial_fen: str
+    move_stack: Sequence[PydraughtsMove]
+    @property
+    def fen(self) -> str: ...
 
 class NotInDatabase(LookupError): ...
 class MissingRuleTable(NotInDatabase): ...
@@ -126,7 +143,7 @@ class Tablebase:
     def largest_pieces(self) -> int: ...
     def probe(
         self,
-        fen: str,
+        position: Union[str, PydraughtsBoard],
         plies_since_capture: int = 0,
         plies_in_ending: int = 0,
         forcada_plies: Optional[int] = None,
@@ -142,7 +159,7 @@ class Tablebase:
     ) -> list[Probe]: ...
     def best(
         self,
-        fen: str,
+        position: Union[str, PydraughtsBoard],
         plies_since_capture: int = 0,
         plies_in_ending: int = 0,
         forcada_plies: Optional[int] = None,
