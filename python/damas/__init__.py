@@ -27,6 +27,8 @@ probe_many() (a list of positions in one call, the fast way to scan many) releas
 run in parallel.
 """
 
+from typing import Protocol, Sequence
+
 from ._damas import (
     Annotation,
     Game,
@@ -40,6 +42,28 @@ from ._damas import (
     TableError,
 )
 
+
+
+class PydraughtsMove(Protocol):
+    """A move of a pydraughts Board's move_stack: its PDN text in the variant's notation."""
+
+    pdn_move: str
+
+
+class PydraughtsBoard(Protocol):
+    """What probe() and best() read of a pydraughts Board (draughts.Board): the variant by
+    pydraughts' name ("standard", "antidraughts", "english", "italian", "russian", "brazilian",
+    "turkish"), the start, the moves played (the move-limit counts come from them) and the
+    position now, which the moves must reach."""
+
+    variant: str
+    initial_fen: str
+    move_stack: Sequence[PydraughtsMove]
+
+    @property
+    def fen(self) -> str: ...
+
+
 __all__ = [
     "Annotation",
     "Game",
@@ -48,6 +72,8 @@ __all__ = [
     "MissingRuleTable",
     "NotInDatabase",
     "Probe",
+    "PydraughtsBoard",
+    "PydraughtsMove",
     "Rules",
     "Tablebase",
     "TableError",
