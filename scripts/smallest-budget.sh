@@ -13,8 +13,10 @@ threads=${THREADS:-2}
 variant=$1 pieces=$2
 shift 2
 
-fits() {  # MiB
-    "$damas" gen -v "$variant" -p "$pieces" -t "$threads" --memory "$1M" --plan --json "$@" \
+fits() {  # MiB [gen flags...]
+    local mib=$1
+    shift
+    "$damas" gen -v "$variant" -p "$pieces" -t "$threads" --memory "${mib}M" --plan --json "$@" \
         -d /nonexistent-damas-plan | python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin)["fits"] else 1)'
 }
 
