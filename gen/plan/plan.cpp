@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -24,22 +25,32 @@
 namespace damas {
 namespace {
 
-// The fixed part of a run's memory (writer blocks, thread stacks, the program: measured under
-// 64 MiB), and a twentieth for what grows with the classes but is not modelled (index tables):
-// the model alone fell 2.6% short of english 2-6's peak and 4.5% short of international 2-5's.
+// What a run takes beyond the modelled arrays: a twentieth of them for what grows with the
+// classes but is not modelled (index tables: the model alone fell 2.6% short of english 2-6's
+// peak and 4.5% short of international 2-5's), and the program's own (writer blocks, thread
+// stacks, the libraries): 32 MiB and a quarter of the modelled bytes, at most 64 MiB (reached
+// from 128 MiB modelled on, as before). Measured: english 2-4 at --memory 100M
+// peaks at 22, 26 and 31 MiB on 1, 2 and 8 threads; english 2-5's pairs held whole at 135M
+// peaked at 53-81 MiB where a flat 64 MiB planned 103-134 MiB, and refused budgets they fit.
 std::uint64_t with_overhead(std::uint64_t modelled) {
-    constexpr std::uint64_t overhead = std::uint64_t{64} << 20;
-    return modelled + modelled / 20 + overhead;
+    constexpr std::uint64_t base = std::uint64_t{32} << 20, most = std::uint64_t{64} << 20;
+    return modelled + modelled / 20 + std::min(most, base + modelled / 4);
 }
 
 std::uint64_t store_bytes_of(const BoardSpec& board, Material m) {
     return ClassIndex(board, m).size() * sizeof(std::uint16_t);
 }
 
-// The most modelled bytes whose with_overhead() is within `budget`.
+// The most modelled bytes whose with_overhead() is within `budget` (with_overhead grows with
+// what it is given: a binary search).
 std::uint64_t within_overhead(std::uint64_t budget) {
-    constexpr std::uint64_t overhead = std::uint64_t{64} << 20;
-    return budget <= overhead ? 0 : (budget - overhead) / 21 * 20;
+    if (with_overhead(0) > budget) return 0;
+    std::uint64_t fits = 0, over = budget + 1;  // with_overhead(x) > x
+    while (over - fits > 1) {
+        const std::uint64_t mid = fits + (over - fits) / 2;
+        (with_overhead(mid) <= budget ? fits : over) = mid;
+    }
+    return fits;
 }
 
 // The block cache of the classes read through it: a sixteenth of the budget, 16 MiB to 1 GiB.
@@ -141,6 +152,21 @@ std::uint64_t largest_slice_positions(const BoardSpec& board, Material m) {
     return largest;
 }
 
+// The most positions of a slice and the one before it, both classes: what the solver holds the
+// values of while it solves a pair whole (gen/solve/solver.hpp: the slice being solved and the
+// one before, which its man moves reach; a pair of one slice holds one).
+std::uint64_t two_slices_positions(const BoardSpec& board, Material m) {
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    std::uint64_t most = 0, before = 0;
+    for (int s = 0; s < index.slice_count(); ++s) {
+        const std::uint64_t n =
+            index.positions_in_slice(s) + (m == m.mirrored() ? 0 : mirror.positions_in_slice(s));
+        most = std::max(most, before + n);
+        before = n;
+    }
+    return most;
+}
+
 // For each pair, the classes its solving reads (store_closure), and for each class the pairs
 // that read it: when the store has room, what a later pair reads is kept rather than loaded and
 // completed again (the later the next use, the sooner it is dropped).
@@ -211,8 +237,7 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
     c.largest_class = a;
     const std::uint64_t results = solver_result_bytes(board, m);
     const std::uint64_t layout = layout_bytes(board, m, tuning);
-    const std::uint64_t slice = 3 * largest_slice_positions(board, m);
-    c.whole_solve = solver_bytes(v, m, threads) + layout + 2 * slice;
+    c.whole_solve = solver_bytes(v, m, threads) + layout + 3 * two_slices_positions(board, m);
     // In units, the values of the slice being solved, unless streamed to its unit file.
     c.units_solve = solver_bytes(v, m, threads, true) + layout +
                     3 * held_slice_positions(v, m, threads, unit_chunk);
@@ -258,6 +283,107 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
                           3 * held_slice_positions(v, m, threads, unit_chunk, true);
     c.compact_write = c.units_write;  // the same writer, reading the same unit files
     return c;
+}
+
+// How a pair of a bounded run is solved: held whole, in units by the solver of state words, or
+// in units a byte a position (gen/solve/compact/compact_solver.hpp, 4.6 times slower on its
+// slices); each with every class it reads held whole, or the largest of them read through the
+// block cache (whose lookups search the captures again).
+enum class Solver { whole, units, compact };
+
+struct Way {
+    Solver solver = Solver::whole;
+    bool reading_through = false;
+};
+
+// A way worked out for one pair within one budget: what the store holds while the pair is
+// solved and written, and the modelled bytes (without the overhead and the classes kept ahead).
+struct WayPlan {
+    Way way;
+    std::set<Material> held, read_through;
+    std::uint64_t store_bytes = 0, cache_bytes = 0;
+    bool empty_store_before_writing = false, wdl_packed = false;
+    std::uint64_t modelled = 0;
+};
+
+// `hold_none`: every class the pair reads is read through the cache (--read-through), else the
+// smallest are held within what the budget leaves beside the pair.
+WayPlan plan_way(Way way, const BoardSpec& board, const PairCosts& c,
+                 const std::set<Material>& closure, std::uint64_t budget,
+                 const GenerationTuning& tuning, bool hold_none) {
+    const auto fits = [&](std::uint64_t bytes) { return with_overhead(bytes) <= budget; };
+    const bool whole = way.solver == Solver::whole, compact = way.solver == Solver::compact;
+    const std::uint64_t solve = whole ? c.whole_solve : compact ? c.compact_solve : c.units_solve;
+    const std::uint64_t write = whole ? c.whole_write : compact ? c.compact_write : c.units_write;
+    WayPlan w;
+    w.way = way;
+    w.held = closure;
+    if (way.reading_through) {
+        const std::uint64_t cache = cache_bytes_for(budget);
+        const std::uint64_t room = within_overhead(budget);
+        const std::uint64_t taken = (whole ? std::max(solve, write) : solve) + cache;
+        w.held = hold_none ? std::set<Material>{}
+                           : held_within(board, closure, room > taken ? room - taken : 0);
+        for (Material d : closure)
+            if (!w.held.count(d)) w.read_through.insert(d);
+        if (!w.read_through.empty()) w.cache_bytes = cache;
+    }
+    for (Material d : w.held) w.store_bytes += store_bytes_of(board, d);
+    const std::uint64_t store = w.store_bytes + w.cache_bytes;
+    if (whole) {
+        w.modelled = store + std::max(solve, write);
+        return w;
+    }
+    // Packed wdl values spare the writer five of its seven passes over the unit files (each
+    // decompresses the class), which costs more than loading the store's classes again from
+    // their solved class files for the next pair: the store is emptied for them where only that
+    // makes room (english 2-6 at 512 MiB: 1221 + 2112 and 1122 + 2211).
+    const std::uint64_t packed = (c.largest_class + 3) / 4;
+    const bool may_pack = tuning.wdl_packed.value_or(true);
+    w.empty_store_before_writing =
+        !fits(store + write) || (may_pack && !fits(store + write + packed) && fits(write + packed));
+    std::uint64_t writing = w.empty_store_before_writing ? write : store + write;
+    w.wdl_packed = tuning.wdl_packed.value_or(fits(writing + packed));
+    if (w.wdl_packed) writing += packed;
+    w.modelled = std::max(store + solve, writing);
+    return w;
+}
+
+// The ways open to a pair, fastest first: the flags for checks (--in-units, --read-through,
+// --compact) leave out the faster ones.
+std::vector<Way> ways_for(PairSolving forced) {
+    switch (forced) {
+        case PairSolving::automatic:
+            return {{Solver::whole, false}, {Solver::units, false},   {Solver::units, true},
+                    {Solver::whole, true},  {Solver::compact, false}, {Solver::compact, true}};
+        case PairSolving::units:
+            return {{Solver::units, false},
+                    {Solver::units, true},
+                    {Solver::compact, false},
+                    {Solver::compact, true}};
+        case PairSolving::units_read_through:
+            return {{Solver::units, true}};
+        case PairSolving::units_compact:
+            return {{Solver::compact, false}, {Solver::compact, true}};
+    }
+    return {};
+}
+
+// The fastest way that fits the budget, else the one that needs least (the run is then refused,
+// naming the least it needs). So a pair never plans more than it takes held whole, and a budget
+// that fits some way of every pair is never refused where a smaller one is accepted: a way's
+// least need (the fewest classes held) grows with the budget only by its cache, a sixteenth of
+// the budget, so a larger budget fits it too.
+WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Material>& closure,
+                   std::uint64_t budget, const GenerateOptions& o) {
+    const bool hold_none = o.pair_solving == PairSolving::units_read_through;
+    std::optional<WayPlan> least;
+    for (const Way way : ways_for(o.pair_solving)) {
+        WayPlan w = plan_way(way, board, c, closure, budget, o.tuning, hold_none);
+        if (with_overhead(w.modelled) <= budget) return w;
+        if (!least || w.modelled < least->modelled) least = std::move(w);
+    }
+    return *least;
 }
 
 }  // namespace
@@ -336,14 +462,8 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         for (Material x : {m, m.mirrored()})
             if (solved.insert(x).second && x.pieces() < top) kept_below += store_bytes_of(board, x);
     }
-    const bool forced_read_through = o.pair_solving == PairSolving::units_read_through;
-    const bool forced_compact = o.pair_solving == PairSolving::units_compact;
-    const bool forced_units =
-        o.pair_solving == PairSolving::units || forced_read_through || forced_compact;
-    const auto fits = [&](std::uint64_t bytes) {
-        return with_overhead(bytes) <= plan.budget_bytes;
-    };
-    plan.bounded = forced_units || !fits(whole_peak);
+    plan.bounded =
+        o.pair_solving != PairSolving::automatic || with_overhead(whole_peak) > plan.budget_bytes;
 
     std::uint64_t peak = 0, largest_units = 0;
     std::set<Material> loaded;  // what the store holds, in the bounded model
@@ -355,60 +475,30 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         step.material = m;
         step.positions = c.positions;
         step.slices = ClassIndex(board, m).slice_count();
+        const std::set<Material>& closure = next_uses.closure(i);
+        std::uint64_t closure_bytes = 0;
+        for (Material d : closure) closure_bytes += store_bytes_of(board, d);
+        step.whole_bytes = with_overhead(closure_bytes + std::max(c.whole_solve, c.whole_write));
         const double per_position = cpu_seconds_per_position(o.variant, m) / threads;
         double seconds = static_cast<double>(c.positions) * per_position;
         if (!plan.bounded) {
             step.peak_bytes = with_overhead(whole_peak);
         } else {
-            const std::set<Material>& closure = next_uses.closure(i);
-            for (Material d : closure) step.store_bytes += store_bytes_of(board, d);
-            const std::uint64_t whole = step.store_bytes + std::max(c.whole_solve, c.whole_write);
-            step.in_units = forced_units || !fits(whole);
-            // The byte-a-position solver where the state words do not fit even with every
-            // smaller class read through the cache.
-            step.compact =
-                step.in_units &&
-                (forced_compact || (!fits(c.units_solve + cache_bytes_for(plan.budget_bytes)) &&
-                                    c.compact_solve < c.units_solve));
-            const std::uint64_t units_solve = step.compact ? c.compact_solve : c.units_solve;
-            const std::uint64_t units_write = step.compact ? c.compact_write : c.units_write;
-            std::set<Material> held = closure;
-            if (step.in_units && !fits(step.store_bytes + units_solve)) {
-                step.cache_bytes = cache_bytes_for(plan.budget_bytes);
-                const std::uint64_t room = within_overhead(plan.budget_bytes);
-                const std::uint64_t taken = units_solve + step.cache_bytes;
-                held = held_within(board, closure, room > taken ? room - taken : 0);
-                step.store_bytes = 0;
-                for (Material d : closure) {
-                    if (held.count(d))
-                        step.store_bytes += store_bytes_of(board, d);
-                    else
-                        step.read_through.insert(d);
-                }
-            }
+            const WayPlan way = choose_way(board, c, closure, plan.budget_bytes, o);
+            step.in_units = way.way.solver != Solver::whole;
+            step.compact = way.way.solver == Solver::compact;
+            step.store_bytes = way.store_bytes;
+            step.read_through = way.read_through;
+            step.cache_bytes = way.cache_bytes;
+            step.empty_store_before_writing = way.empty_store_before_writing;
+            step.wdl_packed = way.wdl_packed;
+            std::set<Material> held = way.held;
             for (Material d : held)
                 if (!loaded.count(d))
                     seconds += static_cast<double>(store_bytes_of(board, d) / 2) /
                                reload_positions_per_second;
-            std::uint64_t modelled = whole;
+            std::uint64_t modelled = way.modelled;
             if (step.in_units) {
-                const std::uint64_t store = step.store_bytes + step.cache_bytes;
-                const std::uint64_t solving = store + units_solve;
-                const std::uint64_t packed = (c.largest_class + 3) / 4;
-                // Packed wdl values spare the writer five of its seven passes over the unit files
-                // (each decompresses the class), which costs more than loading the store's
-                // classes again from their solved class files for the next pair: the store is
-                // emptied for them where only that makes room (english 2-6 at 512 MiB: 1221 +
-                // 2112 and 1122 + 2211).
-                const bool may_pack = o.tuning.wdl_packed.value_or(true);
-                step.empty_store_before_writing =
-                    !fits(store + units_write) ||
-                    (may_pack && !fits(store + units_write + packed) && fits(units_write + packed));
-                std::uint64_t writing =
-                    step.empty_store_before_writing ? units_write : store + units_write;
-                step.wdl_packed = o.tuning.wdl_packed.value_or(fits(writing + packed));
-                if (step.wdl_packed) writing += packed;
-                modelled = std::max(solving, writing);
                 seconds *= units_slowdown;
                 if (step.compact)
                     seconds += static_cast<double>(c.compact_positions) * per_position *

@@ -14,11 +14,14 @@
 // (and what completing them reaches: SolvedStore::load_below). When the budget cannot hold them
 // beside the pair, the store keeps only those, and is emptied before a pair in units is
 // written when the two would not fit together; later pairs load again what they need from the
-// files. When even those do not fit beside a pair in units, the largest are read through a
-// block cache (a sixteenth of the budget) instead of held: SolvedStore::read_through.
+// files. When even those do not fit beside the pair, the largest are read through a block cache
+// (a sixteenth of the budget) instead of held: SolvedStore::read_through. Each pair takes the
+// fastest of its ways that fits (whole, in units, either reading through the cache, then the
+// byte-a-position solver), else the one that needs least: a budget is refused only where no way
+// of some pair fits it, so every larger budget than one accepted is accepted too.
 // The model counts the arrays that grow with the classes; the rest (index tables, writer
-// blocks, threads, the program) is the fixed overhead and a twentieth, as measured on full runs
-// (gen/run/generate.cpp).
+// blocks, threads, the program) is a twentieth and the program's own, 32 to 64 MiB, as measured
+// on full runs (gen/plan/plan.cpp: with_overhead).
 #pragma once
 
 #include <cstdint>
@@ -56,7 +59,10 @@ struct PairStep {
     std::set<Material> keep;
     std::uint64_t kept_ahead_bytes = 0;  // the second kind
     std::uint64_t peak_bytes = 0;        // modelled, overhead included
-    double seconds = 0;                  // modelled (GenerationPlan::time_model)
+    // The pair held whole with every class it reads (overhead included): a bounded plan picks
+    // another way only where this does not fit, and then one that needs less.
+    std::uint64_t whole_bytes = 0;
+    double seconds = 0;  // modelled (GenerationPlan::time_model)
 };
 
 struct GenerationPlan {

@@ -101,6 +101,7 @@ Json plan_json(const GenerateOptions& g, const GenerationPlan& p) {
                          {"cache_bytes", s.cache_bytes},
                          {"kept_ahead_bytes", s.kept_ahead_bytes},
                          {"peak_bytes", s.peak_bytes},
+                         {"whole_bytes", s.whole_bytes},
                          {"seconds", s.seconds}});
     return {{"variant", g.variant.name()},
             {"class_count", p.classes.size()},
