@@ -358,6 +358,11 @@ class PdnReader::Parser {
         read_move_number(rest);
         while (!rest.empty() && rest.front() == '.') rest.remove_prefix(1);  // "..." alone
         if (rest.empty()) return;
+        if (is_result(rest)) {  // "12.1-0": a result, never a move (there is no square 0)
+            game_.result = std::string(rest);
+            ended_ = true;
+            return;
+        }
         std::string_view mark = rest;
         while (!rest.empty() && is_mark_char(rest.back())) rest.remove_suffix(1);
         mark.remove_prefix(rest.size());
