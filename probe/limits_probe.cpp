@@ -324,12 +324,9 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
             MoveGenerator<R>::generate(p, list);
             sort_by_square(vi, list);  // moves of equal value stay in this order below
             for (const Move& m : list) {
-                bool ambiguous = false;
-                for (const Move& other : list)
-                    if (&other != &m && other.from == m.from && other.to == m.to) ambiguous = true;
                 RootMove rm;
                 rm.move = m;
-                rm.notation = ambiguous ? move_text_with_captures(vi, m) : move_text(vi, m);
+                rm.notation = move_notation(vi, m, list);
                 rm.after = make_move(p, m);
                 const ProbeResult after = probe_dtw(v, rm.after);
                 if (!after.ok()) return after.status;

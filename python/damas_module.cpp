@@ -203,10 +203,10 @@ class PyTablebase {
     PyTablebase(const std::filesystem::path& folder, const std::string& variant, long cache_mib)
         : variant_(parse_variant_or_throw(variant)) {
         if (cache_mib < 0) throw BadInput("cache_mib must not be negative");
-        if (!std::filesystem::is_directory(folder))
+        if (!is_folder(folder))
             throw FolderNotFound("no database folder " + printable(folder.string()) +
                                  " (generate one with damas gen)");
-        if (!std::filesystem::is_directory(folder / variant_.name()))
+        if (!is_folder(folder / variant_.name()))
             throw FolderNotFound("no " + variant_.name() + " tables in " +
                                  printable(folder.string()) +
                                  " (generate them with damas gen "
@@ -229,9 +229,15 @@ class PyTablebase {
     long cache_mib() const { return cache_mib_; }
     int largest_pieces() const { return tb_->largest_class(variant_); }
 
+    // The folder as Python names it (os.fsdecode: bytes that are not UTF-8 as surrogates), so
+    // that the repr reads back to the same folder.
     std::string repr() const {
-        return "Tablebase(" + quoted(tb_->dir().string()) + ", variant=" + quoted(variant()) +
-               ", cache_mib=" + std::to_string(cache_mib_) + ")";
+        const std::string dir = tb_->dir().string();
+        const py::str folder = py::reinterpret_steal<py::str>(
+            PyUnicode_DecodeFSDefaultAndSize(dir.data(), static_cast<Py_ssize_t>(dir.size())));
+        if (!folder) throw py::error_already_set();
+        return "Tablebase(" + py::repr(folder).cast<std::string>() +
+               ", variant=" + quoted(variant()) + ", cache_mib=" + std::to_string(cache_mib_) + ")";
     }
 
     // Called with the GIL held.
@@ -542,7 +548,7 @@ class PyTablebase {
             return missing_rule_table_hint(*tb_, q.rules, p, rr.missing_table);
         return "a class a move leads to has no rule table: run damas gen-rules -v " +
                variant_.name() + " -p " + std::to_string(Material::of(p).pieces()) + " -d " +
-               tb_->dir().string();
+               printable(tb_->dir().string());
     }
 
     Variant variant_;
@@ -576,21 +582,28 @@ PYBIND11_MODULE(_damas, m) {
                       "A move-limit rule table is not in the folder (run damas gen-rules).");
     static PyObject* table_error = new_exception(m, "TableError", PyExc_OSError,
                                                  "A table file is damaged or could not be read.");
+    // Every message as valid UTF-8 (a path's bytes that are not escaped as \xff, as the command
+    // line prints them), so that raising it cannot fail with UnicodeDecodeError.
     py::register_exception_translator([](std::exception_ptr e) {
+        const auto raise = [](PyObject* type, const char* what) {
+            PyErr_SetString(type, damas::printable(what, std::string::npos).c_str());
+        };
         try {
             if (e) std::rethrow_exception(e);
         } catch (const BadInput& x) {
-            PyErr_SetString(PyExc_ValueError, x.what());
+            raise(PyExc_ValueError, x.what());
         } catch (const MissingRuleTable& x) {
-            PyErr_SetString(missing_rule_table, x.what());
+            raise(missing_rule_table, x.what());
         } catch (const NotInDatabase& x) {
-            PyErr_SetString(not_in_database, x.what());
+            raise(not_in_database, x.what());
         } catch (const TableError& x) {
-            PyErr_SetString(table_error, x.what());
+            raise(table_error, x.what());
         } catch (const FolderNotFound& x) {
-            PyErr_SetString(PyExc_FileNotFoundError, x.what());
+            raise(PyExc_FileNotFoundError, x.what());
+        } catch (const damas::FolderAccessError& x) {
+            raise(PyExc_OSError, x.what());
         } catch (const damas::Error& x) {
-            PyErr_SetString(PyExc_ValueError, x.what());
+            raise(PyExc_ValueError, x.what());
         }
     });
 

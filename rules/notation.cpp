@@ -314,4 +314,10 @@ std::string move_text_with_captures(const VariantInfo& v, const Move& m) {
     return s + ']';
 }
 
+std::string move_notation(const VariantInfo& v, const Move& m, const MoveList& legal) {
+    int sharing = 0;
+    for (const Move& other : legal) sharing += other.from == m.from && other.to == m.to;
+    return sharing > 1 ? move_text_with_captures(v, m) : move_text(v, m);
+}
+
 }  // namespace damas

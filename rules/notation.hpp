@@ -46,5 +46,9 @@ std::string move_text(const VariantInfo& v, const Move& m);
 // The same with the captured squares in brackets, "28x19[23,32]", used when two legal moves
 // share their from and to squares.
 std::string move_text_with_captures(const VariantInfo& v, const Move& m);
+// The move as damas prints it among the legal moves of its position: move_text, or
+// move_text_with_captures when another of them shares its from and to squares. `moves`, `best`,
+// `line` and `annotate` print this; match_pdn_move (rules/pdn.hpp) reads it back.
+std::string move_notation(const VariantInfo& v, const Move& m, const MoveList& legal);
 
 }  // namespace damas

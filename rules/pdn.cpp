@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <deque>
+#include <utility>
 
 #include "rules/bitboard.hpp"
 #include "rules/movegen.hpp"
@@ -71,164 +73,281 @@ bool same_name(std::string_view a, std::string_view b) {
            });
 }
 
-// Reads a PDN text game by game (see pdn.hpp for what is kept).
-class Reader {
+// The characters of a PDN text, from a string or a stream read a block at a time, with the line
+// of the next one.
+class Source {
   public:
-    explicit Reader(std::string_view text) : text_(text) {}
+    explicit Source(std::istream& in) : in_(&in) {}
+    explicit Source(std::string_view text) : data_(text) {}
 
-    std::vector<PdnGame> run() {
-        while (skip_space()) {
-            const char c = text_[pos_];
-            if (c == '%' && at_line_start())
-                skip_line();
-            else if (c == '[')
-                read_tag();
-            else if (c == '{')
-                attach(read_comment());
-            else if (c == '(')
-                attach(read_variation());
-            else if (c == ';')
-                attach(read_line_comment());
-            else if (c == '$')
-                attach(read_nag());
-            else if (c == ')' || c == '}' || c == ']')
-                throw PdnError(line_, std::string("'") + c + "' closes nothing");
-            else
-                read_token();
-        }
-        finish_game();
-        return std::move(games_);
+    bool at_end() { return pos_ >= data_.size() && !fill(); }
+    char peek() const { return data_[pos_]; }  // when !at_end()
+    char get() {
+        previous_ = data_[pos_++];
+        if (previous_ == '\n') ++line_;
+        return previous_;
     }
+    bool at_line_start() const { return previous_ == '\n'; }
+    int line() const { return line_; }
 
   private:
-    bool at_end() const { return pos_ >= text_.size(); }
-    bool at_line_start() const { return pos_ == 0 || text_[pos_ - 1] == '\n'; }
-    char get() {
-        const char c = text_[pos_++];
-        if (c == '\n') ++line_;
-        return c;
-    }
-    // Skips white space; false at the end of the text.
-    bool skip_space() {
-        while (!at_end() && is_space(text_[pos_])) get();
-        return !at_end();
-    }
-    void skip_line() {
-        while (!at_end() && text_[pos_] != '\n') get();
+    bool fill() {
+        if (!in_) return false;
+        buffer_.resize(64 * 1024);
+        in_->read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+        buffer_.resize(static_cast<std::size_t>(in_->gcount()));
+        if (in_->bad()) throw Error("cannot read the PDN text");
+        data_ = buffer_;
+        pos_ = 0;
+        return !data_.empty();
     }
 
+    std::istream* in_ = nullptr;
+    std::string buffer_;
+    std::string_view data_;
+    std::size_t pos_ = 0;
+    char previous_ = '\n';
+    int line_ = 1;
+};
+
+// A square list in brackets after a move ("15,22", "c3,e5"): squares joined by commas.
+bool looks_like_capture_list(std::string_view list) {
+    if (list.empty()) return false;
+    for (;;) {
+        const std::size_t comma = list.find(',');
+        if (!looks_like_square(list.substr(0, comma))) return false;
+        if (comma == std::string_view::npos) return true;
+        list.remove_prefix(comma + 1);
+    }
+}
+
+}  // namespace
+
+// Reads a PDN text item by item (see pdn.hpp for what is kept) into a queue of events: a game's
+// header when its first move (or its end) is read, a move when what follows it is complete (the
+// next move, the game's end), the game's end.
+class PdnReader::Parser {
+  public:
+    struct Event {
+        enum Kind { header, move, end } kind;
+        PdnGame game;    // header: the header; end: its result
+        PdnMove played;  // move: the move
+    };
+
+    explicit Parser(std::istream& in) : in_(in) {}
+    explicit Parser(std::string_view text) : in_(text) {}
+
+    // The next event, reading as far as it takes; nullptr at the end of the text.
+    Event* next() {
+        while (events_.empty()) {
+            if (!step()) {
+                if (finished_) return nullptr;
+                finished_ = true;
+                finish_game();
+            }
+        }
+        return &events_.front();
+    }
+    void pop() { events_.pop_front(); }
+
+  private:
+    // Reads one item; false at the end of the text.
+    bool step() {
+        if (!skip_space()) return false;
+        const char c = in_.peek();
+        if (c == '%' && in_.at_line_start())
+            skip_line();
+        else if (c == '[')
+            read_bracket();
+        else if (c == '{')
+            attach(read_comment());
+        else if (c == '(')
+            attach(read_variation());
+        else if (c == ';')
+            attach(read_line_comment());
+        else if (c == '$')
+            attach(read_nag());
+        else if (c == ')' || c == '}' || c == ']')
+            throw PdnError(in_.line(), std::string("'") + c + "' closes nothing");
+        else
+            read_token();
+        return true;
+    }
+
+    // Skips white space; false at the end of the text.
+    bool skip_space() {
+        while (!in_.at_end() && is_space(in_.peek())) in_.get();
+        return !in_.at_end();
+    }
+    void skip_line() {
+        while (!in_.at_end() && in_.peek() != '\n') in_.get();
+    }
+    void skip_blanks() {
+        while (!in_.at_end() && (in_.peek() == ' ' || in_.peek() == '\t')) in_.get();
+    }
+    bool next_is(char c) { return !in_.at_end() && in_.peek() == c; }
+
+    void emit_header() {
+        if (header_sent_) return;
+        header_sent_ = true;
+        events_.push_back({Event::header, game_, {}});
+    }
+    void emit_pending() {
+        if (!pending_) return;
+        events_.push_back({Event::move, {}, std::move(*pending_)});
+        pending_.reset();
+    }
     void finish_game() {
-        if (open_) games_.push_back(std::move(game_));
+        if (open_) {
+            emit_header();
+            emit_pending();
+            PdnGame end;
+            end.result = game_.result;
+            events_.push_back({Event::end, std::move(end), {}});
+        }
         game_ = PdnGame{};
-        open_ = ended_ = moved_ = false;
+        pending_.reset();
+        open_ = ended_ = moved_ = header_sent_ = false;
     }
     // Before a tag pair: a game with movetext ends there (comments before a game's first tag
     // pair are its own).
-    void begin_tags() {
+    void begin_tags(int line) {
         if (moved_ || ended_ || (!game_.before.empty() && !game_.tags.empty())) finish_game();
-        begin();
+        begin(line);
     }
     // Before movetext: a game that ended with its result is followed by a new one.
     void begin_movetext() {
         if (ended_) finish_game();
-        begin();
+        begin(in_.line());
     }
-    void begin() {
-        if (!open_) game_.line = line_;
+    void begin(int line) {
+        if (!open_) game_.line = line;
         open_ = true;
     }
 
-    void read_tag() {
-        begin_tags();
-        const int line = line_;
-        get();  // '['
-        while (!at_end() && (text_[pos_] == ' ' || text_[pos_] == '\t')) get();
-        PdnTag tag;
-        while (!at_end() &&
-               (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
-            tag.name += get();
-        while (!at_end() && (text_[pos_] == ' ' || text_[pos_] == '\t')) get();
-        if (tag.name.empty() || at_end() || text_[pos_] != '"')
+    // '[' opens a tag pair, or the captured squares of the move before it ("11x25[15,22]").
+    void read_bracket() {
+        const int line = in_.line();
+        in_.get();  // '['
+        skip_blanks();
+        std::string name;
+        while (!in_.at_end() &&
+               (std::isalnum(static_cast<unsigned char>(in_.peek())) || in_.peek() == '_'))
+            name += in_.get();
+        skip_blanks();
+        if (next_is(',') || next_is(']')) {
+            read_captured(line, std::move(name));
+            return;
+        }
+        read_tag(line, std::move(name));
+    }
+
+    void read_captured(int line, std::string list) {
+        while (!in_.at_end() && list.size() < 200) {
+            const char c = in_.peek();
+            if (c != ' ' && c != ',' && !std::isalnum(static_cast<unsigned char>(c))) break;
+            in_.get();
+            if (c != ' ') list += c;
+        }
+        if (!next_is(']') || !looks_like_capture_list(list))
+            throw PdnError(line,
+                           "malformed tag pair (expected [Name \"value\"]) or captured "
+                           "squares (expected [15,22] after a move)");
+        in_.get();  // ']'
+        if (!pending_ || ended_ || !pending_->after.empty() ||
+            pending_->text.find('[') != std::string::npos)
+            throw PdnError(line, "captured squares [" + printable(list, 40) +
+                                     "] follow no move (write them right after it: 11x25[15,22])");
+        pending_->text += '[' + list + ']';
+    }
+
+    void read_tag(int line, std::string name) {
+        begin_tags(line);
+        PdnTag tag{std::move(name), {}};
+        if (tag.name.empty() || !next_is('"'))
             throw PdnError(line, "malformed tag pair (expected [Name \"value\"])");
-        get();  // '"'
+        in_.get();  // '"'
         for (;;) {
-            if (at_end() || text_[pos_] == '\n')
+            if (in_.at_end() || in_.peek() == '\n')
                 throw PdnError(line, "the value of the tag " + printable(tag.name, 40) +
                                          " is not closed by '\"'");
-            const char c = get();
+            const char c = in_.get();
             if (c == '"') break;
-            if (c == '\\' && !at_end() && text_[pos_] != '\n') {
-                tag.value += get();
+            if (c == '\\' && !in_.at_end() && in_.peek() != '\n') {
+                tag.value += in_.get();
                 continue;
             }
             tag.value += c;
         }
-        while (!at_end() && (text_[pos_] == ' ' || text_[pos_] == '\t')) get();
-        if (at_end() || text_[pos_] != ']')
+        skip_blanks();
+        if (!next_is(']'))
             throw PdnError(line,
                            "the tag pair " + printable(tag.name, 40) + " is not closed by ']'");
-        get();
+        in_.get();
+        if (game_.tags.size() >= static_cast<std::size_t>(pdn_max_tags))
+            throw PdnError(line,
+                           "more than " + std::to_string(pdn_max_tags) + " tag pairs in one game");
         game_.tags.push_back(std::move(tag));
     }
 
     std::string read_comment() {
-        const int line = line_;
-        const std::size_t start = pos_;
-        get();  // '{'
-        while (!at_end() && text_[pos_] != '}') get();
-        if (at_end()) throw PdnError(line, "a comment '{' is not closed by '}'");
-        get();
-        return std::string(text_.substr(start, pos_ - start));
+        const int line = in_.line();
+        std::string text(1, in_.get());  // '{'
+        while (!in_.at_end() && in_.peek() != '}') text += in_.get();
+        if (in_.at_end()) throw PdnError(line, "a comment '{' is not closed by '}'");
+        text += in_.get();
+        return text;
     }
 
     // A variation, nested ones and comments inside it included, verbatim.
     std::string read_variation() {
-        const int line = line_;
-        const std::size_t start = pos_;
+        const int line = in_.line();
+        std::string text;
         int depth = 0;
         do {
-            if (at_end()) throw PdnError(line, "a variation '(' is not closed by ')'");
-            const char c = text_[pos_];
+            if (in_.at_end()) throw PdnError(line, "a variation '(' is not closed by ')'");
+            const char c = in_.peek();
             if (c == '{') {
-                read_comment();
+                text += read_comment();
                 continue;
             }
-            get();
+            text += in_.get();
             depth += c == '(' ? 1 : c == ')' ? -1 : 0;
         } while (depth > 0);
-        return std::string(text_.substr(start, pos_ - start));
+        return text;
     }
 
     // "; text" to the end of the line, kept as a {text} comment.
     std::string read_line_comment() {
-        get();  // ';'
+        in_.get();  // ';'
         std::string text;
-        while (!at_end() && text_[pos_] != '\n') text += get();
+        while (!in_.at_end() && in_.peek() != '\n') text += in_.get();
         std::erase(text, '}');
         return "{" + text + "}";
     }
 
     std::string read_nag() {
-        std::string nag(1, get());
-        while (!at_end() && is_digit(text_[pos_])) nag += get();
-        if (nag.size() == 1) throw PdnError(line_, "'$' without a number");
+        std::string nag(1, in_.get());
+        while (!in_.at_end() && is_digit(in_.peek())) nag += in_.get();
+        if (nag.size() == 1) throw PdnError(in_.line(), "'$' without a number");
         return nag;
     }
 
     // Comments, variations and NAGs go after the last move, or before the first one.
     void attach(std::string item) {
         if (ended_) return;  // text after the result: left out
-        begin();
-        if (game_.moves.empty())
-            game_.before.push_back(std::move(item));
-        else
-            game_.moves.back().after.push_back(std::move(item));
+        begin(in_.line());
+        std::vector<std::string>& items = pending_ ? pending_->after : game_.before;
+        if (items.size() >= static_cast<std::size_t>(pdn_max_items))
+            throw PdnError(in_.line(), "more than " + std::to_string(pdn_max_items) +
+                                           " comments, variations and NAGs in a row");
+        items.push_back(std::move(item));
     }
 
     void read_token() {
-        const int line = line_;
+        const int line = in_.line();
         std::string token;
-        while (!at_end() && !ends_token(text_[pos_])) token += get();
+        while (!in_.at_end() && !ends_token(in_.peek())) token += in_.get();
         if (is_result(token)) {
             begin_movetext();
             game_.result = token;
@@ -239,11 +358,16 @@ class Reader {
         read_move_number(rest);
         while (!rest.empty() && rest.front() == '.') rest.remove_prefix(1);  // "..." alone
         if (rest.empty()) return;
+        if (is_result(rest)) {  // "12.1-0": a result, never a move (there is no square 0)
+            game_.result = std::string(rest);
+            ended_ = true;
+            return;
+        }
         std::string_view mark = rest;
         while (!rest.empty() && is_mark_char(rest.back())) rest.remove_suffix(1);
         mark.remove_prefix(rest.size());
         if (rest.empty()) {  // a mark written apart from its move
-            if (!ended_ && !game_.moves.empty()) game_.moves.back().mark = mark;
+            if (!ended_ && pending_) pending_->mark = mark;
             return;
         }
         if (!looks_like_move(rest))
@@ -251,7 +375,9 @@ class Reader {
                                      "' is neither a move, a move number nor a result");
         begin_movetext();
         moved_ = true;
-        game_.moves.push_back({std::string(rest), std::string(mark), {}, line});
+        emit_header();
+        emit_pending();
+        pending_ = PdnMove{std::string(rest), std::string(mark), {}, line};
     }
 
     // "12." or "12..." at the front of a token: the first one sets the game's first number.
@@ -268,15 +394,18 @@ class Reader {
         rest.remove_prefix(digits);
     }
 
-    std::string_view text_;
-    std::size_t pos_ = 0;
-    int line_ = 1;
-    std::vector<PdnGame> games_;
-    PdnGame game_;
-    bool open_ = false;   // the game has begun (a tag, a comment or movetext)
-    bool ended_ = false;  // its result was read
-    bool moved_ = false;  // it has a move
+    Source in_;
+    std::deque<Event> events_;
+    PdnGame game_;                    // its header, and its result once read
+    std::optional<PdnMove> pending_;  // the last move read, while what follows it may grow
+    bool open_ = false;               // the game has begun (a tag, a comment or movetext)
+    bool ended_ = false;              // its result was read
+    bool moved_ = false;              // it has a move
+    bool header_sent_ = false;
+    bool finished_ = false;  // the end of the text was reached
 };
+
+namespace {
 
 std::string escaped_tag_value(std::string_view value) {
     std::string out;
@@ -316,18 +445,18 @@ class LineWriter {
             item.remove_prefix(std::min(space + 1, item.size()));
         }
     }
-    std::string finish() {
-        flush();
-        return std::move(out_);
-    }
-
-  private:
+    // Text that is no movetext (tag pairs, the empty line after a game), after the last line.
+    void raw(std::string_view text) { out_ += text; }
     void flush() {
         if (line_.empty()) return;
         out_ += line_;
         out_ += '\n';
         line_.clear();
     }
+    // The whole lines written so far.
+    std::string take() { return std::exchange(out_, {}); }
+
+  private:
     std::string out_, line_;
 };
 
@@ -374,8 +503,47 @@ std::string PdnGame::players() const {
     return name(white) + " vs " + name(black);
 }
 
+PdnReader::PdnReader(std::istream& in) : parser_(std::make_unique<Parser>(in)) {}
+PdnReader::PdnReader(std::string_view text) : parser_(std::make_unique<Parser>(text)) {}
+PdnReader::~PdnReader() = default;
+
+bool PdnReader::next_game(PdnGame& header) {
+    while (Parser::Event* e = parser_->next()) {
+        if (e->kind == Parser::Event::header) {
+            header = std::move(e->game);
+            parser_->pop();
+            return true;
+        }
+        parser_->pop();  // the rest of a game not read to its end
+    }
+    return false;
+}
+
+bool PdnReader::next_move(PdnMove& move) {
+    Parser::Event* e = parser_->next();
+    if (!e || e->kind == Parser::Event::header) return false;  // no game is being read
+    if (e->kind == Parser::Event::end) {
+        result_ = std::move(e->game.result);
+        parser_->pop();
+        return false;
+    }
+    move = std::move(e->played);
+    parser_->pop();
+    return true;
+}
+
 std::vector<PdnGame> read_pdn(std::string_view text) {
-    return Reader(text).run();
+    PdnReader reader(text);
+    std::vector<PdnGame> games;
+    PdnGame game;
+    while (reader.next_game(game)) {
+        PdnMove move;
+        while (reader.next_move(move)) game.moves.push_back(std::move(move));
+        game.result = reader.result();
+        games.push_back(std::move(game));
+        game = PdnGame{};
+    }
+    return games;
 }
 
 std::string PdnNumber::label() const {
@@ -387,31 +555,76 @@ void PdnNumber::next() {
     first_player = !first_player;
 }
 
+class PdnWriter::Lines : public LineWriter {};
+
+PdnWriter::PdnWriter(const PdnGame& header, bool first_move_by_first_player)
+    : lines_(std::make_unique<Lines>()), number_{header.first_number, first_move_by_first_player} {
+    std::string tags;
+    for (const PdnTag& t : header.tags)
+        tags += "[" + t.name + " \"" + escaped_tag_value(t.value) + "\"]\n";
+    if (!header.tags.empty()) tags += '\n';
+    lines_->raw(tags);
+    for (const std::string& item : header.before) lines_->add_item(item);
+}
+
+PdnWriter::~PdnWriter() = default;
+PdnWriter::PdnWriter(PdnWriter&&) noexcept = default;
+PdnWriter& PdnWriter::operator=(PdnWriter&&) noexcept = default;
+
+void PdnWriter::move(const PdnMove& m) {
+    // A move number stays on the line of its move.
+    lines_->add(number_.first_player || !numbered_ ? number_.label() + " " + m.text + m.mark
+                                                   : m.text + m.mark);
+    numbered_ = true;
+    for (const std::string& item : m.after) item_after(item);
+    number_.next();
+}
+
+void PdnWriter::item(std::string_view item) {
+    item_after(item);
+}
+
+// A comment or a variation in between: the next move is numbered again (not a NAG).
+void PdnWriter::item_after(std::string_view item) {
+    lines_->add_item(item);
+    if (!item.empty() && (item.front() == '{' || item.front() == '(')) numbered_ = false;
+}
+
+void PdnWriter::finish(std::string_view result) {
+    lines_->add(result.empty() ? "*" : result);
+    lines_->flush();
+    lines_->raw("\n");
+}
+
+std::string PdnWriter::take() {
+    return lines_->take();
+}
+
 std::string write_pdn(const PdnGame& game, bool first_move_by_first_player) {
-    std::string out;
-    for (const PdnTag& t : game.tags)
-        out += "[" + t.name + " \"" + escaped_tag_value(t.value) + "\"]\n";
-    if (!game.tags.empty()) out += '\n';
-    LineWriter text;
-    for (const std::string& item : game.before) text.add_item(item);
-    PdnNumber number{game.first_number, first_move_by_first_player};
-    bool numbered = false;  // the next move needs no number of its own
-    for (const PdnMove& m : game.moves) {
-        // A move number stays on the line of its move.
-        text.add(number.first_player || !numbered ? number.label() + " " + m.text + m.mark
-                                                  : m.text + m.mark);
-        for (const std::string& item : m.after) text.add_item(item);
-        // A comment or a variation in between: the next move is numbered again (not a NAG).
-        numbered = std::none_of(m.after.begin(), m.after.end(), [](const std::string& item) {
-            return item.front() == '{' || item.front() == '(';
-        });
-        number.next();
-    }
-    text.add(game.result.empty() ? "*" : game.result);
-    return out + text.finish() + '\n';
+    PdnWriter writer(game, first_move_by_first_player);
+    for (const PdnMove& m : game.moves) writer.move(m);
+    writer.finish(game.result);
+    return writer.take();
 }
 
 MoveMatch match_pdn_move(const Variant& v, const Position& p, std::string_view text, Move& out) {
+    // The captured squares in brackets at the end, if any.
+    std::optional<Bitboard> captured;
+    if (const std::size_t open = text.find('['); open != std::string_view::npos) {
+        if (text.back() != ']') return MoveMatch::malformed;
+        const std::string_view list = text.substr(open + 1, text.size() - open - 2);
+        text = text.substr(0, open);
+        if (!looks_like_capture_list(list)) return MoveMatch::malformed;
+        Bitboard set = 0;
+        for (std::size_t start = 0; start <= list.size();) {
+            const std::size_t comma = std::min(list.find(',', start), list.size());
+            const auto b = parse_square(v.info(), list.substr(start, comma - start));
+            if (!b || (set & bit(*b))) return MoveMatch::malformed;
+            set |= bit(*b);
+            start = comma + 1;
+        }
+        captured = set;
+    }
     std::vector<std::string_view> parts;
     if (!split_squares(text, parts)) return MoveMatch::malformed;
     std::vector<int> squares;
@@ -426,6 +639,7 @@ MoveMatch match_pdn_move(const Variant& v, const Position& p, std::string_view t
     int found = 0;
     for (const Move& m : moves) {
         if (m.from != squares.front() || m.to != squares.back()) continue;
+        if (captured && m.captured != *captured) continue;
         if (squares.size() > 2 && !path_fits(g, m, squares)) continue;
         out = m;
         ++found;
@@ -439,12 +653,15 @@ std::string move_match_problem(MoveMatch m, std::string_view text, std::string_v
         case MoveMatch::found:
             return "";
         case MoveMatch::malformed:
-            return "'" + move + "' is not a move (squares of the board joined by -, x or :)";
+            return "'" + move +
+                   "' is not a move (squares of the board joined by -, x or :, then perhaps the "
+                   "captured squares in brackets)";
         case MoveMatch::illegal:
             return move + " is not a legal move in " + std::string(fen);
         case MoveMatch::ambiguous:
             return move + " is ambiguous in " + std::string(fen) +
-                   " (give the squares its captures land on, e.g. 1x10x19)";
+                   " (give the squares its captures land on, e.g. 1x10x19, or the squares it "
+                   "captures, e.g. 1x19[6,15])";
     }
     return "";
 }

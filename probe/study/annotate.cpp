@@ -30,38 +30,60 @@ std::string braced(const std::string& text) {
     return comment;
 }
 
-// Everything one game's replay needs, and the error messages naming the game.
-class GameReplay {
+}  // namespace
+
+// Everything one game's replay needs, what it says of the game so far, and the error messages
+// naming the game.
+class GameAnnotator::Replay {
   public:
-    GameReplay(const Tablebase& tb, const AnnotateOptions& o, const PdnGame& game, int number)
-        : tb_(tb), o_(o), v_(o.variant), rules_(draw_rules(o.variant, o.edition)), game_(game) {
+    Replay(const Tablebase* tb, const AnnotateOptions& o, const PdnGame& header, int number)
+        : tb_(tb), o_(o), v_(o.variant), rules_(draw_rules(o.variant, o.edition)) {
         out_.number = number;
-        out_.players = game.players();
+        out_.players = header.players();
+        check_game_type(header);
+        out_.start = start_position(header);
+        p_ = out_.start;
+        out_.start_value = evaluate(p_, counts_);
+        if (out_.start_value) out_.entered = 0;
+        before_ = out_.start_value;
+        number_ = {header.first_number, p_.side == v_.info().first_to_move};
+        if (tb_) writer_.emplace(annotated_header(header), number_.first_player);
     }
 
-    AnnotatedGame run() {
-        check_game_type();
-        out_.start = start_position();
-        Position p = out_.start;
-        RuleCounters counts;
-        out_.start_value = evaluate(p, counts);
-        if (out_.start_value) out_.entered = 0;
-        PdnNumber number{game_.first_number, p.side == v_.info().first_to_move};
-        std::optional<PositionValue> before = out_.start_value;
-        for (const PdnMove& written : game_.moves) {
-            AnnotatedMove m = play(p, counts, written, number);
-            m.mark = mark_of(before, m.value);
-            if (m.value && !out_.entered) out_.entered = static_cast<int>(out_.moves.size()) + 1;
-            p = m.after;
-            counts = m.counters_after;
-            out_.moves.push_back(std::move(m));
-            before = out_.moves.back().value;
-            number.next();
+    const AnnotatedMove& play(const PdnMove& written) {
+        move_ = annotated_move(written);
+        move_.mark = mark_of(before_, move_.value);
+        ++plies_;
+        if (move_.value && !out_.entered) {
+            out_.entered = plies_;
+            entered_ = move_.label + " " + move_.written + " (" +
+                       value_comment(*move_.value, move_.after.side) + ")";
         }
-        out_.summary = summary();
-        out_.pdn = write_pdn(annotated_pdn(), out_.start.side == v_.info().first_to_move);
-        return std::move(out_);
+        if (move_.mark != MoveMark::none) note_mark();
+        p_ = move_.after;
+        counts_ = move_.counters_after;
+        before_ = move_.value;
+        number_.next();
+        if (writer_) {
+            PdnMove w = written;
+            if (move_.mark != MoveMark::none) w.mark = mark_text(move_.mark);
+            if (move_.value)
+                w.after.insert(w.after.begin(),
+                               braced(value_comment(*move_.value, move_.after.side)));
+            writer_->move(w);
+        }
+        return move_;
     }
+
+    void finish(const std::string& result) {
+        out_.summary = game_name() + ": " + summary_body();
+        if (!writer_) return;
+        writer_->item(braced("damas: " + summary_body()));
+        writer_->finish(result);
+    }
+
+    const AnnotatedGame& game() const { return out_; }
+    std::string take_pdn() { return writer_ ? writer_->take() : std::string(); }
 
   private:
     std::string game_name() const {
@@ -73,19 +95,25 @@ class GameReplay {
         throw Error(game_name() + ": " + what);
     }
 
-    void check_game_type() const {
-        const auto type = game_.tag("GameType");
-        if (!type || type->empty() || !std::isdigit(static_cast<unsigned char>(type->front())))
-            return;
+    // A [GameType] must name this variant's game: another game's moves would be read and
+    // valued by the wrong rules.
+    void check_game_type(const PdnGame& header) const {
+        const auto type = header.tag("GameType");
+        if (!type || type->empty()) return;
         const Variant base{v_.base, false};
-        if (variant_of_game_type(*type) != base)
-            fail("[GameType \"" + printable(*type, 40) + "\"] is not " +
-                 std::string(v_.info().name) + " (GameType " +
-                 std::to_string(*game_type_number(base)) + ")");
+        const int ours = *game_type_number(base);
+        const std::string said = "[GameType \"" + printable(*type, 40) + "\"]";
+        const auto named = variant_of_game_type(*type);
+        if (!named)
+            fail(said + " is not a game type damas plays (" + std::string(v_.info().name) +
+                 " is GameType " + std::to_string(ours) + ")");
+        if (*named != base)
+            fail(said + " is not " + std::string(v_.info().name) + " (GameType " +
+                 std::to_string(ours) + ")");
     }
 
-    Position start_position() const {
-        const auto fen = game_.tag("FEN");
+    Position start_position(const PdnGame& header) const {
+        const auto fen = header.tag("FEN");
         if (!fen) return initial_position(v_);
         try {
             return parse_fen(v_, *fen);
@@ -96,46 +124,45 @@ class GameReplay {
 
     std::string describe(const Position& p, ProbeStatus s) const {
         return o_.describe_failure ? o_.describe_failure(p, s)
-                                   : probe_failure_message(tb_, v_, p, s);
+                                   : probe_failure_message(*tb_, v_, p, s);
     }
 
-    // The position's value, or nullopt outside the tablebase.
+    // The position's value, or nullopt outside the tablebase (or when only checking).
     std::optional<PositionValue> evaluate(const Position& p, const RuleCounters& counts) {
-        PositionValue value{tb_.probe_dtw(v_, p), std::nullopt};
+        if (!tb_) return std::nullopt;
+        PositionValue value{tb_->probe_dtw(v_, p), std::nullopt};
         if (value.pure.status == ProbeStatus::not_in_database) return std::nullopt;
         if (!value.pure.ok()) fail(describe(p, value.pure.status));
         if (!rules_.any()) return value;
-        const RulesResult r = tb_.probe_rules(rules_, p, counts);
+        const RulesResult r = tb_->probe_rules(rules_, p, counts);
         if (r.ok())
             value.rules = r.answer;
         else if (r.status == ProbeStatus::no_rule_table && out_.rules_missing.empty())
-            out_.rules_missing = missing_rule_table_hint(tb_, rules_, p, r.missing_table);
+            out_.rules_missing = missing_rule_table_hint(*tb_, rules_, p, r.missing_table);
         else if (r.status != ProbeStatus::no_rule_table && r.status != ProbeStatus::not_in_database)
             fail(describe(p, r.status));
         return value;
     }
 
-    AnnotatedMove play(const Position& p, const RuleCounters& counts, const PdnMove& written,
-                       const PdnNumber& number) {
+    AnnotatedMove annotated_move(const PdnMove& written) {
         Move move{};
-        const MoveMatch match = match_pdn_move(v_, p, written.text, move);
+        const MoveMatch match = match_pdn_move(v_, p_, written.text, move);
         if (match != MoveMatch::found)
-            throw Error(game_name() + ", move " + std::to_string(number.number) + " (" +
-                        colour_name(p.side) + ", line " + std::to_string(written.line) +
-                        "): " + move_match_problem(match, written.text, to_fen(v_, p)));
-        AnnotatedMove m{number.label(),     p.side, written.text, notation(p, move), move,
-                        make_move(p, move), {},     std::nullopt, MoveMark::none};
-        m.counters_after = counters_after(rules_, p, move, m.after, counts);
+            throw Error(game_name() + ", move " + std::to_string(number_.number) + " (" +
+                        colour_name(p_.side) + ", line " + std::to_string(written.line) +
+                        "): " + move_match_problem(match, written.text, to_fen(v_, p_)));
+        AnnotatedMove m{number_.label(),     p_.side, written.text, notation(move), move,
+                        make_move(p_, move), {},      std::nullopt, MoveMark::none};
+        m.counters_after = counters_after(rules_, p_, move, m.after, counts_);
         m.value = evaluate(m.after, m.counters_after);
         return m;
     }
 
-    std::string notation(const Position& p, const Move& m) const {
-        const std::string plain = move_text(v_.info(), m);
-        Move same{};
-        return match_pdn_move(v_, p, plain, same) == MoveMatch::ambiguous
-                   ? move_text_with_captures(v_.info(), m)
-                   : plain;
+    std::string notation(const Move& m) const {
+        if (!tb_) return "";
+        MoveList legal;
+        dispatch(v_.base, [&](auto r) { MoveGenerator<decltype(r)>::generate(p_, legal); });
+        return move_notation(v_.info(), m, legal);
     }
 
     // The value for the side to move, under the rules when asked and known.
@@ -156,75 +183,90 @@ class GameReplay {
         return mark;
     }
 
-    // "45. 23-18? throws the win away".
-    std::string mark_summary(const AnnotatedMove& m) const {
-        std::string s = m.label + " " + m.written + mark_text(m.mark) + " ";
-        if (m.mark == MoveMark::mistake) return s + "throws the win away";
-        const AnnotatedMove* previous = &m == &out_.moves.front() ? nullptr : &m - 1;
-        const std::optional<PositionValue>& before = previous ? previous->value : out_.start_value;
-        const bool by_rules = before->rules && m.value->rules;
-        return s + (value_of(*before, by_rules) == Value::win ? "throws the win away and loses"
-                                                              : "loses the draw");
+    // The marked move in the summary: "45. 23-18? throws the win away" (before_: the value
+    // before it).
+    void note_mark() {
+        if (marks_.size() >= static_cast<std::size_t>(annotate_max_marks_listed)) {
+            ++more_marks_;
+            return;
+        }
+        std::string s = move_.label + " " + move_.written + mark_text(move_.mark) + " ";
+        const bool by_rules = before_->rules && move_.value->rules;
+        if (move_.mark == MoveMark::mistake)
+            s += "throws the win away";
+        else
+            s += value_of(*before_, by_rules) == Value::win ? "throws the win away and loses"
+                                                            : "loses the draw";
+        marks_.push_back(std::move(s));
     }
 
     // The summary without the game's name (it is also the last comment of the PDN).
     std::string summary_body() const {
         if (!out_.entered) return "never inside the tablebase";
-        const int entered = *out_.entered;
-        std::string s;
-        if (entered == 0) {
-            s = "inside the tablebase from the start (" +
-                value_comment(*out_.start_value, out_.start.side) + ")";
-        } else {
-            const AnnotatedMove& m = out_.moves[static_cast<std::size_t>(entered - 1)];
-            s = "entered the tablebase after " + m.label + " " + m.written + " (" +
-                value_comment(*m.value, m.after.side) + ")";
-        }
-        bool marked = false;
-        for (const AnnotatedMove& m : out_.moves)
-            if (m.mark != MoveMark::none) {
-                s += "; " + mark_summary(m);
-                marked = true;
-            }
-        if (!marked) s += "; no move changed the value";
+        std::string s = *out_.entered == 0
+                            ? "inside the tablebase from the start (" +
+                                  value_comment(*out_.start_value, out_.start.side) + ")"
+                            : "entered the tablebase after " + entered_;
+        for (const std::string& m : marks_) s += "; " + m;
+        if (more_marks_ > 0) s += "; and " + std::to_string(more_marks_) + " more marked moves";
+        if (marks_.empty()) s += "; no move changed the value";
         if (out_.marks_by_rules) s += " (values under the move-limit rules)";
-        if (!out_.moves.empty() && out_.moves.back().value)
-            s += "; at the end: " +
-                 value_comment(*out_.moves.back().value, out_.moves.back().after.side);
+        if (plies_ > 0 && before_) s += "; at the end: " + value_comment(*before_, p_.side);
         if (!out_.rules_missing.empty()) s += "; pure values only (a rule table is missing)";
         return s;
     }
 
-    std::string summary() const { return game_name() + ": " + summary_body(); }
-
-    PdnGame annotated_pdn() const {
-        PdnGame g = game_;
+    // The header as written back: an [Annotator] tag when it has none, and the start's value.
+    PdnGame annotated_header(const PdnGame& header) const {
+        PdnGame g;
+        g.tags = header.tags;
+        g.before = header.before;
+        g.first_number = header.first_number;
         if (!g.tag("Annotator")) g.tags.push_back({"Annotator", "damas annotate"});
         if (const auto type = game_type_number(v_); type && !g.tag("GameType"))
             g.tags.push_back({"GameType", std::to_string(*type)});
         if (out_.start_value)
             g.before.push_back(braced(value_comment(*out_.start_value, out_.start.side)));
-        for (std::size_t i = 0; i < g.moves.size(); ++i) {
-            const AnnotatedMove& m = out_.moves[i];
-            PdnMove& w = g.moves[i];
-            if (m.mark != MoveMark::none) w.mark = mark_text(m.mark);
-            if (m.value)
-                w.after.insert(w.after.begin(), braced(value_comment(*m.value, m.after.side)));
-        }
-        auto& last = g.moves.empty() ? g.before : g.moves.back().after;
-        last.push_back(braced("damas: " + summary_body()));
         return g;
     }
 
-    const Tablebase& tb_;
+    const Tablebase* tb_;
     const AnnotateOptions& o_;
     Variant v_;
     DrawRules rules_;
-    const PdnGame& game_;
     AnnotatedGame out_;
+    std::optional<PdnWriter> writer_;
+    Position p_;  // the position now, its counts, and its value
+    RuleCounters counts_;
+    std::optional<PositionValue> before_;
+    PdnNumber number_;
+    int plies_ = 0;
+    AnnotatedMove move_{};
+    std::string entered_;             // the move that entered the tablebase, for the summary
+    std::vector<std::string> marks_;  // the marked moves the summary names
+    int more_marks_ = 0;
 };
 
-}  // namespace
+GameAnnotator::GameAnnotator(const Tablebase* tb, const AnnotateOptions& o, const PdnGame& header,
+                             int number)
+    : replay_(std::make_unique<Replay>(tb, o, header, number)) {}
+GameAnnotator::~GameAnnotator() = default;
+
+const AnnotatedMove& GameAnnotator::play(const PdnMove& written) {
+    return replay_->play(written);
+}
+
+void GameAnnotator::finish(const std::string& result) {
+    replay_->finish(result);
+}
+
+const AnnotatedGame& GameAnnotator::game() const {
+    return replay_->game();
+}
+
+std::string GameAnnotator::take_pdn() {
+    return replay_->take_pdn();
+}
 
 const char* mark_text(MoveMark m) {
     return m == MoveMark::mistake ? "?" : m == MoveMark::blunder ? "??" : "";
@@ -251,7 +293,15 @@ std::string value_comment(const PositionValue& v, Color side_to_move) {
 
 AnnotatedGame annotate_game(const Tablebase& tb, const AnnotateOptions& o, const PdnGame& game,
                             int number) {
-    return GameReplay(tb, o, game, number).run();
+    GameAnnotator annotator(&tb, o, game, number);
+    std::vector<AnnotatedMove> moves;
+    moves.reserve(game.moves.size());
+    for (const PdnMove& m : game.moves) moves.push_back(annotator.play(m));
+    annotator.finish(game.result);
+    AnnotatedGame out = annotator.game();
+    out.moves = std::move(moves);
+    out.pdn = annotator.take_pdn();
+    return out;
 }
 
 std::vector<AnnotatedGame> annotate_games(const Tablebase& tb, const AnnotateOptions& o,

@@ -21,10 +21,14 @@
 //   {draw}   {Black wins, game over}
 // the marks (replacing a mark written on that move), and the game's summary as a last comment
 // {damas: entered the tablebase after 41. 23-18 (White wins, dtw 17); 45. 23-18? throws the win
-// away}.
+// away}; past annotate_max_marks_listed marked moves the summary gives their number only.
+//
+// A game streams: GameAnnotator takes its header, then its moves one by one, and hands the
+// annotated PDN over as it grows; it keeps no move, so that memory does not grow with the game.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +66,7 @@ struct AnnotatedMove {
 
 struct AnnotatedGame {
     int number = 0;  // in the file, from 1
+    // Collected by annotate_game only (GameAnnotator keeps none).
     std::string players;
     Position start;
     std::optional<PositionValue> start_value;
@@ -71,8 +76,11 @@ struct AnnotatedGame {
     bool marks_by_rules = false;  // some mark compared the values under the rules
     std::string rules_missing;    // the first missing rule table's hint (pure values only)
     std::string summary;          // one line: "game 3 (A vs B): entered the tablebase ..."
-    std::string pdn;              // the annotated game
+    std::string pdn;              // the annotated game (annotate_game; GameAnnotator hands it over)
 };
+
+// The marked moves the summary names; the rest are counted ("and 12 more marked moves").
+inline constexpr int annotate_max_marks_listed = 100;
 
 struct AnnotateOptions {
     Variant variant;
@@ -85,9 +93,35 @@ struct AnnotateOptions {
 // "White wins, dtw 23, dtr 9", "draw", ... (see the top of this file).
 std::string value_comment(const PositionValue& v, Color side_to_move);
 
-// Annotates one game (number: its place in the file, for messages). Throws Error naming the
-// game: a move that is not legal (and its move number), a [FEN] tag that does not parse, a
-// [GameType] of another variant, a table that is damaged or unreadable. Thread-safe.
+// One game annotated as it is read (number: its place in the file, for messages). Errors are
+// damas::Error naming the game: a move that is not legal (and its move number), a [FEN] tag that
+// does not parse, a [GameType] of another variant or none known, a table that is damaged or
+// unreadable. With tb null the game is only checked: its moves are matched and played, nothing
+// is probed and no PDN is written (`damas annotate` checks a whole file so before it writes).
+class GameAnnotator {
+  public:
+    // header: the game's tags, comments before its first move and first move number (its moves
+    // and result are not read). Checks [GameType], starts from [FEN] and probes the start.
+    GameAnnotator(const Tablebase* tb, const AnnotateOptions& o, const PdnGame& header, int number);
+    ~GameAnnotator();
+    GameAnnotator(const GameAnnotator&) = delete;
+    GameAnnotator& operator=(const GameAnnotator&) = delete;
+
+    // The game's next move: matched, played, probed, marked, and written to the PDN.
+    const AnnotatedMove& play(const PdnMove& written);
+    // The game's end: the summary, and the rest of the PDN.
+    void finish(const std::string& result);
+    // The game so far (its moves not kept; the summary once finished).
+    const AnnotatedGame& game() const;
+    // The annotated PDN written since the last call.
+    std::string take_pdn();
+
+  private:
+    class Replay;
+    std::unique_ptr<Replay> replay_;
+};
+
+// Annotates one game whole, its moves and PDN collected. Thread-safe.
 AnnotatedGame annotate_game(const Tablebase& tb, const AnnotateOptions& o, const PdnGame& game,
                             int number);
 std::vector<AnnotatedGame> annotate_games(const Tablebase& tb, const AnnotateOptions& o,

@@ -20,7 +20,8 @@ Values are for the side to move ("win", "draw", "loss"); distances are in plies 
 side). Bad input (a FEN that does not parse, an unknown variant or edition, a negative count)
 raises ValueError with the message the damas command line gives; a class not in the folder
 NotInDatabase (a LookupError; MissingRuleTable for a move-limit rule table); a damaged or
-unreadable table file TableError (an OSError). A Tablebase may be used from any number of threads
+unreadable table file TableError (an OSError); a missing folder FileNotFoundError, one that cannot
+be looked at OSError. The folder is a str, bytes or os.PathLike in the file-system encoding. A Tablebase may be used from any number of threads
 at once. A probe whose tables are cached (about a microsecond) is answered holding the GIL, so
 such probes from several threads take turns; reading the disk, line(), annotate() and
 probe_many() (a list of positions in one call, the fast way to scan many) release it, so those

@@ -129,7 +129,7 @@ class Tablebase:
 
     def __init__(
         self,
-        folder: Union[str, os.PathLike[str]],
+        folder: Union[str, bytes, os.PathLike[str], os.PathLike[bytes]],
         variant: str = "english",
         cache_mib: int = 64,
     ) -> None: ...

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "index/class_index.hpp"
 #include "probe/probe.hpp"
@@ -335,6 +336,70 @@ TEST_F(AnnotateCli, TheGameTypeTagChoosesTheVariant) {
               std::string::npos);
 }
 
+// Every move `damas moves` prints reads back in annotate, the captures that share from and to
+// with their captured squares in brackets (c3 to c7 over b4, b6 or over d4, d6): one game per
+// printed move, each move's notation as moves printed it.
+TEST_F(AnnotateCli, ReadsBackEveryMoveDamasMovesPrints) {
+    const GeometryTables& g = geometry_tables(english.info());
+    Position p;
+    p.pieces[0] = bit(g.bit_at(2, 2)) | bit(g.bit_at(7, 1));
+    for (const auto& [x, y] : {std::pair{1, 3}, {3, 3}, {1, 5}, {3, 5}})
+        p.pieces[1] |= bit(g.bit_at(x, y));
+    p.pieces[1] |= bit(g.bit_at(6, 6));
+    const std::string fen = to_fen(english, p);
+    const CliRun moves = damas({"moves", "-v", "english", "--fen", fen});
+    ASSERT_EQ(moves.exit_code, 0) << moves.err;
+    std::vector<std::string> printed;
+    std::string pdn;
+    for (std::size_t start = 0, end; (end = moves.out.find('\n', start)) != std::string::npos;
+         start = end + 1) {
+        printed.push_back(moves.out.substr(start, end - start));
+        pdn += "[FEN \"" + fen + "\"]\n1. " + printed.back() + " *\n\n";
+    }
+    ASSERT_EQ(printed.size(), 2u) << moves.out;  // the capture is compulsory
+    for (const std::string& m : printed) EXPECT_NE(m.find('['), std::string::npos) << m;
+    const json out =
+        json_of({"annotate", "-v", "english", "-d", db().string(), file("printed.pdn", pdn)});
+    ASSERT_EQ(out["games"].size(), printed.size());
+    for (std::size_t i = 0; i < printed.size(); ++i) {
+        EXPECT_EQ(out["games"][i]["moves"][0]["move"], printed[i]);
+        EXPECT_EQ(out["games"][i]["moves"][0]["notation"], printed[i]);
+    }
+    EXPECT_NE(out["games"][1]["moves"][0]["fen_after"], out["games"][0]["moves"][0]["fen_after"]);
+    // svg --move reads them too.
+    EXPECT_EQ(damas({"svg", "-v", "english", fen, "--move", printed[1], "-o", "-"}).exit_code, 0);
+}
+
+// A long game streams: the PDN written as text, to -o and inside --json is the same, with a
+// comment on every position, and the JSON has every move.
+TEST_F(AnnotateCli, ALongGameIsTheSameInEveryOutput) {
+    std::string pdn = "[FEN \"W:WK32:BK1\"]\n";
+    const int rounds = 2000;
+    for (int n = 1; n <= rounds; ++n)
+        pdn += std::to_string(n) + (n % 2 ? ". 32-27 1-6 " : ". 27-32 6-1 ");
+    pdn += "*\n";
+    const std::string path = file("long.pdn", pdn);
+    const CliRun text = annotate(path);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    const std::string out = (dir_->path / "long-out.pdn").string();
+    const CliRun to_file = annotate(path, {"-o", out});
+    ASSERT_EQ(to_file.exit_code, 0) << to_file.err;
+    EXPECT_EQ(slurp(out), text.out);
+    const json j = json_of({"annotate", "-v", "english", "-d", db().string(), path, "-o",
+                            (dir_->path / "long-out2.pdn").string()});
+    EXPECT_EQ(j["pdn"], text.out);
+    EXPECT_EQ(slurp(dir_->path / "long-out2.pdn"), text.out);
+    ASSERT_EQ(j["games"].size(), 1u);
+    EXPECT_EQ(j["games"][0]["moves"].size(), 2u * rounds);
+    EXPECT_EQ(j["games"][0]["moves"].back()["after"]["comment"], "draw");
+    EXPECT_EQ(text.err, j["games"][0]["summary"].get<std::string>() + "\n");
+    std::size_t comments = 0;
+    for (std::size_t at = 0; (at = text.out.find("{draw}", at)) != std::string::npos; ++at)
+        ++comments;
+    EXPECT_EQ(comments, 2u * rounds + 1);  // the start and every move
+    EXPECT_EQ(read_pdn(text.out).at(0).moves.size(), 2u * rounds);
+}
+
 TEST_F(AnnotateCli, ErrorsNameTheGameTheMoveOrTheLine) {
     const auto expect_error = [](const CliRun& r, const std::string& message) {
         EXPECT_EQ(r.exit_code, 2);
@@ -356,6 +421,22 @@ TEST_F(AnnotateCli, ErrorsNameTheGameTheMoveOrTheLine) {
         "cannot read " + (dir_->path / "none.pdn").string() + ": No such file or directory");
     expect_error(annotate(file("type.pdn", "[GameType \"20\"]\n1. 32-28 *\n")),
                  "game 1: [GameType \"20\"] is not english (GameType 21)");
+    expect_error(annotate(file("garbage.pdn", "[GameType \"garbage\"]\n1. 11-15 *\n")),
+                 "game 1: [GameType \"garbage\"] is not a game type damas plays (english is "
+                 "GameType 21)");
+    expect_error(annotate(file("type23.pdn", "[GameType \"23\"]\n1. 11-15 *\n")),
+                 "game 1: [GameType \"23\"] is not a game type damas plays (english is "
+                 "GameType 21)");
+    EXPECT_EQ(annotate(file("type21.pdn", "[GameType \"21,B,8,8,N1,0\"]\n1. 11-15 *\n")).exit_code,
+              0);
+    // The error is found before anything is written, the file's last game included.
+    const std::string late = file("late.pdn",
+                                  "[Event \"fine\"]\n1. 11-15 *\n\n1. 11-15 23-19 "
+                                  "2. 8-11 22-18 3. 9-13 *\n");
+    expect_error(annotate(late, {"-o", (dir_->path / "late-out.pdn").string()}),
+                 "game 2, move 3 (Black, line 4): 9-13 is not a legal move in "
+                 "B:W18,19,21,24-32:B1-7,9-12,15");
+    EXPECT_FALSE(std::filesystem::exists(dir_->path / "late-out.pdn"));
     expect_error(annotate(file("fen.pdn", "[FEN \"W:W33:B1\"]\n1. 33-29 *\n")),
                  "game 1: [FEN \"W:W33:B1\"]: square '33' is not a playable square of the "
                  "english board");

@@ -252,6 +252,72 @@ class BadInput(unittest.TestCase):
         with self.assertRaisesRegex(FileNotFoundError, "no italian-giveaway tables"):
             damas.Tablebase(Database.folder, variant="italian-giveaway")
 
+    def test_the_start_position_gives_the_cli_message(self):
+        start = "B:W21-32:B1-12"
+        self.expect_cli_message(damas.NotInDatabase, lambda: self.tb.probe(start), start)
+        with self.assertRaisesRegex(damas.NotInDatabase, "^too many pieces: 24 "):
+            self.tb.probe(start)
+
+    def test_paths_as_str_bytes_and_path_like(self):
+        import pathlib
+        for folder in (Database.folder, os.fsencode(Database.folder),
+                       pathlib.Path(Database.folder)):
+            with self.subTest(folder=folder):
+                tb = damas.Tablebase(folder, variant="english")
+                self.assertEqual(tb.probe("W:WK18,K22:BK5").value, "win")
+                self.assertEqual(os.fspath(tb.folder), Database.folder)
+
+    def test_paths_that_are_not_utf8(self):
+        """A folder named in bytes that are not UTF-8: found or not found, never a
+        UnicodeDecodeError; messages show those bytes escaped (\\xff) as the CLI does, and the
+        repr names the folder as os.fsdecode does, so that it reads back."""
+        missing = os.fsencode(Database.folder) + b"/none-\xff"
+        with self.assertRaises(FileNotFoundError) as caught:
+            damas.Tablebase(missing)
+        want = cli_error("probe", "-v", "english", "-d", os.fsdecode(missing), "W:W18:B5")
+        self.assertTrue(want.startswith(str(caught.exception).split(" (")[0] + " ("), want)
+        self.assertIn("none-\\xff", str(caught.exception))
+        folder = tempfile.mkdtemp(prefix="damas-python-\udcff-")  # b"\xff" on disk
+        try:
+            self.assertEqual(run("gen", "-v", "english", "-p", "3", "-d", folder,
+                                 "--quiet").returncode, 0)
+            tb = damas.Tablebase(os.fsencode(folder), variant="english")
+            self.assertEqual(eval(repr(tb), {"Tablebase": damas.Tablebase}).folder, tb.folder)
+            p = tb.probe("W:WK18,K22:BK5")
+            self.assertIn("\\xff", p.rules_missing)
+            with self.assertRaises(damas.MissingRuleTable) as caught:
+                tb.probe("W:WK18,K22:BK5", plies_since_capture=3)
+            want = cli_error("probe", "-v", "english", "-d", folder, "--plies-since-capture",
+                             "3", "W:WK18,K22:BK5")
+            self.assertEqual(str(caught.exception), want)
+            game = tb.annotate('[FEN "W:WK18,K22:BK5"]\n1... 18-14 *\n').games[0]
+            self.assertIn("\\xff", game.rules_missing)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def test_a_folder_that_cannot_be_looked_at_is_an_os_error(self):
+        long_name = "x" * 5000
+        with self.assertRaises(OSError) as caught:
+            damas.Tablebase(long_name)
+        self.assertNotIsInstance(caught.exception, FileNotFoundError)
+        self.assertEqual(str(caught.exception),
+                         cli_error("probe", "-v", "english", "-d", long_name, "W:W18:B5"))
+        self.assertIn("File name too long", str(caught.exception))
+
+    def test_a_game_type_damas_does_not_play(self):
+        path = os.path.join(Database.folder, "garbage.pdn")
+        text = '[GameType "garbage"]\n1. 11-15 *\n'
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        with self.assertRaises(ValueError) as e:
+            self.tb.annotate(text)
+        self.assertEqual(str(e.exception), cli_error("annotate", "-v", "english", "-d",
+                                                     Database.folder, path))
+        self.assertIn("is not a game type damas plays (english is GameType 21)",
+                      str(e.exception))
+        self.assertEqual(len(self.tb.annotate('[GameType "21,B,8,8,N1,0"]\n1. 11-15 *').games),
+                         1)
+
     def test_missing_rule_tables(self):
         folder = tempfile.mkdtemp(prefix="damas-python-norules-")
         try:

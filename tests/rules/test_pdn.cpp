@@ -97,6 +97,63 @@ TEST(Pdn, LenientForms) {
     EXPECT_EQ(texts(games[0]),
               (std::vector<std::string>{"c3-d4", "f6-g5", "b2-c3!", "g5xe3", "d2xf4?!", "e7:f6"}));
     EXPECT_EQ(games[0].moves[1].after, std::vector<std::string>{"{ the rest of a line}"});
+    // A result glued to a move number is a result (no square is 0).
+    const auto glued = read_pdn("1. 11-15 23-19 2.1-0");
+    ASSERT_EQ(glued.size(), 1u);
+    EXPECT_EQ(glued[0].moves.size(), 2u);
+    EXPECT_EQ(glued[0].result, "1-0");
+}
+
+// A text read from a stream, a block at a time, gives what the same text read whole gives, and
+// PdnReader hands a game over move by move; what one game may hold is bounded.
+TEST(Pdn, StreamsGameByGameAndMoveByMove) {
+    std::string text = "[Event \"long\"]\n[FEN \"W:WK32:BK1\"]\n{start}\n";
+    for (int n = 1; n <= 20'000; ++n)
+        text += std::to_string(n) + (n % 2 ? ". 32-27 1-6 {c} " : ". 27-32 6-1 $1 ");
+    text += "*\n\n[Event \"short\"]\n1. 11-15 {end} 1-0\n";
+    ASSERT_GT(text.size(), 3u * 64 * 1024);
+    std::istringstream in(text);
+    PdnReader reader(in);
+    const std::vector<PdnGame> whole = read_pdn(text);
+    ASSERT_EQ(whole.size(), 2u);
+    PdnGame header;
+    for (const PdnGame& g : whole) {
+        ASSERT_TRUE(reader.next_game(header));
+        EXPECT_EQ(header.tags.size(), g.tags.size());
+        EXPECT_EQ(header.before, g.before);
+        EXPECT_TRUE(header.moves.empty());
+        PdnMove m;
+        std::size_t i = 0;
+        for (; reader.next_move(m); ++i) {
+            ASSERT_LT(i, g.moves.size());
+            EXPECT_EQ(m.text, g.moves[i].text);
+            EXPECT_EQ(m.after, g.moves[i].after);
+            EXPECT_EQ(m.line, g.moves[i].line);
+        }
+        EXPECT_EQ(i, g.moves.size());
+        EXPECT_EQ(reader.result(), g.result);
+    }
+    EXPECT_FALSE(reader.next_game(header));
+    EXPECT_EQ(whole[0].moves.size(), 40'000u);
+    EXPECT_EQ(whole[1].result, "1-0");
+    // A game's moves left unread are skipped by next_game.
+    PdnReader skipping(text);
+    ASSERT_TRUE(skipping.next_game(header));
+    ASSERT_TRUE(skipping.next_game(header));
+    EXPECT_EQ(header.tag("Event"), "short");
+    // Limits.
+    std::string tags;
+    for (int i = 0; i <= pdn_max_tags; ++i) tags += "[T \"v\"]\n";
+    EXPECT_THROW(read_pdn(tags + "1. 11-15 *"), PdnError);
+    std::string comments = "1. 11-15";
+    for (int i = 0; i <= pdn_max_items; ++i) comments += " {}";
+    try {
+        read_pdn(comments);
+        ADD_FAILURE() << "no error";
+    } catch (const PdnError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "line 1: more than 10000 comments, variations and NAGs in a row");
+    }
 }
 
 TEST(Pdn, ErrorsNameTheLine) {

@@ -10,6 +10,7 @@
 
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "rules/printable.hpp"
 
 namespace damas {
 namespace {
@@ -238,7 +239,9 @@ std::string independent_fen(const Variant& v, const Position& p, std::mt19937& r
         s += c == Color::white ? ":W" : ":B";
         std::vector<std::string> items;
         for_each_bit(p.of(c), [&](int b) {
-            items.push_back(((p.kings & bit(b)) ? "K" : "") + independent_name(v, b));
+            // Appended: GCC 12 warns of a false overlap in "K" + std::string.
+            std::string item = (p.kings & bit(b)) ? "K" : "";
+            items.push_back(item.append(independent_name(v, b)));
         });
         std::shuffle(items.begin(), items.end(), rng);
         for (std::size_t i = 0; i < items.size(); ++i) s += (i ? "," : "") + items[i];
@@ -283,6 +286,21 @@ TEST(Fen, RandomRoundTripEveryVariant) {
             ASSERT_EQ(to_fen(v, parse_fen(v, printed)), printed) << v.name();
         }
     }
+}
+
+// Text quoted in a message: control characters and bytes that are not UTF-8 escaped (a message is
+// valid UTF-8, for Python and JSON), well-formed UTF-8 kept, long text cut.
+TEST(Printable, EscapesControlsAndBytesThatAreNotUtf8) {
+    EXPECT_EQ(printable("a\nb\x1b"), "a\\nb\\x1b");
+    EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
+              "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+    EXPECT_EQ(printable("/tmp/\xff\xfe"), "/tmp/\\xff\\xfe");
+    EXPECT_EQ(printable("\xe2\x82"), "\\xe2\\x82");                    // cut short
+    EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");                    // overlong
+    EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");           // a UTF-16 surrogate
+    EXPECT_EQ(printable("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // beyond U+10FFFF
+    EXPECT_EQ(printable(std::string(300, 'a')), std::string(200, 'a').append("..."));
+    EXPECT_EQ(printable(printable("\xff")), printable("\xff"));
 }
 
 }  // namespace

@@ -86,10 +86,7 @@ void run_moves(const MovesOptions& o) {
     Json rows = Json::array();
     sort_by_square(vi, moves);
     for (const Move& m : moves) {
-        bool ambiguous = false;
-        for (const Move& other : moves)
-            if (&other != &m && other.from == m.from && other.to == m.to) ambiguous = true;
-        const std::string text = ambiguous ? move_text_with_captures(vi, m) : move_text(vi, m);
+        const std::string text = move_notation(vi, m, moves);
         if (!o.json) {
             std::printf("%s\n", text.c_str());
             continue;

@@ -4,6 +4,7 @@
 #include "folder/files.hpp"
 #include "probe/messages.hpp"
 #include "rules/error.hpp"
+#include "rules/printable.hpp"
 #include "tools/cli/commands.hpp"
 
 namespace damas::cli {
@@ -11,9 +12,9 @@ namespace damas::cli {
 std::filesystem::path database_dir(const std::string& dir) {
     const std::filesystem::path d =
         dir.empty() ? default_database_dir() : std::filesystem::path(dir);
-    if (!std::filesystem::is_directory(d)) {
+    if (!is_folder(d)) {
         std::string m = "no database folder ";
-        m += d.string();
+        m += printable(d.string());
         m += " (generate one with damas gen, or give --dir)";
         throw Error(m);
     }
@@ -22,17 +23,18 @@ std::filesystem::path database_dir(const std::string& dir) {
 
 Database::Database(const std::string& variant_name, const std::string& dir_name)
     : variant(variant_or_throw(variant_name)), dir(database_dir(dir_name)) {
-    if (!std::filesystem::is_directory(dir / variant.name())) {
+    if (!is_folder(dir / variant.name())) {
         std::string m = "no ";
         m += variant.name();
         m += " tables in ";
-        m += dir.string();
+        m += printable(dir.string());
         m += " (generate them with damas gen --variant ";
         m += variant.name();
         m += ')';
         const std::string hint = variant_folder_hint(dir);
-        throw Error(hint.empty() ? m
-                                 : "no " + variant.name() + " tables in " + dir.string() + hint);
+        throw Error(hint.empty()
+                        ? m
+                        : "no " + variant.name() + " tables in " + printable(dir.string()) + hint);
     }
     tb = Tablebase::open(dir, 64, 0, [p = last_problem](const std::string& s) { *p = s; });
 }

@@ -5,6 +5,7 @@
 
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
+#include "rules/pdn.hpp"
 
 namespace damas::cli {
 namespace {
@@ -125,20 +126,9 @@ std::string board_svg(Variant v, const Position& p, const SvgOptions& o) {
 }
 
 std::optional<Move> find_move(Variant v, const Position& p, std::string_view text) {
-    MoveList moves;
-    dispatch(v.base, [&](auto rules) { MoveGenerator<decltype(rules)>::generate(p, moves); });
-    const VariantInfo& vi = v.info();
-    std::optional<Move> plain;
-    int plain_matches = 0;
-    for (const Move& m : moves) {
-        if (move_text_with_captures(vi, m) == text) return m;
-        if (move_text(vi, m) == text) {
-            plain = m;
-            ++plain_matches;
-        }
-    }
-    // Two moves with the same squares and different captures need the bracketed form.
-    return plain_matches == 1 ? plain : std::nullopt;
+    Move m{};
+    if (match_pdn_move(v, p, text, m) != MoveMatch::found) return std::nullopt;
+    return m;
 }
 
 }  // namespace damas::cli

@@ -24,8 +24,9 @@ struct SvgOptions {
 
 std::string board_svg(Variant v, const Position& p, const SvgOptions& o = {});
 
-// The legal move of p that `text` names, as move_text or move_text_with_captures writes it
-// ("32-28", "28x19", "c3:e5", "28x19[23,32]"); nullopt if none does.
+// The legal move of p that `text` names, read as annotate reads moves (match_pdn_move,
+// rules/pdn.hpp: "32-28", "28x19", "c3:e5", "28x19[23,32]", "1x10x19"); nullopt if none or
+// more than one does.
 std::optional<Move> find_move(Variant v, const Position& p, std::string_view text);
 
 }  // namespace damas::cli
