@@ -61,12 +61,14 @@ struct StartTable {
     }
 };
 
-inline constexpr StartTable start_table{};
+// Computed at compile time once, in combination.cpp: as an inline constexpr variable every
+// source that includes this header evaluated it again (seconds of compile time each).
+extern const StartTable start_table;
 
 }  // namespace colex_detail
 
 // The largest c <= hi with C(c, k) <= rank (k >= 1; C(hi + 1, k) > rank or hi == 64).
-constexpr int largest_at_most(std::uint64_t rank, int k, int hi) {
+inline int largest_at_most(std::uint64_t rank, int k, int hi) {
     using namespace colex_detail;
     if (k <= max_table_k) {
         int c = start_table.start[k][bucket_of(rank)];
@@ -84,7 +86,7 @@ constexpr int largest_at_most(std::uint64_t rank, int k, int hi) {
 
 // Calls f(c) for each element of the k-subset of 0..n-1 with colex rank `rank`, largest first.
 template <class F>
-constexpr void unrank_colex(std::uint64_t rank, int k, int n, F&& f) {
+void unrank_colex(std::uint64_t rank, int k, int n, F&& f) {
     int hi = n - 1;
     for (int j = k; j >= 2; --j) {
         const int c = largest_at_most(rank, j, hi);

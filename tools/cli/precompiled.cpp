@@ -1,0 +1,2 @@
+// The object the commands' precompiled headers are made for (tools/CMakeLists.txt): nothing of
+// its own.
