@@ -430,7 +430,17 @@ void run_http_server(const HttpServerOptions& o, const HttpHandler& handler) {
     Listener listener(shared, acceptor);
     if (o.on_listening) o.on_listening(acceptor.local_endpoint().port());
     listener.accept();
-    io.run();
+    // An exception out of a handler ends only the connection it served (its last owner goes
+    // with the handler); the loop goes on.
+    for (;;) {
+        try {
+            io.run();
+            break;
+        } catch (const std::exception& e) {
+            if (o.log)
+                std::fprintf(o.log, "- internal error: %s\n", escape_for_log(e.what()).c_str());
+        }
+    }
     throw Error("the server stopped listening");
 }
 
