@@ -44,6 +44,12 @@ std::chrono::steady_clock::duration seconds(double s) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
+std::string format_seconds(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g s", s);
+    return text;
+}
+
 // The workers: a fixed set of threads and a bounded queue of requests waiting for one.
 class WorkerPool {
   public:
@@ -186,6 +192,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         : shared_(shared),
           limits_(shared.options.limits),
           stream_(std::move(socket)),
+          deadline_(shared.io),
           buffer_(limits_.max_header_bytes + limits_.max_body_bytes + 2 * read_chunk),
           client_(std::move(client)) {}
     ~Connection() { shared_.release(client_); }
@@ -213,7 +220,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void read_rest() {
         started_ = Clock::now();
         header_bytes_ = 0;
-        stream_.expires_after(seconds(limits_.request_timeout));
+        // The deadline is a timer of ours, not the stream's (which would close the socket), so
+        // that the client is told 408 before the connection closes.
+        stream_.expires_never();
+        reading_ = true;
+        deadline_.expires_after(seconds(limits_.request_timeout));
+        deadline_.async_wait([self = shared_from_this()](error_code ec) {
+            if (ec || !self->reading_) return;
+            self->timed_out_ = true;
+            error_code ignored;
+            self->stream_.socket().cancel(ignored);
+        });
         read_header();
     }
 
@@ -237,10 +254,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
 
     void on_read(error_code ec) {
-        if (ec == beast::error::timeout) {
-            log("-", "(request not complete in time)", 408, 0, "");
-            return;  // the stream is closed already
-        }
+        reading_ = false;
+        deadline_.cancel();
+        if (timed_out_)
+            return refuse(408,
+                          "the request was not complete within " +
+                              format_seconds(limits_.request_timeout) + " of its first byte",
+                          "(request not complete in time)");
         if (ec == http::error::header_limit || ec == http::error::buffer_overflow)
             return refuse(431, "the request's header block is larger than " +
                                    std::to_string(limits_.max_header_bytes) + " bytes");
@@ -282,9 +302,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
 
     // A request that is not answered by the handler: the answer, then the connection closes.
-    void refuse(int status, const std::string& why) {
+    void refuse(int status, const std::string& why, const char* what = "(unreadable request)") {
         method_.clear();
-        target_ = "(unreadable request)";
+        target_ = what;
         keep_alive_ = false;
         head_ = false;
         answer(error_reply(status, why));
@@ -328,12 +348,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     Shared& shared_;
     const HttpLimits& limits_;
     beast::tcp_stream stream_;
+    net::steady_timer deadline_;  // of the request being read
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     http::response<http::string_body> res_;
     std::string client_, method_, target_;
     std::size_t header_bytes_ = 0;  // of the request being read, parsed so far
     bool keep_alive_ = false, head_ = false;
+    bool reading_ = false, timed_out_ = false;
     Clock::time_point started_ = Clock::now();
 };
 

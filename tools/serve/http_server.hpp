@@ -14,8 +14,8 @@
 //   a body over max_body_bytes: 413; a request that cannot be parsed: 400; another method than
 //   GET and HEAD: 405. The connection is then closed (after reading what the client goes on
 //   sending for a moment, so that the answer is not lost to a reset).
-// - request_timeout: from a request's first byte to its last, and again for writing its answer;
-//   past it the connection is closed. The deadline does not restart with each byte.
+// - request_timeout: from a request's first byte to its last (408 past it), and again for
+//   writing its answer (closed past it). The deadline does not restart with each byte.
 // - idle_timeout: how long a connection may wait, between requests, for the next one's first
 //   byte.
 // - max_connections open at once (503 beyond) and max_per_client from one address (429 beyond).
