@@ -3,10 +3,17 @@
 // once before the timing, so that their blocks are cached) with their moves, and one bad request
 // in `bad_every` (unknown variant, malformed FEN, too many pieces, a bad count, no FEN), which
 // must get 400. Prints requests/s, latency percentiles, transport errors and wrong statuses.
+// With SLOW > 0, that many more connections drip a request's header block meanwhile, one byte
+// every DRIP_MS, each opened again when the server closes it (its deadline), from before the
+// timing to its end; their count of closes is printed.
 //
-// usage: serve_load PORT VARIANT PIECES [CLIENTS=32] [REQUESTS=10000] [BAD_EVERY=10]
+// usage: serve_load PORT VARIANT PIECES [CLIENTS=32] [REQUESTS=10000] [BAD_EVERY=10] [SLOW=0]
+//        [DRIP_MS=4000]
 // The server must run on 127.0.0.1:PORT (damas serve -d DIR --port PORT --quiet).
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -57,6 +64,46 @@ std::string encode(const std::string& s) {
     return httplib::detail::encode_query_param(s);
 }
 
+// A connection to 127.0.0.1:port that has sent the start of a request; -1 if refused.
+int open_slow(int port) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const std::string start = "GET /api/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+        send(fd, start.data(), start.size(), MSG_NOSIGNAL) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// `count` slow clients dripping a byte each every `drip_ms` until `stop`; the number of times
+// the server closed one (then opened again) is returned.
+int drip(int port, int count, int drip_ms, const std::atomic<bool>& stop) {
+    std::vector<int> fds;
+    for (int i = 0; i < count; ++i) fds.push_back(open_slow(port));
+    int closed = 0;
+    while (!stop) {
+        const auto next = Clock::now() + std::chrono::milliseconds(drip_ms);
+        for (int& fd : fds) {
+            if (fd >= 0 && send(fd, "a", 1, MSG_NOSIGNAL) == 1) continue;
+            if (fd >= 0) {
+                ++closed;
+                close(fd);
+            }
+            fd = open_slow(port);
+        }
+        while (!stop && Clock::now() < next)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    for (const int fd : fds)
+        if (fd >= 0) close(fd);
+    return closed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,7 +119,10 @@ int main(int argc, char** argv) {
     const int clients = argc > 4 ? std::atoi(argv[4]) : 32;
     const int requests = argc > 5 ? std::atoi(argv[5]) : 10000;
     const int bad_every = argc > 6 ? std::atoi(argv[6]) : 10;
-    if (!variant || pieces < 2 || clients < 1 || requests < 1 || bad_every < 2) {
+    const int slow = argc > 7 ? std::atoi(argv[7]) : 0;
+    const int drip_ms = argc > 8 ? std::atoi(argv[8]) : 4000;
+    if (!variant || pieces < 2 || clients < 1 || requests < 1 || bad_every < 2 || slow < 0 ||
+        drip_ms < 1) {
         std::fprintf(stderr, "serve_load: bad arguments\n");
         return 2;
     }
@@ -101,6 +151,13 @@ int main(int argc, char** argv) {
     std::printf("%zu distinct %d-piece positions, %zu kinds of bad request\n", good.size(), pieces,
                 bad.size());
 
+    std::atomic<bool> stop_dripping{false};
+    int slow_closed = 0;
+    std::thread dripper;
+    if (slow > 0) {
+        dripper = std::thread([&] { slow_closed = drip(port, slow, drip_ms, stop_dripping); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));  // all of them connected
+    }
     std::atomic<int> next{0}, errors{0}, wrong{0};
     std::atomic<long> bytes{0};
     std::vector<std::vector<double>> latencies(clients);
@@ -129,6 +186,8 @@ int main(int argc, char** argv) {
         });
     for (std::thread& t : threads) t.join();
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    stop_dripping = true;
+    if (dripper.joinable()) dripper.join();
     std::vector<double> all;
     for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
     std::sort(all.begin(), all.end());
@@ -142,5 +201,8 @@ int main(int argc, char** argv) {
     std::printf("latency ms: p50 %.2f, p90 %.2f, p99 %.2f, max %.2f\n", pct(0.5), pct(0.9),
                 pct(0.99), all.back());
     std::printf("transport errors %d, wrong statuses %d\n", errors.load(), wrong.load());
+    if (slow > 0)
+        std::printf("%d slow clients dripping a byte every %d ms: closed by the server %d times\n",
+                    slow, drip_ms, slow_closed);
     return errors || wrong ? 1 : 0;
 }

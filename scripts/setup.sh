@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config clang clang-format libclang-rt-14-dev
           libzstd-dev libtbb-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
           libxxhash-dev libfmt-dev
-          libcpp-httplib-dev nlohmann-json3-dev python3 python3-dev pybind11-dev
+          libcpp-httplib-dev libboost-dev nlohmann-json3-dev python3 python3-dev pybind11-dev
           libopenmpi-dev openmpi-bin
           chromium chromium-driver)
 missing=()

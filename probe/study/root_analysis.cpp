@@ -20,6 +20,7 @@ RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, con
             return a;
         } else if (r.status == ProbeStatus::no_rule_table) {
             a.rules_missing = missing_rule_table_hint(tb, q.rules, p, r.missing_table);
+            a.missing_rule_table = r.missing_table;
         } else {
             a.rules_missing = probe_status_name(r.status);
         }

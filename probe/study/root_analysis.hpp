@@ -6,6 +6,7 @@
 // answer under the rules and each move's counts after it (for the next position's query).
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,9 +29,10 @@ struct RootMove {
 struct RootAnalysis {
     ProbeResult root;  // status not ok: the rest is empty
     bool game_over = false;
-    std::optional<RulesAnswer> rules;  // the variant has rules and the tables are there
-    std::string rules_missing;         // else, when the variant has rules, why not
-    std::vector<RootMove> moves;       // best first (pure value, then by square)
+    std::optional<RulesAnswer> rules;          // the variant has rules and the tables are there
+    std::string rules_missing;                 // else, when the variant has rules, why not
+    std::filesystem::path missing_rule_table;  // the table rules_missing names, if one is missing
+    std::vector<RootMove> moves;               // best first (pure value, then by square)
 };
 
 struct RootQuery {

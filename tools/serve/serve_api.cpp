@@ -26,8 +26,14 @@ struct RequestError {
     std::string message;
 };
 
+// Text of the request echoed in a message is UTF-8 (route.cpp checks it); replacing what is not
+// keeps any other string from making the answer fail.
+std::string dump(const json& j) {
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 ApiReply json_reply(const json& j) {
-    return {200, j.dump(), "application/json"};
+    return {200, dump(j), "application/json", {}, {}};
 }
 
 const std::string* param(const QueryParams& q, const char* name) {
@@ -63,12 +69,15 @@ int status_of(ProbeStatus s) {
 
 }  // namespace
 
-ApiReply error_reply(int status, std::string_view message) {
-    return {status, json{{"error", message}}.dump(), "application/json"};
-}
-
 ExplorerApi::ExplorerApi(const std::filesystem::path& dir, std::size_t cache_mib)
     : tb_(Tablebase::open(dir, cache_mib)) {
+    for (const std::filesystem::path& p : {std::filesystem::absolute(dir), tb_->dir()}) {
+        std::error_code ec;
+        const std::filesystem::path canonical = std::filesystem::weakly_canonical(p, ec);
+        for (const std::filesystem::path& q : {p, ec ? p : canonical})
+            if (const std::string s = q.lexically_normal().string(); s.size() > 1)
+                folder_names_.push_back(s);
+    }
     for (const Variant v : all_variants())
         if (tb_->largest_class(v) > 0) served_.push_back(v);
     if (served_.empty()) throw Error("no table file under " + dir.string());
@@ -166,6 +175,8 @@ RootQuery root_query(Variant v, const QueryParams& q) {
     return r;
 }
 
+// A failure the request did not cause is "internal error" to the client (its message may name
+// files) and its message goes to the server's log.
 template <class F>
 ApiReply guarded(F&& f) {
     try {
@@ -173,17 +184,41 @@ ApiReply guarded(F&& f) {
     } catch (const RequestError& e) {
         return error_reply(e.status, e.message);
     } catch (const std::exception& e) {
-        return error_reply(500, e.what());
+        ApiReply r = error_reply(500, "internal error");
+        r.note = e.what();
+        return r;
     }
+}
+
+// The hint of a missing rule table without the database's path: the server's clients neither
+// know nor need where it lies.
+std::string rule_table_hint(const DrawRules& rules, const Position& p,
+                            const std::filesystem::path& missing) {
+    std::string hint = "no rule table " + missing.filename().string() +
+                       ": the value under the move-limit draw rules needs damas gen-rules -v " +
+                       rules.variant.name() + " -p " + std::to_string(popcount(p.occupied()));
+    if (rules.edition == Edition::fmjd) hint += " --edition fmjd";
+    return hint + " on the database";
 }
 
 }  // namespace
 
+// Defence in depth: whatever a lower layer's message says, no answer names the folder.
+ApiReply ExplorerApi::without_folder(ApiReply r) const {
+    for (const std::string& name : folder_names_)
+        for (std::size_t at = r.body.find(name); at != std::string::npos;
+             at = r.body.find(name, at))
+            r.body.replace(at, name.size(), "(the database)");
+    return r;
+}
+
 ApiReply ExplorerApi::position(std::string_view variant, const QueryParams& q) const {
-    return guarded([&] {
+    return without_folder(guarded([&] {
         const Request r = parse_request(*tb_, served_, variant, q);
         const RootQuery rq = root_query(r.variant, q);
-        const RootAnalysis a = study::analyse_root(*tb_, r.variant, r.position, rq);
+        RootAnalysis a = study::analyse_root(*tb_, r.variant, r.position, rq);
+        if (!a.missing_rule_table.empty())
+            a.rules_missing = rule_table_hint(rq.rules, r.position, a.missing_rule_table);
         if (!a.root.ok()) {
             if (a.root.status == ProbeStatus::not_in_database)
                 return error_reply(404, "the tables of class " + class_of(r.variant, r.position) +
@@ -192,23 +227,23 @@ ApiReply ExplorerApi::position(std::string_view variant, const QueryParams& q) c
             return error_reply(status_of(a.root.status), probe_status_name(a.root.status));
         }
         return json_reply(root_json(r.variant, r.position, rq, a));
-    });
+    }));
 }
 
 ApiReply ExplorerApi::svg(std::string_view variant, const QueryParams& q) const {
-    return guarded([&] {
+    return without_folder(guarded([&] {
         const Request r = parse_position(variant, q);
         SvgOptions o;
         if (const std::string* m = param(q, "move"); m && !m->empty()) {
             o.move = find_move(r.variant, r.position, *m);
             if (!o.move) throw RequestError{400, "not a legal move: " + m->substr(0, 40)};
         }
-        return ApiReply{200, board_svg(r.variant, r.position, o), "image/svg+xml"};
-    });
+        return ApiReply{200, board_svg(r.variant, r.position, o), "image/svg+xml", {}, {}};
+    }));
 }
 
 ApiReply ExplorerApi::stats(std::string_view variant, const QueryParams& q) const {
-    return guarded([&] {
+    return without_folder(guarded([&] {
         const auto v = parse_variant(variant);
         if (!v)
             throw RequestError{400, "unknown variant '" + std::string(variant.substr(0, 40)) + "'"};
@@ -227,7 +262,7 @@ ApiReply ExplorerApi::stats(std::string_view variant, const QueryParams& q) cons
         const std::string key = v->name() + "/" + m->name();
         std::lock_guard lock(stats_mutex_);
         if (const auto it = stats_cache_.find(key); it != stats_cache_.end())
-            return ApiReply{200, it->second, "application/json"};
+            return ApiReply{200, it->second, "application/json", {}, {}};
         const DrawRules rules = draw_rules(*v);
         ClassStats s = study::class_stats(
             *v, tb_->dir(), *m,
@@ -244,8 +279,8 @@ ApiReply ExplorerApi::stats(std::string_view variant, const QueryParams& q) cons
             longest.push_back({{"fen", to_fen(*v, p)}, {"dtw", plies}});
         out["variant"] = v->name();
         out["longest_wins"] = std::move(longest);
-        return ApiReply{200, stats_cache_[key] = out.dump(), "application/json"};
-    });
+        return ApiReply{200, stats_cache_[key] = dump(out), "application/json", {}, {}};
+    }));
 }
 
 }  // namespace damas::cli

@@ -11,7 +11,8 @@
 //   GET /api/v1/{variant}/svg?fen=...[&move=M]   the board (tools/render/svg.hpp)
 //   GET /api/v1/{variant}/stats?class=0201       `damas stats` of a class and its longest wins
 // Bad input is 400, a position whose tables are missing 404, a damaged table 500; every error
-// body is {"error": "one line"}.
+// body is {"error": "one line"}. No answer names the database's folder (an internal error's
+// cause goes to ApiReply::note, for the log).
 #pragma once
 
 #include <cstddef>
@@ -25,16 +26,10 @@
 
 #include "probe/limits_probe.hpp"
 #include "probe/probe.hpp"
+#include "tools/serve/reply.hpp"
+#include "tools/serve/target.hpp"
 
 namespace damas::cli {
-
-using QueryParams = std::multimap<std::string, std::string>;
-
-struct ApiReply {
-    int status = 200;
-    std::string body;
-    std::string content_type = "application/json";
-};
 
 // The longest FEN a request may carry (the longest legal one is far shorter).
 inline constexpr std::size_t max_fen_length = 400;
@@ -53,12 +48,13 @@ class ExplorerApi {
     const std::vector<Variant>& served() const { return served_; }
 
   private:
+    ApiReply without_folder(ApiReply r) const;
+
     std::unique_ptr<Tablebase> tb_;
+    std::vector<std::string> folder_names_;  // the folder's absolute path, as given and resolved
     std::vector<Variant> served_;
     mutable std::mutex stats_mutex_;
     mutable std::map<std::string, std::string> stats_cache_;  // "variant/class" -> JSON
 };
-
-ApiReply error_reply(int status, std::string_view message);
 
 }  // namespace damas::cli
