@@ -73,9 +73,10 @@ TEST(HubPosition, TheInitialPositionAsTheProtocolWritesIt) {
     const std::string initial = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
     EXPECT_EQ(hub_position(international, initial_position(international)), initial);
     EXPECT_EQ(parse_hub_position(international, initial), initial_position(international));
-    // english: Black's men on 1-12 (its first move), White's on 21-32.
+    // english as pydraughts' HubEngine sends it: its board turned round, the side that moves
+    // first (Black) as 'W' on squares 33 - n (Black's 1-12 are characters 21-32).
     EXPECT_EQ(hub_position(english, initial_position(english)),
-              "B" + std::string(12, 'b') + std::string(8, 'e') + std::string(12, 'w'));
+              "W" + std::string(12, 'b') + std::string(8, 'e') + std::string(12, 'w'));
 }
 
 TEST(HubPosition, EveryVariantRoundTripsAndReadsFens) {

@@ -18,11 +18,76 @@ int square_count(Variant v) {
     return geometry_tables(v.info()).squares;
 }
 
-// The bit of the square numbered n (1..square_count), or -1.
-int bit_of_hub_square(Variant v, int n) {
+// pydraughts' name of square n (1..32, or 1..64 in turkish) counted on ranks from a1: a1 c1 e1
+// g1 b2 ... on diagonal boards, a1 b1 ... h1 a2 ... in turkish (its convert.py).
+std::string name_counted_from_a1(Variant v, int n) {
+    const bool orthogonal = v.base == BaseVariant::turkish;
+    const int per_rank = orthogonal ? 8 : 4;
+    const int rank = (n - 1) / per_rank;
+    int file = (n - 1) % per_rank;
+    if (!orthogonal) file = 2 * file + (rank % 2);
+    return std::string(1, static_cast<char>('a' + file)) + std::to_string(rank + 1);
+}
+
+// pydraughts' name of square n of its position string, counted on ranks from the top: b8 d8 f8
+// h8 a7 ... on diagonal boards, a8 b8 ... in turkish.
+std::string name_counted_from_top(Variant v, int n) {
+    const bool orthogonal = v.base == BaseVariant::turkish;
+    const int per_rank = orthogonal ? 8 : 4;
+    const int row = (n - 1) / per_rank;  // from the top
+    int file = (n - 1) % per_rank;
+    if (!orthogonal) file = 2 * file + (row % 2 == 0 ? 1 : 0);
+    return std::string(1, static_cast<char>('a' + file)) + std::to_string(8 - row);
+}
+
+// The variants whose PDN names squares by letter and rank (russian, brazilian, turkish):
+// pydraughts numbers them on its own (below). Portuguese, which pydraughts lacks, keeps its
+// PDN numbers, as international, italian and english do.
+bool counted_by_pydraughts(Variant v) {
+    return v.base == BaseVariant::russian || v.base == BaseVariant::brazilian ||
+           v.base == BaseVariant::turkish;
+}
+
+int bit_of_named_square(Variant v, const std::string& name) {
+    const auto b = parse_square(v.info(), name);
+    return b ? *b : -1;
+}
+
+// The bit of the square numbered n (1..square_count) in the variant's own numbering, or -1.
+int bit_of_numbered_square(Variant v, int n) {
     for (int b = 0; b < 64; ++b)
         if (square_number(v.info(), b) == n) return b;
     return -1;
+}
+
+// The bit of the n-th square of a position string, as pydraughts' HubEngine writes it
+// (Game.initial_hub_fen, from its internal board): the square numbers on 10x10 and in italian;
+// english turned round (n is square 33 - n) with the colours exchanged (colours_exchanged);
+// russian, brazilian and turkish counted from the top left; portuguese by its square numbers.
+int bit_of_position_square(Variant v, int n) {
+    if (v.base == BaseVariant::english) return bit_of_numbered_square(v, square_count(v) + 1 - n);
+    return counted_by_pydraughts(v) ? bit_of_named_square(v, name_counted_from_top(v, n))
+                                    : bit_of_numbered_square(v, n);
+}
+
+// pydraughts' internal board has the side that moves first as White: in english, Black.
+bool colours_exchanged(Variant v) {
+    return v.base == BaseVariant::english;
+}
+
+// The bit of square number n of a Hub move, as pydraughts' HubEngine writes and reads moves
+// (Move.hub_move): the variant's PDN numbers; in russian, brazilian and turkish, counted on
+// ranks from a1.
+int bit_of_move_square(Variant v, int n) {
+    if (n < 1 || n > square_count(v)) return -1;
+    return counted_by_pydraughts(v) ? bit_of_named_square(v, name_counted_from_a1(v, n))
+                                    : bit_of_numbered_square(v, n);
+}
+
+int move_square_number(Variant v, int b) {
+    for (int n = 1; n <= square_count(v); ++n)
+        if (bit_of_move_square(v, n) == b) return n;
+    throw Error("square " + square_name(v.info(), b) + " has no Hub number");
 }
 
 bool all_digits(std::string_view s) {
@@ -34,7 +99,7 @@ bool all_digits(std::string_view s) {
 std::optional<int> hub_square(Variant v, std::string_view text) {
     if (all_digits(text)) {
         if (text.size() > 3) return std::nullopt;
-        const int b = bit_of_hub_square(v, std::stoi(std::string(text)));
+        const int b = bit_of_move_square(v, std::stoi(std::string(text)));
         return b < 0 ? std::nullopt : std::optional<int>(b);
     }
     return parse_square(v.info(), text);
@@ -47,9 +112,7 @@ MoveList legal_moves(Variant v, const Position& p) {
 }
 
 std::string square_text(Variant v, int b) {
-    return v.info().numbering == Numbering::algebraic && !v.info().accepts_numeric
-               ? square_name(v.info(), b)
-               : std::to_string(square_number(v.info(), b));
+    return std::to_string(move_square_number(v, b));
 }
 
 std::vector<std::string_view> split_moves(std::string_view text) {
@@ -89,14 +152,13 @@ std::string hub_variant_names() {
 }
 
 std::string hub_position(Variant v, const Position& p) {
-    std::string s(1, p.side == Color::white ? 'W' : 'B');
+    const Color first = colours_exchanged(v) ? Color::black : Color::white;
+    std::string s(1, p.side == first ? 'W' : 'B');
     for (int n = 1; n <= square_count(v); ++n) {
-        const int b = bit_of_hub_square(v, n);
+        const int b = bit_of_position_square(v, n);
         const Bitboard m = b < 0 ? 0 : bit(b);
         const bool king = (p.kings & m) != 0;
-        s += (p.of(Color::white) & m)   ? (king ? 'W' : 'w')
-             : (p.of(Color::black) & m) ? (king ? 'B' : 'b')
-                                        : 'e';
+        s += (p.of(first) & m) ? (king ? 'W' : 'w') : (p.of(~first) & m) ? (king ? 'B' : 'b') : 'e';
     }
     return s;
 }
@@ -112,7 +174,8 @@ Position parse_hub_position(Variant v, std::string_view text) {
     if (text[0] != 'W' && text[0] != 'B')
         throw Error("the position string starts with the side to move, W or B, not '" +
                     printable(text.substr(0, 1)) + "'");
-    p.side = text[0] == 'W' ? Color::white : Color::black;
+    const Color first = colours_exchanged(v) ? Color::black : Color::white;
+    p.side = text[0] == 'W' ? first : ~first;
     for (int i = 1; i <= n; ++i) {
         const char c = text[static_cast<std::size_t>(i)];
         if (c == 'e') continue;
@@ -120,10 +183,10 @@ Position parse_hub_position(Variant v, std::string_view text) {
             throw Error("square " + std::to_string(i) + " of the position string is '" +
                         printable(text.substr(static_cast<std::size_t>(i), 1)) +
                         "' (w, b, W, B or e)");
-        const int b = bit_of_hub_square(v, i);
+        const int b = bit_of_position_square(v, i);
         if (b < 0) throw Error("square " + std::to_string(i) + " is not on the board");
-        const Color colour = (c == 'w' || c == 'W') ? Color::white : Color::black;
-        p.pieces[colour == Color::white ? 0 : 1] |= bit(b);
+        const Color colour = (c == 'w' || c == 'W') ? first : ~first;
+        p.pieces[index_of(colour)] |= bit(b);
         if (c == 'W' || c == 'B') p.kings |= bit(b);
     }
     validate(v, p);
@@ -136,9 +199,8 @@ std::string hub_move(Variant v, const Move& m) {
     s += square_text(v, m.to);
     std::vector<int> captured;
     for (Bitboard c = m.captured; c; c &= c - 1) captured.push_back(std::countr_zero(c));
-    std::sort(captured.begin(), captured.end(), [&](int a, int b) {
-        return square_number(v.info(), a) < square_number(v.info(), b);
-    });
+    std::sort(captured.begin(), captured.end(),
+              [&](int a, int b) { return move_square_number(v, a) < move_square_number(v, b); });
     for (int b : captured) s += 'x' + square_text(v, b);
     return s;
 }

@@ -4,12 +4,13 @@
 //
 // Owns: the Hub names of damas's variants (`normal` is international and `losing` international
 // giveaway, as Hub and lidraughts-bot name them; the others by damas's names), the position
-// string (the side to move, 'W' or 'B', then one character per square in the order of the
-// variant's square numbers: 'w', 'b' a man, 'W', 'B' a king, 'e' empty; 51 characters on 10x10
-// boards, 33 on 8x8 ones, 65 in turkish), and Hub moves ("32-28"; a capture "28x19x23": from,
-// to, then every captured square in any order). A PDN FEN is read in place of the position
-// string too. The counts come from replaying the moves from the position, each count starting
-// there (limits/draw_rules.hpp, as `damas annotate` keeps them).
+// string (the side to move, 'W' or 'B', then one character per square: 'w', 'b' a man, 'W', 'B'
+// a king, 'e' empty; 51 characters on 10x10 boards, 33 on 8x8 ones, 65 in turkish), and Hub
+// moves ("32-28"; a capture "28x19x23": from, to, then every captured square in any order).
+// Scan's Hub has 10x10 variants only; on 8x8 boards the one Hub client is pydraughts'
+// HubEngine, so positions and moves follow it (hub_game.cpp says how). A PDN FEN is read in place
+// of the position string too. The counts come from replaying the moves from the position, each
+// count starting there (limits/draw_rules.hpp, as `damas annotate` keeps them).
 #pragma once
 
 #include <optional>
