@@ -19,7 +19,14 @@ class HubClient {
   public:
     explicit HubClient(const std::vector<std::string>& argv) : process_(argv) {}
 
-    void send(const std::string& line) { process_.send(line); }
+    // Sends the whole line before it returns (the engine's input does not block: wait for it).
+    void send(const std::string& line) {
+        if (!process_.send(line)) return;
+        while (process_.queued_bytes() > 0) {
+            pollfd fd{process_.input_fd(), POLLOUT, 0};
+            if (::poll(&fd, 1, 20000) <= 0 || !process_.flush()) return;
+        }
+    }
 
     // The next line, or nullopt at the end of the output or after the time limit.
     std::optional<std::string> read_line(

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "index/class_index.hpp"
@@ -237,6 +238,28 @@ TEST(HubProxy, TheEngineDyingEndsTheProxy) {
     const int status = proxy.end();
     EXPECT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 1);
+}
+
+// A GUI that sends faster than the engine reads, while the engine answers every line: the proxy
+// keeps reading the engine's answers while its lines wait, so neither side blocks the other.
+// (Writing each line to the engine at once, it blocked on the engine's full input while the
+// engine blocked on its full output.)
+TEST(HubProxy, AFloodBothWaysDoesNotBlock) {
+    HubClient proxy = start_hub(3, {"--engine", STUB_HUB_ENGINE});
+    constexpr int lines = 30000;
+    int seen = 0;
+    std::thread gui_reads([&] {
+        while (seen < lines) {
+            const auto line = proxy.read_line();
+            if (!line) return;  // 20 s without a line: blocked
+            if (line->rfind("seen command=flood", 0) == 0) ++seen;
+        }
+    });
+    for (int i = 0; i < lines; ++i) proxy.send("flood");
+    gui_reads.join();
+    EXPECT_EQ(seen, lines);
+    proxy.send("quit");
+    EXPECT_EQ(proxy.end(), 0);
 }
 
 TEST(HubProxy, AnEngineThatCannotStartIsAnError) {

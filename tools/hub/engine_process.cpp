@@ -71,6 +71,7 @@ EngineProcess::EngineProcess(const std::vector<std::string>& argv) {
     ::close(out[1]);
     to_engine_ = in[1];
     from_engine_ = out[0];
+    ::fcntl(to_engine_, F_SETFL, ::fcntl(to_engine_, F_GETFL) | O_NONBLOCK);
     if (rc != 0) {
         close_fd(to_engine_);
         close_fd(from_engine_);
@@ -84,19 +85,31 @@ EngineProcess::~EngineProcess() {
 }
 
 bool EngineProcess::send(std::string_view line) {
-    std::string text(line);
-    text += '\n';
-    std::size_t done = 0;
-    while (done < text.size() && to_engine_ >= 0) {
-        const ssize_t n = ::write(to_engine_, text.data() + done, text.size() - done);
+    queued_.append(line);
+    queued_ += '\n';
+    return flush();
+}
+
+bool EngineProcess::flush() {
+    while (written_ < queued_.size() && to_engine_ >= 0) {
+        const ssize_t n = ::write(to_engine_, queued_.data() + written_, queued_.size() - written_);
         if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;  // the pipe is full
         if (n <= 0) return false;
-        done += static_cast<std::size_t>(n);
+        written_ += static_cast<std::size_t>(n);
+    }
+    if (written_ == queued_.size()) {
+        queued_.clear();
+        written_ = 0;
     }
     return to_engine_ >= 0;
 }
 
 int EngineProcess::end(int grace_ms) {
+    if (to_engine_ >= 0 && queued_bytes() > 0) {  // the last lines (quit) before the input closes
+        ::fcntl(to_engine_, F_SETFL, ::fcntl(to_engine_, F_GETFL) & ~O_NONBLOCK);
+        flush();
+    }
     close_fd(to_engine_);
     if (!reaped_) {
         const auto deadline =

@@ -100,14 +100,22 @@ int run_alone(HubSession& session) {
     }
 }
 
+// Lines for the engine beyond this wait in the GUI's pipe: the proxy stops reading the GUI until
+// the engine has taken them, so a GUI that floods an engine that does not read costs no memory.
+constexpr std::size_t max_queued_for_engine = 1 << 20;
+
 int run_proxy(HubSession& session, EngineProcess& engine) {
     LineReader gui(0), from_engine(engine.output_fd());
     for (;;) {
-        pollfd fds[2] = {{0, POLLIN, 0}, {engine.output_fd(), POLLIN, 0}};
-        if (::poll(fds, 2, -1) < 0) {
+        const bool gui_read = engine.queued_bytes() < max_queued_for_engine;
+        pollfd fds[3] = {{gui_read ? 0 : -1, POLLIN, 0},
+                         {engine.output_fd(), POLLIN, 0},
+                         {engine.queued_bytes() > 0 ? engine.input_fd() : -1, POLLOUT, 0}};
+        if (::poll(fds, 3, -1) < 0) {
             if (errno == EINTR) continue;
             return 1;
         }
+        if (fds[2].revents) engine.flush();  // a failed write shows as the engine's end below
         if (fds[1].revents) {
             const bool open = from_engine.fill();
             while (auto line = from_engine.next_line()) {
