@@ -10,6 +10,9 @@
 // usage: serve_load PORT VARIANT PIECES [CLIENTS=32] [REQUESTS=10000] [BAD_EVERY=10] [SLOW=0]
 //        [DRIP_MS=4000]
 // The server must run on 127.0.0.1:PORT (damas serve -d DIR --port PORT --quiet).
+// SERVE_LOAD_API=lichess in the environment sends the same positions to the lichess-shaped API,
+// GET /{variant}?fen= (an unknown variant is then 404, and a position beyond the tables is no
+// bad request there: it is answered "unknown").
 #include <httplib.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -19,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <thread>
@@ -126,7 +130,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "serve_load: bad arguments\n");
         return 2;
     }
-    const std::string base = "/api/v1/" + variant->name();
+    const char* api = std::getenv("SERVE_LOAD_API");
+    const bool lichess = api && std::string(api) == "lichess";
+    const std::string base = (lichess ? "/" : "/api/v1/") + variant->name();
 
     // The positions, each requested once (warm-up: its tables and blocks are then cached).
     std::mt19937_64 rng(20261124);
@@ -141,13 +147,14 @@ int main(int argc, char** argv) {
         }
         if (r->status == 200) good.push_back({path, 200});
     }
-    const std::vector<Target> bad = {
-        {"/api/v1/chess?fen=W:W21:B9", 400},
+    std::vector<Target> bad = {
+        {lichess ? "/chess?fen=W:W21:B9" : "/api/v1/chess?fen=W:W21:B9", lichess ? 404 : 400},
         {base + "?fen=" + encode("W:W99,x:B1"), 400},
-        {base + "?fen=" + encode(std::string(variant->info().initial_fen)), 400},
         {base + "?fen=" + encode("W:W21:B9") + "&plies_since_capture=-3", 400},
         {base, 400},
     };
+    if (!lichess)
+        bad.push_back({base + "?fen=" + encode(std::string(variant->info().initial_fen)), 400});
     std::printf("%zu distinct %d-piece positions, %zu kinds of bad request\n", good.size(), pieces,
                 bad.size());
 

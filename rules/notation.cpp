@@ -320,4 +320,23 @@ std::string move_notation(const VariantInfo& v, const Move& m, const MoveList& l
     return sharing > 1 ? move_text_with_captures(v, m) : move_text(v, m);
 }
 
+std::string move_uci(const VariantInfo& v, const Move& m) {
+    const bool algebraic = v.numbering == Numbering::algebraic && !v.accepts_numeric;
+    const auto key = [&](int b) {
+        if (algebraic) return square_name(v, b);
+        const int n = square_number(v, b);  // 1..50
+        return std::string{static_cast<char>('0' + n / 10), static_cast<char>('0' + n % 10)};
+    };
+    // Captured squares in the notation's order: numbers, or a1, c1, ..., b2 as sort_by_square.
+    const GeometryTables& t = tables_of(v);
+    std::vector<std::pair<int, int>> captured;
+    for_each_bit(m.captured, [&](int b) {
+        captured.emplace_back(algebraic ? int{t.square_of_bit[b]} : square_number(v, b), b);
+    });
+    std::sort(captured.begin(), captured.end());
+    std::string s = key(m.from) + key(m.to);
+    for (const auto& [number, b] : captured) s += key(b);
+    return s;
+}
+
 }  // namespace damas

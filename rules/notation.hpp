@@ -51,4 +51,14 @@ std::string move_text_with_captures(const VariantInfo& v, const Move& m);
 // `line` and `annotate` print this; match_pdn_move (rules/pdn.hpp) reads it back.
 std::string move_notation(const VariantInfo& v, const Move& m, const MoveList& legal);
 
+// The move as one token without separators, for programs (the `uci` of the lichess-shaped
+// tablebase API): each square as two digits of the variant's PDN numbering (the english one for
+// brazilian and russian), as lidraughts writes square keys (scaladraughts Pos.key, "%02d"):
+// from and to ("3228"), then for a capture its captured squares in increasing order ("281923"),
+// the order in which pydraughts writes a Hub move's squares (Move.hub_position_move). lidraughts'
+// UCI follows a capture with its landing squares instead; a damas move is its from, to and
+// captured set (paths that share them are one move), so the captured squares name it. Turkish,
+// on all 64 squares, writes algebraic squares as chess UCI does ("a3a4", "a3a5a4").
+std::string move_uci(const VariantInfo& v, const Move& m);
+
 }  // namespace damas

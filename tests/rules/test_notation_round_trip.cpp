@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,9 @@ struct Seen {
 // Each legal move of p read back from its printed form, and the FEN after it.
 void check_position(const Variant& v, const Position& p, Seen& seen) {
     const MoveList legal = test::generate(v, p, false);
+    std::set<std::string> ucis;  // move_uci names each legal move apart too
+    for (const Move& m : legal) ucis.insert(move_uci(v.info(), m));
+    ASSERT_EQ(ucis.size(), static_cast<std::size_t>(legal.size())) << v.name() << to_fen(v, p);
     for (const Move& m : legal) {
         const std::string text = move_notation(v.info(), m, legal);
         Move back{};
@@ -115,6 +119,26 @@ TEST(NotationRoundTrip, EveryLegalMoveOfSampledPositionsOfEveryVariant) {
         EXPECT_GE(seen.bracketed, 10) << v.name() << ": too few captures sharing from and to";
         EXPECT_GT(seen.moves, 1000) << v.name();
     }
+}
+
+// move_uci: squares of two digits (lidraughts' keys), a capture's captured squares in increasing
+// order after from and to; turkish in algebraic squares.
+TEST(NotationRoundTrip, UciText) {
+    const auto ucis = [](const char* variant, const char* fen) {
+        const Variant v = test::variant_named(variant);
+        std::vector<std::string> out;
+        for (const Move& m : test::generate(v, parse_fen(v, fen), false))
+            out.push_back(move_uci(v.info(), m));
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    using List = std::vector<std::string>;
+    EXPECT_EQ(ucis("international", "W:W32:B1"), (List{"3227", "3228"}));
+    EXPECT_EQ(ucis("international", "W:W28:B23"), (List{"281923"}));
+    EXPECT_EQ(ucis("international", "W:W37:B32,22"), (List{"37172232"}));  // 37x28x17
+    EXPECT_EQ(ucis("english", "B:W9:B5"), (List{"051409"}));
+    EXPECT_EQ(ucis("russian", "W:Wc3:Bd4"), (List{"221518"}));  // c3 = 22, e5 = 15, d4 = 18
+    EXPECT_EQ(ucis("turkish", "W:Wa3:Bh7"), (List{"a3a4", "a3b3"}));
 }
 
 // The form `damas moves` prints for two captures sharing from and to (c3 to c7 over d4, d6 or

@@ -49,6 +49,10 @@ ApiReply route(const ExplorerApi& api, std::string_view target) {
     const std::string_view path = t->path == "/" ? std::string_view("/index.html") : t->path;
     for (const WebAsset& a : web_assets())
         if (a.path == path) return asset(a);
+    // "/{variant}": the lichess-shaped tablebase API.
+    if (const std::string_view name = std::string_view(t->path).substr(1);
+        !name.empty() && name.find('/') == std::string_view::npos)
+        return api.tablebase(name, t->query);
     return error_reply(404, "no such page");
 }
 

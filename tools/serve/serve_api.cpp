@@ -8,11 +8,13 @@
 #include "index/material.hpp"
 #include "probe/study/class_stats.hpp"
 #include "probe/study/root_analysis.hpp"
+#include "probe/study/tablebase_answer.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
 #include "table/table_file.hpp"
 #include "tools/render/analysis_json.hpp"
 #include "tools/render/svg.hpp"
+#include "tools/render/tablebase_json.hpp"
 
 namespace damas::cli {
 namespace {
@@ -280,6 +282,44 @@ ApiReply ExplorerApi::stats(std::string_view variant, const QueryParams& q) cons
         out["variant"] = v->name();
         out["longest_wins"] = std::move(longest);
         return ApiReply{200, stats_cache_[key] = dump(out), "application/json", {}, {}};
+    }));
+}
+
+namespace {
+
+// The variant of a lichess-shaped path: damas's names, and lidraughts' where they name one of
+// damas's variants (lidraughts' "standard" is international, "antidraughts" international
+// giveaway; its brazilian and russian are damas's names; frisian, frysk and breakthrough are not
+// damas variants).
+std::optional<Variant> tablebase_variant(std::string_view name) {
+    if (name == "standard") return Variant{BaseVariant::international, false};
+    if (name == "antidraughts") return Variant{BaseVariant::international, true};
+    return parse_variant(name);
+}
+
+}  // namespace
+
+ApiReply ExplorerApi::tablebase(std::string_view variant, const QueryParams& q) const {
+    return without_folder(guarded([&] {
+        const auto v = tablebase_variant(variant);
+        if (!v)
+            throw RequestError{404, "unknown variant '" + std::string(variant.substr(0, 40)) +
+                                        "' (known: standard, antidraughts, " + variant_names() +
+                                        ")"};
+        if (std::find(served_.begin(), served_.end(), *v) == served_.end())
+            throw RequestError{404, "no " + v->name() + " tables in this database"};
+        // The variant's own name: parse_position reads the fen and its length.
+        const Request r = parse_position(v->name(), q);
+        const RootQuery rq = root_query(r.variant, q);
+        // Positions beyond the tables are answered "unknown", as lichess answers them.
+        const study::TablebaseAnswer a = study::tablebase_answer(*tb_, r.variant, r.position, rq);
+        if (a.status != ProbeStatus::ok)
+            return error_reply(status_of(a.status), probe_status_name(a.status));
+        std::string missing;
+        if (a.rules_missing)
+            missing = rule_table_hint(rq.rules, r.position, a.missing_rule_table) +
+                      " (the categories are the pure values where it is missing)";
+        return json_reply(tablebase_json(a, missing));
     }));
 }
 

@@ -10,6 +10,9 @@
 //       forcada_side (white or black), edition (seed or fmjd)
 //   GET /api/v1/{variant}/svg?fen=...[&move=M]   the board (tools/render/svg.hpp)
 //   GET /api/v1/{variant}/stats?class=0201       `damas stats` of a class and its longest wins
+//   GET /{variant}?fen=...            the same position in the shape of lichess's tablebase API
+//       (tools/render/tablebase_json.hpp), with the counts of /api/v1; {variant} is a damas
+//       name or lidraughts' (standard, antidraughts); an unknown one is 404, as lichess's is
 // Bad input is 400, a position whose tables are missing 404, a damaged table 500; every error
 // body is {"error": "one line"}. No answer names the database's folder (an internal error's
 // cause goes to ApiReply::note, for the log).
@@ -44,6 +47,7 @@ class ExplorerApi {
     ApiReply position(std::string_view variant, const QueryParams& q) const;
     ApiReply svg(std::string_view variant, const QueryParams& q) const;
     ApiReply stats(std::string_view variant, const QueryParams& q) const;
+    ApiReply tablebase(std::string_view variant, const QueryParams& q) const;
 
     const std::vector<Variant>& served() const { return served_; }
 
