@@ -1,8 +1,8 @@
 # Installation of the probing library (included by the top-level CMakeLists.txt).
 #
 # What `cmake --install` puts under the prefix:
-#   lib/libdamas-probe.so       the probing library: rules, index, table, limits and probe compiled again
-#                               as position-independent code into one shared library that links
+#   lib/libdamas-probe.so       the probing library: the objects of rules, index, table, limits and
+#                               probe (position-independent code) in one shared library that links
 #                               zstd and the C++ runtime itself, so a C program (or another
 #                               language's FFI) links it alone. The static in-tree libraries
 #                               (damas_rules, damas_index, damas_table, damas_limits, damas_probe) are not
@@ -20,27 +20,20 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 find_package(zstd CONFIG REQUIRED)
 
-# The sources of the five lower libraries, as absolute paths.
-set(damas_probe_shared_sources)
-foreach(lib damas_rules damas_index damas_table damas_limits damas_probe)
-  get_target_property(lib_dir ${lib} SOURCE_DIR)
-  get_target_property(lib_sources ${lib} SOURCES)
-  foreach(src IN LISTS lib_sources)
-    cmake_path(ABSOLUTE_PATH src BASE_DIRECTORY ${lib_dir} OUTPUT_VARIABLE src_path)
-    list(APPEND damas_probe_shared_sources ${src_path})
-  endforeach()
+# The five lower libraries are compiled once, as position-independent code, for the static
+# in-tree libraries (the command line, the generator, the tests), this shared library and the
+# Python module (python/): a second, position-independent copy of them was a tenth of the build.
+# -fno-semantic-interposition: calls within them stay direct and inlinable, as in an executable
+# (the generator, which calls them, is as fast: docs/performance.md, "Build and CI").
+set(damas_probe_libraries damas_rules damas_index damas_table damas_limits damas_probe)
+set_target_properties(${damas_probe_libraries} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+set(damas_probe_objects)
+foreach(lib IN LISTS damas_probe_libraries)
+  target_compile_options(${lib} PRIVATE -fno-semantic-interposition)
+  list(APPEND damas_probe_objects $<TARGET_OBJECTS:${lib}>)
 endforeach()
 
-# Compiled once as position-independent objects, for the shared library and the Python
-# module (python/).
-add_library(damas_probe_pic OBJECT ${damas_probe_shared_sources})
-set_target_properties(damas_probe_pic PROPERTIES POSITION_INDEPENDENT_CODE ON)
-target_include_directories(damas_probe_pic PUBLIC ${PROJECT_SOURCE_DIR})
-target_include_directories(damas_probe_pic PRIVATE ${DAMAS_XXHASH_INCLUDE_DIR})
-target_link_libraries(damas_probe_pic PUBLIC zstd::libzstd_shared Threads::Threads
-  PRIVATE damas_warnings)
-
-add_library(damas_probe_shared SHARED $<TARGET_OBJECTS:damas_probe_pic>)
+add_library(damas_probe_shared SHARED ${damas_probe_objects})
 set_target_properties(damas_probe_shared PROPERTIES
   OUTPUT_NAME damas-probe
   EXPORT_NAME probe

@@ -20,13 +20,12 @@ TEST_P(SliceSolvingAgree, ComponentsAndWholeSlicesGiveTheSameValues) {
     const bool men_move_sideways = v.base == BaseVariant::turkish;
     // Turkish (64 squares, never in components) and 10x10 take 3 pieces to keep the test short.
     const int pieces = v.info().board.width == 10 || men_move_sideways ? 3 : 4;
-    test::ScratchDir dir("components-" + v.name());
-    test::generate_quietly(v, pieces, dir.path);  // a class needs smaller ones, and crowning
-                                                  // ones of its size
+    // A class needs smaller ones, and crowning ones of its size.
+    const std::filesystem::path& dir = test::shared_database(v, pieces);
     std::uint64_t components = 0;
     for (const Material m : classes_with_pieces(pieces)) {
         if (m.men() == 0 || m.mirrored() < m) continue;
-        SolvedStore store(v, dir.path);
+        SolvedStore store(v, dir);
         store.load_below(m);
         store.load_below(m.mirrored());
         SolveTimes automatic, whole;

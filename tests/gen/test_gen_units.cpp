@@ -26,46 +26,37 @@ namespace {
 
 using Tree = std::map<std::string, std::vector<char>>;
 
+// Every pair solved in units, and again with every smaller class read through the block cache
+// (SolvedStore::read_through): captures searched at each lookup, values from the files' blocks,
+// as a probe does; both against one run with every pair held whole.
 class UnitsAgree : public ::testing::TestWithParam<Variant> {};
 
-TEST_P(UnitsAgree, SameFilesAsPairsHeldWhole) {
+TEST_P(UnitsAgree, SameFilesAsPairsHeldWholeAlsoReadThrough) {
     const Variant v = GetParam();
-    test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4);
+    test::expect_same_files_in_units(
+        v, test::small_set(v) ? 3 : 4,
+        {test::UnitsRun{PairSolving::units}, test::UnitsRun{PairSolving::units_read_through}});
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, UnitsAgree, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
 
-// Every smaller class read through the block cache (SolvedStore::read_through): captures
-// searched at each lookup, values from the files' blocks, as a probe does.
-class ReadThroughAgrees : public ::testing::TestWithParam<Variant> {};
-
-TEST_P(ReadThroughAgrees, SameFilesAsPairsHeldWhole) {
-    const Variant v = GetParam();
-    test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4,
-                                     PairSolving::units_read_through);
-}
-
 // The wdl writer from the units: the context codec wherever it applies (its position flags
 // computed again per block, not held), and the codec and the class that keeps the values chosen
 // from estimates, with the values read in passes from the unit files, and packed from one pass.
 TEST(UnitsCodecs, ContextCodecAndEstimatesFromUnits) {
-    for (const bool packed : {false, true}) {
-        GenerationTuning tuning;
-        tuning.wdl_packed = packed;
-        for (const char* name : {"english", "international", "russian"}) {
-            const Variant v = parse_variant(name).value();
-            const int pieces = test::small_set(v) ? 3 : 4;
-            test::expect_same_files_in_units(v, pieces, PairSolving::units, Codec::context, 0,
-                                             std::nullopt, tuning);
-            test::expect_same_files_in_units(v, pieces, PairSolving::units, automatic_wdl_codec,
-                                             1000, std::nullopt, tuning);
-        }
+    GenerationTuning unpacked, packed;
+    unpacked.wdl_packed = false;
+    packed.wdl_packed = true;
+    const std::vector<test::UnitsRun> runs = {{PairSolving::units, unpacked},
+                                              {PairSolving::units, packed}};
+    for (const char* name : {"english", "international", "russian"}) {
+        const Variant v = parse_variant(name).value();
+        const int pieces = test::small_set(v) ? 3 : 4;
+        test::expect_same_files_in_units(v, pieces, runs, Codec::context);
+        test::expect_same_files_in_units(v, pieces, runs, automatic_wdl_codec, 1000);
     }
 }
-
-INSTANTIATE_TEST_SUITE_P(AllVariants, ReadThroughAgrees, ::testing::ValuesIn(all_variants()),
-                         test::variant_test_name);
 
 // The byte-a-position solver (gen/solve/compact/compact_solver.hpp), which the plan takes for the
 // pairs whose slices the state words cannot hold, on every pair of every variant's 2-3 set (english

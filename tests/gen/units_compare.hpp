@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "gen/units/unit_file.hpp"
 #include "gen_fixtures.hpp"
 
@@ -26,6 +30,48 @@ inline GenerateSummary generate_in_units(const Variant& v, int pieces,
     return generate_quietly(o);
 }
 
+// One run in units: how its pairs are solved, and its tuning (GenerateOptions::tuning).
+struct UnitsRun {
+    PairSolving how = PairSolving::units;
+    GenerationTuning tuning = {};
+};
+
+// Each of `runs` writes the same files as one run with every pair held whole, made once: with
+// the first run's tuning (what a tuning changes is how pairs in units are solved, never the
+// files), or, with the default codec and classes, the suite's shared database
+// (tests/support/generate.hpp). codec, large_class_positions, only: as GenerateOptions (0: its
+// default), for every run.
+inline void expect_same_files_in_units(const Variant& v, int pieces,
+                                       const std::vector<UnitsRun>& runs,
+                                       WdlCodec codec = automatic_wdl_codec,
+                                       std::uint64_t large_class_positions = 0,
+                                       std::optional<Material> only = std::nullopt) {
+    std::map<std::string, std::vector<char>> a;
+    if (codec == automatic_wdl_codec && large_class_positions == 0 && !only) {
+        a = tree_bytes(shared_database(v, pieces));  // the same options: made once
+    } else {
+        ScratchDir whole("units-whole-" + v.name());
+        generate_in_units(v, pieces, whole.path, PairSolving::automatic, codec,
+                          large_class_positions, only, runs.front().tuning);
+        a = tree_bytes(whole.path);
+    }
+    for (const UnitsRun& run : runs) {
+        ScratchDir units("units-" + v.name());
+        const GenerateSummary s = generate_in_units(v, pieces, units.path, run.how, codec,
+                                                    large_class_positions, only, run.tuning);
+        EXPECT_GT(s.pairs_in_units, 0);
+        EXPECT_GT(s.units_written, 0u);
+        EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, v)));  // removed once done
+        const auto b = tree_bytes(units.path);
+        EXPECT_EQ(a.size(), b.size());
+        for (const auto& [name, bytes] : a) {
+            const auto it = b.find(name);
+            ASSERT_NE(it, b.end()) << name;
+            EXPECT_TRUE(it->second == bytes) << v.name() << ": " << name << " differs in units";
+        }
+    }
+}
+
 // codec, large_class_positions, only, tuning: as GenerateOptions (0: its default), for both runs.
 inline void expect_same_files_in_units(const Variant& v, int pieces,
                                        PairSolving how = PairSolving::units,
@@ -33,21 +79,8 @@ inline void expect_same_files_in_units(const Variant& v, int pieces,
                                        std::uint64_t large_class_positions = 0,
                                        std::optional<Material> only = std::nullopt,
                                        const GenerationTuning& tuning = {}) {
-    ScratchDir whole("units-whole-" + v.name()), units("units-" + v.name());
-    generate_in_units(v, pieces, whole.path, PairSolving::automatic, codec, large_class_positions,
-                      only, tuning);
-    const GenerateSummary s =
-        generate_in_units(v, pieces, units.path, how, codec, large_class_positions, only, tuning);
-    EXPECT_GT(s.pairs_in_units, 0);
-    EXPECT_GT(s.units_written, 0u);
-    EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, v)));  // removed once done
-    const auto a = tree_bytes(whole.path), b = tree_bytes(units.path);
-    EXPECT_EQ(a.size(), b.size());
-    for (const auto& [name, bytes] : a) {
-        const auto it = b.find(name);
-        ASSERT_NE(it, b.end()) << name;
-        EXPECT_TRUE(it->second == bytes) << v.name() << ": " << name << " differs in units";
-    }
+    expect_same_files_in_units(v, pieces, {UnitsRun{how, tuning}}, codec, large_class_positions,
+                               only);
 }
 
 // The sets compared: fewer pieces on 10x10 and turkish (64 squares), whose sets are larger.

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,21 +50,55 @@ Tree rule_files(const Tree& t) {
     return out;
 }
 
-// A folder with the pure tables (generated once) and, if asked, the rule tables.
+// A scratch folder with the pure tables copied from pure_from (or generated), and, if asked, the
+// rule tables made in it.
 struct RuleSet {
     ScratchDir dir;
-    RuleSet(const std::string& name, const ScratchDir* pure_from, int threads) : dir(name) {
+    RuleSet(const std::string& name, const std::filesystem::path* pure_from, int threads)
+        : dir(name) {
         if (pure_from)
-            std::filesystem::copy(pure_from->path, dir.path,
-                                  std::filesystem::copy_options::recursive);
+            std::filesystem::copy(*pure_from, dir.path, std::filesystem::copy_options::recursive);
         else
             EXPECT_EQ(test::run_damas(args_for("gen", dir.path, 2)), 0);
         if (threads > 0) {
             EXPECT_EQ(test::run_damas(args_for("gen-rules", dir.path, threads)), 0);
         }
     }
-    Tree rules() const { return rule_files(tree_bytes(dir.path)); }
 };
+
+// Whether the fixture's folders are complete and made by the damas binary built now ("done" is
+// written last, and is newer than the binary unless it was rebuilt since).
+bool fixture_is_current(const std::filesystem::path& done) {
+    std::error_code ec;
+    const auto made = std::filesystem::last_write_time(done, ec);
+    if (ec) return false;
+    const auto built = std::filesystem::last_write_time(DAMAS_BINARY, ec);
+    return !ec && made >= built;
+}
+
+// The pure tables and the reference rule tables (--threads 2), made once for the tests of this
+// file and mpi_gen_rules by the ctest fixture portuguese4_rules_database (PORTUGUESE4_DB/pure and
+// /rules); made here when the binary runs alone.
+struct Reference {
+    std::unique_ptr<RuleSet> pure_made, rules_made;
+    std::filesystem::path pure, rules;
+    Reference() {
+        const std::filesystem::path fixture = PORTUGUESE4_DB;
+        if (fixture_is_current(fixture / "done")) {
+            pure = fixture / "pure";
+            rules = fixture / "rules";
+            return;
+        }
+        pure_made = std::make_unique<RuleSet>("rules-resume-pure", nullptr, 0);
+        pure = pure_made->dir.path;
+        rules_made = std::make_unique<RuleSet>("rules-resume-reference", &pure, 2);
+        rules = rules_made->dir.path;
+    }
+};
+
+Tree rules_in(const std::filesystem::path& dir) {
+    return rule_files(tree_bytes(dir));
+}
 
 // Starts `damas gen-rules` on dir and kills it with SIGKILL after `delay` (test::run_and_kill).
 bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay) {
@@ -73,30 +108,22 @@ bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds de
 
 class RulesResume : public testing::Test {
   protected:
-    static void SetUpTestSuite() {
-        pure_ = new RuleSet("rules-resume-pure", nullptr, 0);
-        reference_ = new RuleSet("rules-resume-reference", &pure_->dir, 2);
-    }
-    static void TearDownTestSuite() {
-        delete reference_;
-        delete pure_;
-    }
-    static RuleSet* pure_;
-    static RuleSet* reference_;
+    static void SetUpTestSuite() { reference_ = new Reference; }
+    static void TearDownTestSuite() { delete reference_; }
+    static Reference* reference_;
 };
-RuleSet* RulesResume::pure_ = nullptr;
-RuleSet* RulesResume::reference_ = nullptr;
+Reference* RulesResume::reference_ = nullptr;
 
 TEST_F(RulesResume, KilledRunsResumeToIdenticalFiles) {
-    const Tree reference = reference_->rules();
+    const Tree reference = rules_in(reference_->rules);
     // 41 classes, one rule file each, and a second for the forcada's classes: 0301 and 0103,
     // and 0201, 0102 and 0101 where it runs on after the lone king's captures.
     EXPECT_EQ(reference.size(), 46u);
-    const RuleSet killed("rules-resume-killed", &pure_->dir, 0);
+    const RuleSet killed("rules-resume-killed", &reference_->pure, 0);
     int interrupted = 0;
     for (const int ms : {400, 1500, 3500}) {
         interrupted += run_and_kill(killed.dir.path, std::chrono::milliseconds(ms)) ? 1 : 0;
-        for (const auto& [name, bytes] : killed.rules()) {
+        for (const auto& [name, bytes] : rules_in(killed.dir.path)) {
             const auto it = reference.find(name);
             ASSERT_NE(it, reference.end()) << name;
             EXPECT_TRUE(it->second == bytes) << "after a kill at " << ms << " ms: " << name;
@@ -107,16 +134,16 @@ TEST_F(RulesResume, KilledRunsResumeToIdenticalFiles) {
     }
     EXPECT_GE(interrupted, 1);
     ASSERT_EQ(test::run_damas(args_for("gen-rules", killed.dir.path, 2)), 0);
-    EXPECT_TRUE(killed.rules() == reference);
+    EXPECT_TRUE(rules_in(killed.dir.path) == reference);
 }
 
 TEST_F(RulesResume, ThreadCountDoesNotChangeTheBytes) {
-    const RuleSet one("rules-resume-threads1", &pure_->dir, 1);
-    EXPECT_TRUE(one.rules() == reference_->rules());
+    const RuleSet one("rules-resume-threads1", &reference_->pure, 1);
+    EXPECT_TRUE(rules_in(one.dir.path) == rules_in(reference_->rules));
 }
 
 TEST_F(RulesResume, DamagedMissingAndTmpFiles) {
-    const RuleSet set("rules-resume-damaged", &reference_->dir, 0);
+    const RuleSet set("rules-resume-damaged", &reference_->rules, 0);
     const std::filesystem::path folder = set.dir.path / variant;
     // A bit flipped in the last block of a class others depend on.
     std::vector<char> bytes = test::file_bytes(folder / "0201.dtr");
@@ -134,7 +161,7 @@ TEST_F(RulesResume, DamagedMissingAndTmpFiles) {
     const std::string& json = run.out;
     // Rewritten: the pairs 0102+0201 and 0103+0301; the other 37 classes skipped.
     EXPECT_NE(json.find("\"classes_built\":4,\"classes_skipped\":37"), std::string::npos) << json;
-    EXPECT_TRUE(set.rules() == reference_->rules());
+    EXPECT_TRUE(rules_in(set.dir.path) == rules_in(reference_->rules));
     EXPECT_EQ(tree_bytes(set.dir.path).count("portuguese/0301.dtr-forcada.tmp"), 0u);
     // verify names the stray .tmp; without it the folder is intact.
     EXPECT_EQ(test::run_damas(verify), 1);

@@ -3,10 +3,12 @@
 # those of one process, for any number of ranks (oversubscribed too), for gen and gen-rules; a
 # rank killed in the middle ends the job, and the rerun completes the same files (slow); a
 # second job on a folder being written refuses.
-# Usage: mpi_gen_checks.sh DAMAS DAMAS_MPI SCRATCH CHECK   (CHECK: identical, ranks, rules,
-#        kill, lock, errors)
+# Usage: mpi_gen_checks.sh DAMAS DAMAS_MPI SCRATCH CHECK [PURE RULES]
+#        (CHECK: identical, identical_5, ranks, rules, kill, lock, errors; for rules, PURE and
+#        RULES are portuguese 2-4's pure tables and the same with its rule tables, made by one
+#        process: the ctest fixture of tests/limits, shared with test_rules_resume)
 set -euo pipefail
-damas=$1 damas_mpi=$2 scratch=$3 check=$4
+damas=$1 damas_mpi=$2 scratch=$3 check=$4 pure=${5:-} rules=${6:-}
 rm -rf "$scratch"
 mkdir -p "$scratch"
 mpi=(mpirun --oversubscribe -q)
@@ -35,9 +37,11 @@ PY
 }
 
 case $check in
-identical)  # CI's check: 2 ranks of 1 thread, english 2-5
-    "$damas" gen -v english -p 5 -d "$scratch/one" -q --no-sync
-    "${mpi[@]}" -np 2 "$damas_mpi" gen -v english -p 5 -t 1 -d "$scratch/mpi" -q --no-sync
+identical|identical_5)  # 2 ranks of 1 thread, english 2-4 (fast) or 2-5 (slow)
+    pieces=4
+    [ "$check" = identical_5 ] && pieces=5
+    "$damas" gen -v english -p $pieces -d "$scratch/one" -q --no-sync
+    "${mpi[@]}" -np 2 "$damas_mpi" gen -v english -p $pieces -t 1 -d "$scratch/mpi" -q --no-sync
     same_database "$scratch/one" "$scratch/mpi" english
     ;;
 ranks)  # 1, 3 and 4 ranks on 2 cores; one of them with every pair in units
@@ -50,12 +54,17 @@ ranks)  # 1, 3 and 4 ranks on 2 cores; one of them with every pair in units
         --no-sync
     same_database "$scratch/one" "$scratch/units" russian
     ;;
-rules)  # gen-rules over 3 ranks
-    "$damas" gen -v portuguese -p 4 -d "$scratch/one" -q --no-sync
-    cp -r "$scratch/one" "$scratch/mpi"
-    "$damas" gen-rules -v portuguese -p 4 -d "$scratch/one" -q --no-sync
+rules)  # gen-rules over 3 ranks, against one process's files
+    one=$rules
+    if [ -z "$pure" ]; then
+        one=$scratch/one pure=$scratch/pure
+        "$damas" gen -v portuguese -p 4 -d "$pure" -q --no-sync
+        cp -r "$pure" "$one"
+        "$damas" gen-rules -v portuguese -p 4 -d "$one" -q --no-sync
+    fi
+    cp -r "$pure" "$scratch/mpi"
     "${mpi[@]}" -np 3 "$damas_mpi" gen-rules -v portuguese -p 4 -t 1 -d "$scratch/mpi" -q --no-sync
-    same_database "$scratch/one" "$scratch/mpi" portuguese
+    same_database "$one" "$scratch/mpi" portuguese
     ;;
 kill)  # kill -9 one rank in the middle; the job ends; the rerun completes identical files
     "$damas" gen -v english -p 5 -d "$scratch/one" -q --no-sync

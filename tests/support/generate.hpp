@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -23,6 +25,18 @@ GenerateOptions generate_options(const Variant& v, int pieces, const std::filesy
 GenerateSummary generate_quietly(const GenerateOptions& o);
 GenerateSummary generate_quietly(const Variant& v, int pieces, const std::filesystem::path& dir,
                                  int threads = 2, WdlCodec codec = automatic_wdl_codec);
+
+// The database of every class of v with 2..pieces pieces as generate_quietly(v, pieces, dir)
+// writes it, made once for the whole suite by the ctest fixture test_databases
+// (make_test_databases, in build/tests/fixtures/databases) for the sets shared_database_sets()
+// lists; made here, once a process, for another set or when the fixture has not run (a test
+// binary run alone). Tests only read it.
+const std::filesystem::path& shared_database(const Variant& v, int pieces);
+// Every variant up to 3 pieces, and up to 4 on the 8x8 boards but the turkish one (the sets the
+// generator tests compare on: 64 and 50 squares take 3).
+std::vector<std::pair<Variant, int>> shared_database_sets();
+// Makes the fixture's databases (make_test_databases), each with a marker once complete.
+void make_shared_databases();
 
 // The rule tables of every class of v with 2..pieces pieces, whose pure tables are in dir.
 RuleGenerateOptions rule_options(const Variant& v, int pieces, const std::filesystem::path& dir,
