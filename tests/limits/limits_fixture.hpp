@@ -74,8 +74,8 @@ struct Compared {
 
 // The positions of class m (White to move) with the given indices, at every count case
 // `cases(p)` gives.
-template <class R, class Cases>
-Compared compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
+template <class A, class Cases>
+Compared compare_indices(const LimitsDb& db, A& arbiter, Material m,
                          const std::vector<std::uint64_t>& indices, Cases&& cases,
                          bool fmjd = false) {
     const DrawRules rules = draw_rules(db.variant, fmjd ? Edition::fmjd : Edition::seed);
@@ -112,13 +112,13 @@ Compared compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
         "%s %s: %llu comparisons (%llu decided, %llu inexact skipped), arbiter states %zu\n",
         db.variant.name().c_str(), m.name().c_str(), static_cast<unsigned long long>(compared),
         static_cast<unsigned long long>(decided), static_cast<unsigned long long>(inexact),
-        arbiter.states());
+        static_cast<std::size_t>(arbiter.states()));
     return {compared, inexact};
 }
 
 // Every `stride`-th position of class m (White to move), at every count case `cases(p)` gives.
-template <class R, class Cases>
-Compared compare_class(const LimitsDb& db, Arbiter<R>& arbiter, Material m, std::uint64_t stride,
+template <class A, class Cases>
+Compared compare_class(const LimitsDb& db, A& arbiter, Material m, std::uint64_t stride,
                        Cases&& cases, bool fmjd = false) {
     std::vector<std::uint64_t> indices;
     const std::uint64_t size = ClassIndex(db.variant.info().board, m).size();
