@@ -4,8 +4,8 @@
 // forcada count, solved in one pass per class. It answers what the per-query arbiter
 // (arbiter.hpp) answers, at any number of queries for the price of one pass, so every position
 // and every count can be compared with the rule tables. Like arbiter.hpp it is written from the
-// rule text (S002 3.2.1 a and b, docs/rules.md) and the move generator alone: nothing of
-// limits/draw_rules, gen/limits or the tables.
+// rule text (S002 3.2.1 a and b, docs/rules.md) and the move generator alone (the positions
+// numbered by index/class_index): nothing of limits/draw_rules, gen/limits or the tables.
 //
 // The rules it applies, literally:
 //  * 3.2.1a: c, the plies since the last capture (no man is left to move), restarts at a
@@ -30,9 +30,10 @@
 // and both sides to move are solved, so no colour symmetry is assumed. 3 kings against 1:
 // 143,840 placements x 2 sides x 520 = 149.6 M states, one byte each (the value for the side to
 // move: win, draw or loss; a byte keeps the layer reads plain loads, and 150 MB fits this
-// machine); 2K v 1K 14,880 placements and 1K v 1K 992 add 16 MB. The moves of each position are
-// generated once into an edge list (the successor's class, side and index, and whether it puts a
-// three-king-side king on the diagonal), about 35 MB.
+// machine); 2K v 1K 14,880 placements and 1K v 1K 992 add 16.5 MB: 166.1 M states a run. The
+// moves of each position are generated once into an edge list (the successor's class, side and
+// index, and whether it puts a three-king-side king on the diagonal): 3.09 M edges, 25 MB. A run
+// takes about 9 CPU-s (docs/performance.md).
 #pragma once
 
 #include <array>
@@ -117,8 +118,10 @@ class ForcadaArbiter {
     static Value decode(std::uint8_t v) {
         return v == win ? Value::win : v == loss ? Value::loss : Value::draw;
     }
+    // The forcada's states of one position side by side: the moves of a position lead to the
+    // same successors at every f, so the pass reads each successor's 13 values from one place.
     static std::size_t slot(const Class& cl, int c, int f, std::uint32_t id) {
-        return (static_cast<std::size_t>(c) * counts_f + f) * 2 * cl.size + id;
+        return (static_cast<std::size_t>(c) * 2 * cl.size + id) * counts_f + f;
     }
     static std::uint32_t position_id(const Class& cl, const Position& p) {
         return static_cast<std::uint32_t>((p.side == Color::white ? 0 : cl.size) +
@@ -190,8 +193,8 @@ class ForcadaArbiter {
         const std::uint32_t ids = 2 * cl.size;
         cl.values.assign(static_cast<std::size_t>(king_plies) * counts_f * ids, draw);
         for (int c = king_plies - 1; c >= 0; --c)
-            for (int f = 0; f < counts_f; ++f)
-                for (std::uint32_t id = 0; id < ids; ++id) {
+            for (std::uint32_t id = 0; id < ids; ++id)
+                for (int f = 0; f < counts_f; ++f) {
                     std::uint8_t v = loss;
                     if (!cl.no_moves[id]) {
                         const bool strong_moved = (id < cl.size) == (strong_ == Color::white);

@@ -9,6 +9,10 @@
 // at the last 4 plies of the count (and so every fresh 5-move count a capture starts), in both
 // editions; the two example positions are searched from a fresh count (about 150 s and 2.2 GB
 // each).
+//
+// Portuguese: issue 41's check, the rule tables against the joint-state arbiter
+// (forcada_arbiter.hpp) at every position of the forcada's classes and every count a game
+// reaches (212 M comparisons, about 5 minutes).
 #include <functional>
 
 #include "forcada_arbiter.hpp"
