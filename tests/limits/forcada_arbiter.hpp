@@ -33,7 +33,7 @@
 // machine); 2K v 1K 14,880 placements and 1K v 1K 992 add 16.5 MB: 166.1 M states a run. The
 // moves of each position are generated once into an edge list (the successor's class, side and
 // index, and whether it puts a three-king-side king on the diagonal): 3.09 M edges, 25 MB. A run
-// takes about 9 CPU-s (docs/performance.md).
+// takes 7-9 CPU-s (docs/performance.md).
 #pragma once
 
 #include <array>
