@@ -110,7 +110,7 @@ TEST(LimitsBrute, PortugueseForcadaBehindTheKingCount) {
 // running. The search's memo is shared by the queries of one class; its cost grows with the
 // plies the counts leave, so the states asked have at most 23 plies of the king-move count left
 // (c >= 17), 15 in 3 kings against 1 (its 400 queries at c >= 17 took the search 23 minutes
-// and 40 M states), 12 while the forcada waits.
+// and 40 M states), 12 while the forcada waits. About 270 CPU-s and 1.3 GB in all (the search).
 TEST(LimitsBrute, ForcadaArbiterAgreesWithTheSearch) {
     const Variant v{BaseVariant::portuguese, false};
     std::mt19937_64 rng(41);
