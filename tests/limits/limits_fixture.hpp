@@ -72,18 +72,20 @@ struct Compared {
     std::uint64_t compared = 0, inexact = 0;
 };
 
-// The positions of class m (White to move) with the given indices, at every count case
-// `cases(p)` gives.
-template <class R, class Cases>
-Compared compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
+// The positions of class m with the given indices, at every count case `cases(p)` gives. The
+// placements of class m with `side` to move: Black to move, the probe answers them from the
+// mirror class's tables through the colour flip.
+template <class A, class Cases>
+Compared compare_indices(const LimitsDb& db, A& arbiter, Material m,
                          const std::vector<std::uint64_t>& indices, Cases&& cases,
-                         bool fmjd = false) {
+                         bool fmjd = false, Color side = Color::white) {
     const DrawRules rules = draw_rules(db.variant, fmjd ? Edition::fmjd : Edition::seed);
     const RulesOracle probe(db.dir);
     const ClassIndex index(db.variant.info().board, m);
     std::uint64_t compared = 0, failures = 0, decided = 0, inexact = 0;
     for (const std::uint64_t i : indices) {
-        const Position p = index.unindex(i);
+        Position p = index.unindex(i);
+        p.side = side;
         for (const CountCase& c : cases(p)) {
             const RulesAnswer a = probe.probe(rules, p, c.probe);
             const Value expected = arbiter.value(p, c.arbiter);
@@ -93,6 +95,7 @@ Compared compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
                 ++inexact;
                 if (a.rule.value != expected && a.rule.value != Value::draw && ++failures <= 10)
                     ADD_FAILURE() << db.variant.name() << " class " << m.name() << " index " << i
+                                  << " side " << static_cast<int>(side)
                                   << ": an inexact answer decides a game the arbiter does not";
                 continue;
             }
@@ -100,6 +103,7 @@ Compared compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
             if (a.rule.value != Value::draw) ++decided;
             if (a.rule.value != expected && ++failures <= 10)
                 ADD_FAILURE() << db.variant.name() << " class " << m.name() << " index " << i
+                              << " side " << static_cast<int>(side)
                               << " c=" << c.probe.plies_since_capture
                               << " e=" << c.probe.plies_in_ending << " f=" << c.probe.forcada_plies
                               << ": tables say " << static_cast<int>(a.rule.value) << " ("
@@ -109,21 +113,21 @@ Compared compare_indices(const LimitsDb& db, Arbiter<R>& arbiter, Material m,
     EXPECT_EQ(failures, 0u);
     EXPECT_GT(compared, 0u);
     std::printf(
-        "%s %s: %llu comparisons (%llu decided, %llu inexact skipped), arbiter states %zu\n",
-        db.variant.name().c_str(), m.name().c_str(), static_cast<unsigned long long>(compared),
-        static_cast<unsigned long long>(decided), static_cast<unsigned long long>(inexact),
-        arbiter.states());
+        "%s %s%s: %llu comparisons (%llu decided, %llu inexact skipped), arbiter states %zu\n",
+        db.variant.name().c_str(), m.name().c_str(), side == Color::white ? "" : " black to move",
+        static_cast<unsigned long long>(compared), static_cast<unsigned long long>(decided),
+        static_cast<unsigned long long>(inexact), static_cast<std::size_t>(arbiter.states()));
     return {compared, inexact};
 }
 
-// Every `stride`-th position of class m (White to move), at every count case `cases(p)` gives.
-template <class R, class Cases>
-Compared compare_class(const LimitsDb& db, Arbiter<R>& arbiter, Material m, std::uint64_t stride,
-                       Cases&& cases, bool fmjd = false) {
+// Every `stride`-th position of class m (`side` to move), at every count case `cases(p)` gives.
+template <class A, class Cases>
+Compared compare_class(const LimitsDb& db, A& arbiter, Material m, std::uint64_t stride,
+                       Cases&& cases, bool fmjd = false, Color side = Color::white) {
     std::vector<std::uint64_t> indices;
     const std::uint64_t size = ClassIndex(db.variant.info().board, m).size();
     for (std::uint64_t i = 0; i < size; i += stride) indices.push_back(i);
-    return compare_indices(db, arbiter, m, indices, std::forward<Cases>(cases), fmjd);
+    return compare_indices(db, arbiter, m, indices, std::forward<Cases>(cases), fmjd, side);
 }
 
 // `count` indices of class m drawn at random, the same on every run and machine (mt19937_64

@@ -3,6 +3,10 @@
 // endings, 3 kings against 1), russian (3 kings against 1), portuguese (the forcada, before and
 // after it starts), international with 3 pieces (the 5-move ending). International's 4-piece
 // endings are in test_limits_brute_slow.
+#include <chrono>
+#include <ctime>
+
+#include "forcada_arbiter.hpp"
 #include "limits_fixture.hpp"
 
 namespace damas::test {
@@ -79,25 +83,83 @@ TEST(LimitsBrute, Portuguese) {
 
 // Issue 41: the forcada starts while the 20-move count has run part of its course (c - f plies
 // before the start), so the king-move count may run out first; the lone king's capture restarts
-// it while the forcada runs on. Every such answer is exact. Two offsets d = c - f: 17 (the
-// king-move count one ply behind the forcada's) and 28 (11 behind); every offset and position
-// is in test_limits_brute_slow.
+// it while the forcada runs on. Every such answer is exact. Every 37th placement of 0301, White
+// and Black to move (Black to move: 0103's tables through the probe's colour flip), at every
+// count the forcada runs with (f <= c < 40, f <= 24: every offset d = c - f, the forcada's count
+// binding for d <= 16 and the king-move count's gap for d >= 17), against the joint-state
+// arbiter (checked against the search below); every position and count of 0301 and 0103 is in
+// test_limits_brute_slow.
 TEST(LimitsBrute, PortugueseForcadaBehindTheKingCount) {
     const Variant v{BaseVariant::portuguese, false};
     const LimitsDb db(v, 4, mat("0301"));
-    for (const int d : {17, 28}) {
-        const auto cases = [&](const Position& p) {
-            std::vector<CountCase> out;
-            for (const int f : {0, 1, 6, 13, 20})
-                if (d + f < 40)
-                    out.push_back(forcada_case(p, Arbiter<Portuguese>::strong_side(p), d + f, f));
-            return out;
-        };
-        for (const char* m : {"0301", "0103"}) {
-            Arbiter<Portuguese> arbiter(v, false);
-            EXPECT_EQ(compare_class(db, arbiter, mat(m), 37, cases).inexact, 0u) << m << " d=" << d;
+    const ForcadaArbiter arbiter(Color::white);
+    const auto cases = [&](const Position& p) {
+        std::vector<CountCase> out;
+        for (int c = 0; c < ForcadaArbiter::king_plies; ++c)
+            for (int f = 0; f <= std::min(c, 24); ++f)
+                out.push_back(forcada_case(p, Color::white, c, f));
+        return out;
+    };
+    for (const Color side : {Color::white, Color::black})
+        EXPECT_EQ(compare_class(db, arbiter, mat("0301"), 37, cases, false, side).inexact, 0u);
+}
+
+// The joint-state arbiter (forcada_arbiter.hpp) against the per-query search (arbiter.hpp),
+// the two written apart from the rule text: random positions of 3, 2 and 1 kings against 1
+// (either side to move, either three-king side) at random counts, the forcada waiting or
+// running. The search's memo is shared by the queries of one class; its cost grows with the
+// plies the counts leave, so the states asked have at most 23 plies of the king-move count left
+// (c >= 17), 15 in 3 kings against 1 (its 400 queries at c >= 17 took the search 23 minutes
+// and 40 M states), 12 while the forcada waits. About 270 CPU-s and 1.3 GB in all (the search).
+TEST(LimitsBrute, ForcadaArbiterAgreesWithTheSearch) {
+    const Variant v{BaseVariant::portuguese, false};
+    std::mt19937_64 rng(41);
+    int counts[3] = {0, 0, 0};  // by the side to move's value: loss, draw, win
+    for (const Color strong : {Color::white, Color::black}) {
+        const auto wall = std::chrono::steady_clock::now();
+        const std::clock_t cpu = std::clock();
+        const ForcadaArbiter fast(strong);
+        std::printf(
+            "forcada arbiter, three-king side %s: %zu states, %llu edges, %.1f s (%.1f CPU-s)\n",
+            strong == Color::white ? "white" : "black", fast.states(),
+            static_cast<unsigned long long>(fast.edges()),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count(),
+            static_cast<double>(std::clock() - cpu) / CLOCKS_PER_SEC);
+        for (const int kings : {1, 2, 3}) {
+            Material m{0, kings, 0, 1};
+            if (strong == Color::black) m = m.mirrored();
+            const ClassIndex index(v.info().board, m);
+            Arbiter<Portuguese> search(v, false);
+            const auto start = std::chrono::steady_clock::now();
+            for (int n = 0; n < (kings == 3 ? 100 : 400); ++n) {
+                Position p = index.unindex(rng() % index.size());
+                p.side = rng() % 2 ? Color::white : Color::black;
+                ArbiterState s;
+                s.started = rng() % 3 != 0;
+                const int least = kings == 3 ? 25 : 17;
+                s.c = least + static_cast<int>(rng() % (40 - least));
+                if (!s.started) s.c = std::max(s.c, 28);
+                if (s.started) {
+                    s.strong = strong;
+                    s.strong_moves = static_cast<int>(rng() % 13);
+                }
+                const Value expected = search.value(p, s);
+                ASSERT_EQ(fast.value(p, s), expected)
+                    << m.name() << " side " << static_cast<int>(p.side) << " c=" << s.c
+                    << " started=" << s.started << " s=" << s.strong_moves;
+                ++counts[expected == Value::loss ? 0 : expected == Value::draw ? 1 : 2];
+            }
+            std::printf(
+                "%s: %.1f s, search states %zu\n", m.name().c_str(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                search.states());
         }
     }
+    std::printf("forcada arbiters agree on 1800 states: %d losses, %d draws, %d wins\n", counts[0],
+                counts[1], counts[2]);
+    EXPECT_GT(counts[0], 0);
+    EXPECT_GT(counts[1], 0);
+    EXPECT_GT(counts[2], 0);
 }
 
 // After the lone king's capture the forcada runs on; the capture came after its start (c < f).
@@ -140,7 +202,9 @@ TEST(LimitsBrute, PortugueseForcadaAfterTheLoneKingsCaptures) {
 }
 
 // The ending counts beside the king-move count: a man move (or a capture inside the row)
-// restarts the king-move count and not the ending's, so c <= e; the ending's count binds.
+// restarts the king-move count and not the ending's, so c <= e; the ending's count binds. Every
+// kind of ending row: international's 5-move row and 10-move row, brazilian's 5-move endings
+// and 3 kings against 1, russian's 3 kings against 1.
 TEST(LimitsBrute, EndingCountsBesideTheKingCount) {
     const auto cases = [](const Position&) {
         return ending_cases({{0, 6}, {2, 8}, {5, 9}, {0, 10}, {9, 9}});
@@ -165,6 +229,24 @@ TEST(LimitsBrute, EndingCountsBesideTheKingCount) {
             return ending_cases({{0, 24}, {10, 26}, {20, 28}, {29, 29}});
         };
         compare_class(db, arbiter, mat("0301"), 29, late);
+    }
+    {  // brazilian 3 kings against 1: the ending's 20 moves as long as the king-move count's
+        const Variant v{BaseVariant::brazilian, false};
+        const LimitsDb db(v, 4, mat("0301"));
+        Arbiter<Brazilian> arbiter(v, false);
+        const auto late = [](const Position&) {
+            return ending_cases({{0, 34}, {12, 36}, {30, 38}, {39, 39}});
+        };
+        compare_class(db, arbiter, mat("0301"), 97, late);
+    }
+    {  // international's 10-move row, men moving inside it (the seed's edition)
+        const Variant v{BaseVariant::international, false};
+        const LimitsDb db(v, 4, mat("1201"));
+        Arbiter<International> arbiter(v, false);
+        const auto late = [](const Position&) {
+            return ending_cases({{0, 16}, {6, 18}, {0, 19}, {19, 19}});
+        };
+        compare_class(db, arbiter, mat("1201"), 9973, late);
     }
 }
 
