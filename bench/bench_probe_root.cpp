@@ -73,7 +73,7 @@ void RootCached(benchmark::State& state) {
 BENCHMARK(RootCached)->Unit(benchmark::kMicrosecond);
 
 void RootCachedWithRules(benchmark::State& state) {
-    const damas_rule_counts counts{0, 0, 0, DAMAS_EDITION_SEED};
+    const damas_rule_counts counts{0, 0, 0, DAMAS_EDITION_SEED, DAMAS_FORCADA_SIDE_UNKNOWN};
     root_loop(state, &counts);
 }
 BENCHMARK(RootCachedWithRules)->Unit(benchmark::kMicrosecond);
