@@ -148,7 +148,7 @@ RunDescription run_description(const RuleGenerateOptions& o) {
     nlohmann::json j = nlohmann::json::parse(selection_options_json(o));
     j["edition"] = edition_name(o.edition);
     j["rules_version"] = format::rules_version;
-    return {o.dir, o.variant, RunKind{true, o.edition}, j.dump(), o.durable};
+    return {o.dir, o.variant, RunKind{true, o.edition}, j.dump(), o.durable, {}};
 }
 
 std::vector<Material> rule_run_classes(const RuleGenerateOptions& o) {
