@@ -108,10 +108,10 @@ constexpr double reload_positions_per_second = 20e6;
 // Bytes per position of the table files, measured on english 2-6 (DTW 2.14 bits with
 // zstd-planes, 2.58 with zstd; WDL 0.045 bits); the same is assumed for the 10x10 boards. Unit
 // files: at most a byte per position (3 bytes of values, compressed by zstd). MTC (zstd-planes):
-// MTC_BITS bits, measured on english 2-6 too (docs/performance.md).
+// 0.46 bits, measured on english 2-6 too (docs/performance.md, "MTC against DTW").
 constexpr double wdl_bits_per_position = 0.045;
 constexpr double dtw_bits_per_position = 2.14;
-constexpr double mtc_bits_per_position = 1.0;
+constexpr double mtc_bits_per_position = 0.46;
 constexpr double table_bytes_per_position(Metric distance) {
     return ((distance == Metric::mtc ? mtc_bits_per_position : dtw_bits_per_position) +
             wdl_bits_per_position) /
