@@ -6,6 +6,8 @@
 //    same for one DTW value changed by two plies (same parity, so the WDL it implies is
 //    unchanged) and for a draw turned into a win;
 //  - the counts of a mirror-layout wdl file (its only content) are checked;
+//  - MTC files (gen --metric mtc, alone and mixed with DTW classes) pass on english 2-4, and one
+//    MTC changed by two plies (its result bit kept) is found;
 //  - with classes named, only those are recomputed (a wrong value elsewhere goes unseen, one in
 //    a named class is found), and a named class without files is a problem.
 #include <gtest/gtest.h>
