@@ -442,6 +442,7 @@ class PyTablebase {
                   value_name(v.pure.value),
                   distance(v.pure.value, v.pure.plies),
                   {},
+                  {},
                   {}};
         if (v.rules)
             out.rules = rules_of(*v.rules);
