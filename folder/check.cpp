@@ -94,6 +94,9 @@ std::map<std::string, std::map<std::string, std::string>> derived_expectations(
     Variant v, const std::vector<TableName>& present) {
     std::map<std::string, std::map<std::string, std::string>> out;  // kind -> file -> needed by
     std::map<std::string, std::pair<RunKind, std::set<Material>>> classes;
+    std::set<Material> mtc;  // the classes whose distance file is mtc
+    for (const TableName& t : present)
+        if (t.metric == Metric::mtc) mtc.insert(t.material);
     for (const TableName& t : present) {
         const RunKind k = kind_of(t.metric);
         auto& entry = classes[k.key()];
@@ -103,7 +106,8 @@ std::map<std::string, std::map<std::string, std::string>> derived_expectations(
     for (const auto& [key, entry] : classes) {
         for (Material c : entry.second) {
             for (Material need : planned_classes({v, c.pieces(), 0, c}))
-                for (const std::string& f : expected_files(v, entry.first, need))
+                for (const std::string& f : expected_files(
+                         v, entry.first, need, mtc.count(need) ? Metric::mtc : Metric::dtw))
                     out[key].emplace(f, c.name());
         }
     }
@@ -141,7 +145,8 @@ FolderCheck check_folder(const std::filesystem::path& folder, Variant v,
         for (const auto& [key, run] : manifest->runs)
             if (!run.complete)
                 for (Material c : run.classes)
-                    for (const std::string& f : expected_files(v, kind_of_run(key), c))
+                    for (const std::string& f :
+                         expected_files(v, kind_of_run(key), c, run.distance(c)))
                         pending.insert(f);
 
     std::vector<std::filesystem::path> files;
@@ -195,7 +200,7 @@ FolderCheck check_folder(const std::filesystem::path& folder, Variant v,
                      "the " + key + " run planned " + std::to_string(run.classes.size()) +
                          " classes and did not finish; run damas " + key + " again to resume"});
             for (Material c : run.classes)
-                for (const std::string& f : expected_files(v, kind, c)) {
+                for (const std::string& f : expected_files(v, kind, c, run.distance(c))) {
                     planned.insert(f);
                     if (!names.count(f))
                         out.issues.push_back(

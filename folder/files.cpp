@@ -32,8 +32,8 @@ std::filesystem::path unit_path(const std::filesystem::path& dir, const Variant&
 }
 
 std::filesystem::path solved_class_path(const std::filesystem::path& dir, const Variant& v,
-                                        Material m) {
-    return units_dir(dir, v) / (m.name() + ".solved");
+                                        Material m, Metric distance) {
+    return units_dir(dir, v) / (m.name() + (distance == Metric::mtc ? ".mtc" : "") + ".solved");
 }
 
 void sync_folder(const std::filesystem::path& folder) {

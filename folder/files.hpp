@@ -12,6 +12,7 @@
 
 #include "index/material.hpp"
 #include "rules/variant.hpp"
+#include "table/format.hpp"
 
 namespace damas {
 
@@ -21,8 +22,10 @@ std::filesystem::path default_database_dir();  // $DAMAS_DB or ./db
 std::filesystem::path units_dir(const std::filesystem::path& dir, const Variant& v);
 std::filesystem::path unit_path(const std::filesystem::path& dir, const Variant& v, Material pair,
                                 int slice);
+// A class solved for mtc has its own name (<class>.mtc.solved): a dtw run never reads its
+// values as distances to the end.
 std::filesystem::path solved_class_path(const std::filesystem::path& dir, const Variant& v,
-                                        Material m);
+                                        Material m, Metric distance = Metric::dtw);
 
 // fsync of a folder, checked (throws Error): makes the renames into it durable.
 void sync_folder(const std::filesystem::path& folder);

@@ -54,6 +54,11 @@ json to_json(const Manifest& m) {
                      {"options", json::parse(r.options_json)},
                      {"generator", r.generator},
                      {"complete", r.complete}};
+        if (!r.mtc.empty()) {
+            json mtc = json::array();
+            for (Material c : r.mtc) mtc.push_back(c.name());
+            runs[key]["mtc"] = mtc;
+        }
     }
     j["runs"] = runs;
     json files = json::object();
@@ -84,6 +89,11 @@ Manifest from_json(const json& j) {
         run.options_json = r.value("options", json::object()).dump();
         run.generator = r.value("generator", "");
         run.complete = r.at("complete").get<bool>();
+        for (const auto& c : r.value("mtc", json::array())) {
+            const auto mat = Material::parse(c.get<std::string>());
+            if (!mat) throw Error("bad class " + c.dump());
+            run.mtc.insert(*mat);
+        }
         m.runs[key] = run;
     }
     for (const auto& [name, f] : j.at("files").items())
@@ -114,10 +124,11 @@ std::string RunKind::key() const {
     return edition == Edition::fmjd ? "gen-rules-fmjd" : "gen-rules";
 }
 
-std::vector<std::string> expected_files(Variant v, const RunKind& kind, Material m) {
+std::vector<std::string> expected_files(Variant v, const RunKind& kind, Material m,
+                                        Metric distance) {
     std::vector<std::string> out;
     if (!kind.rules) {
-        for (Metric metric : {Metric::wdl, Metric::dtw})
+        for (Metric metric : {Metric::wdl, distance})
             out.push_back(m.name() + "." + metric_name(metric));
         return out;
     }
@@ -199,12 +210,18 @@ std::uint64_t file_xxh64(const std::filesystem::path& file) {
 }
 
 void begin_run(const std::filesystem::path& dir, Variant v, const RunKind& kind,
-               const std::vector<Material>& classes, const std::string& options_json,
-               bool durable) {
+               const std::vector<Material>& classes, const std::string& options_json, bool durable,
+               const std::set<Material>& mtc) {
     Manifest m = load_or_new(dir, v);
     m.generator = generator_version();
     ManifestRun& run = m.runs[kind.key()];
     run.classes = merged(run.classes, classes);
+    for (Material c : classes) {
+        if (mtc.count(c))
+            run.mtc.insert(c);
+        else
+            run.mtc.erase(c);
+    }
     run.options_json = options_json;
     run.generator = generator_version();
     run.complete = false;
@@ -218,13 +235,13 @@ void finish_run(const std::filesystem::path& dir, Variant v, const RunKind& kind
     run.classes = merged(run.classes, classes);
     const std::filesystem::path folder = dir / v.name();
     for (Material c : classes)
-        for (const std::string& name : expected_files(v, kind, c)) {
+        for (const std::string& name : expected_files(v, kind, c, run.distance(c))) {
             const std::filesystem::path file = folder / name;
             m.files[name] = {std::filesystem::file_size(file), file_xxh64(file)};
         }
     run.complete = true;
     for (Material c : run.classes)
-        for (const std::string& name : expected_files(v, kind, c))
+        for (const std::string& name : expected_files(v, kind, c, run.distance(c)))
             if (!m.files.count(name)) run.complete = false;
     write_manifest(manifest_path(dir, v), m, durable);
 }

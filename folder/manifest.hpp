@@ -8,7 +8,11 @@
 //    "runs": {"gen": Run, "gen-rules": Run, "gen-rules-fmjd": Run},
 //    "files": {"0201.wdl": {"size": 1234, "xxh64": "0123456789abcdef"}, ...},
 //    "units": {}}
-//   Run = {"classes": ["0101", ...], "options": {...}, "generator": "...", "complete": bool}
+//   Run = {"classes": ["0101", ...], "options": {...}, "generator": "...", "complete": bool,
+//          "mtc": ["0404", ...]}
+// `mtc` (gen runs, only when not empty): the classes whose distance file is mtc, not dtw
+// (`gen --metric mtc`, `--dtw-pieces`); a folder may mix them, each class having one or the
+// other. The last run that planned a class says which.
 // `classes` is the union of the classes every run of that kind planned (a later `gen -p 5`
 // after `gen -p 4` plans more; `--class` runs plan fewer): a run's start adds its plan and sets
 // complete to false; its end records its files and sets complete to true if every planned class
@@ -24,12 +28,14 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "index/material.hpp"
 #include "limits/draw_rules.hpp"
 #include "rules/variant.hpp"
+#include "table/format.hpp"
 
 namespace damas {
 
@@ -52,6 +58,9 @@ struct ManifestRun {
     std::string generator;
     std::string options_json = "{}";  // the run's options, as a JSON object
     bool complete = false;
+    std::set<Material> mtc;  // the classes with an mtc file instead of a dtw file
+    // The distance file of class c: dtw or mtc.
+    Metric distance(Material c) const { return mtc.count(c) ? Metric::mtc : Metric::dtw; }
 };
 
 struct Manifest {
@@ -62,9 +71,10 @@ struct Manifest {
     std::string units_json = "{}";              // kept as is (unit files are not recorded)
 };
 
-// The file names a run of `kind` writes for class m ("0201.wdl", "0201.dtw"; "0301.dtr",
-// "0301.dtr-forcada").
-std::vector<std::string> expected_files(Variant v, const RunKind& kind, Material m);
+// The file names a run of `kind` writes for class m ("0201.wdl", "0201.dtw" or with `distance`
+// mtc "0201.mtc"; "0301.dtr", "0301.dtr-forcada").
+std::vector<std::string> expected_files(Variant v, const RunKind& kind, Material m,
+                                        Metric distance = Metric::dtw);
 
 std::filesystem::path manifest_path(const std::filesystem::path& dir, Variant v);
 // Reads a manifest; throws Error naming the file if it is not a valid one.
@@ -79,9 +89,10 @@ std::uint64_t file_xxh64(const std::filesystem::path& file);
 
 // The hooks of gen and gen-rules. begin_run: the plan (before any file is written).
 // finish_run: every planned file's size and checksum, the run complete.
+// mtc: the planned classes whose distance is mtc (gen runs).
 void begin_run(const std::filesystem::path& dir, Variant v, const RunKind& kind,
                const std::vector<Material>& classes, const std::string& options_json,
-               bool durable = true);
+               bool durable = true, const std::set<Material>& mtc = {});
 void finish_run(const std::filesystem::path& dir, Variant v, const RunKind& kind,
                 const std::vector<Material>& classes, bool durable = true);
 

@@ -19,7 +19,7 @@ WriterRun::WriterRun(const RunDescription& run, const std::vector<Material>& cla
     if (lock_.stale_holder())
         message("took over the writer's lock of " + (run.dir / run.variant.name()).string() +
                 " left by a run that did not finish (" + *lock_.stale_holder() + ")");
-    begin_run(run.dir, run.variant, run.kind, classes, run.options_json, run.durable);
+    begin_run(run.dir, run.variant, run.kind, classes, run.options_json, run.durable, run.mtc);
 }
 
 void WriterRun::finish() {

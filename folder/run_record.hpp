@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,8 @@ struct RunDescription {
     Variant variant;
     RunKind kind;
     std::string options_json = "{}";
-    bool durable = true;  // fsync the manifest (folder/files.hpp)
+    bool durable = true;     // fsync the manifest (folder/files.hpp)
+    std::set<Material> mtc;  // gen: the planned classes whose distance is mtc
 };
 
 // The options every run records: variant, pieces, max_per_side, class.

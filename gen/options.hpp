@@ -71,7 +71,12 @@ struct GenerateOptions : ClassSelection {
     // The wdl files' codec (table/codec.hpp): automatic, or one codec wherever it can code the
     // class; gen/write/wdl_policy.hpp says which layout and codec each class gets, and why.
     WdlCodec wdl_codec = automatic_wdl_codec;
-    // The dtw files' codec: zstd-planes (the default) or zstd (table/codecs/zstd_codec.cpp).
+    // The distance written beside the wdl values (table/format.hpp): dtw, or mtc (the plies to
+    // the next conversion: gen/solve/solver.hpp). With mtc, the classes of at most dtw_pieces
+    // pieces still get dtw (distance_metric): Kingsrow's mix, DTW where it is affordable.
+    Metric metric = Metric::dtw;
+    int dtw_pieces = 0;
+    // The distance files' codec: zstd-planes (the default) or zstd (table/codecs/zstd_codec.cpp).
     Codec distance_codec = default_codec(Metric::dtw);
     // Classes of this many positions or more are "large": with automatic, the other codecs are
     // tried, and their codec (and, in a pair, the class that keeps the wdl values) is chosen
@@ -84,5 +89,11 @@ struct GenerateOptions : ClassSelection {
     PairSolving pair_solving = PairSolving::automatic;
     GenerationTuning tuning;
 };
+
+// The distance class m gets in a run of o: dtw or mtc. A class reads only smaller ones, so a
+// dtw class reads dtw classes only.
+constexpr Metric distance_metric(const GenerateOptions& o, Material m) {
+    return o.metric == Metric::mtc && m.pieces() > o.dtw_pieces ? Metric::mtc : Metric::dtw;
+}
 
 }  // namespace damas

@@ -48,16 +48,22 @@ std::optional<damas::Variant> variant_of(int number) {
     return damas::Variant{static_cast<damas::BaseVariant>(base), (number & DAMAS_GIVEAWAY) != 0};
 }
 
+int metric_of(damas::Metric m) {
+    return m == damas::Metric::dtw   ? DAMAS_METRIC_DTW
+           : m == damas::Metric::mtc ? DAMAS_METRIC_MTC
+                                     : DAMAS_METRIC_NONE;
+}
+
 damas_result result_of(ProbeResult r) {
     return {static_cast<int>(r.status), static_cast<int>(r.ok() ? r.value : damas::Value::unknown),
-            static_cast<int>(r.plies)};
+            static_cast<int>(r.plies), r.ok() ? metric_of(r.metric) : DAMAS_METRIC_NONE};
 }
 
 damas_result failed(int status) {
-    return {status, DAMAS_UNKNOWN, 0};
+    return {status, DAMAS_UNKNOWN, 0, DAMAS_METRIC_NONE};
 }
 
-enum class Kind { wdl, wdl_cached, dtw };
+enum class Kind { wdl, wdl_cached, dtw, distance };
 
 damas_result probe(const damas_tablebase* handle, int variant, uint64_t white, uint64_t black,
                    uint64_t kings, int side, Kind kind) {
@@ -75,6 +81,8 @@ damas_result probe(const damas_tablebase* handle, int variant, uint64_t white, u
             return result_of(handle->tb->probe_wdl_cached(*v, *p));
         case Kind::dtw:
             return result_of(handle->tb->probe_dtw(*v, *p));
+        case Kind::distance:
+            return result_of(handle->tb->probe_distance(*v, *p));
     }
     return failed(DAMAS_INVALID_ARGUMENT);
 }
@@ -186,6 +194,7 @@ int probe_root(const damas_tablebase* tb, damas::Variant v, const damas::Positio
         out.plies = m.result.plies;
         out.rule_value = m.rule ? static_cast<int>(m.rule->value) : DAMAS_UNKNOWN;
         out.rule_plies = m.rule && m.rule->value != damas::Value::draw ? m.rule->plies : 0;
+        out.metric = metric_of(m.result.metric);
     }
     return DAMAS_OK;
 }
@@ -265,6 +274,11 @@ damas_result damas_probe_wdl_cached(const damas_tablebase* tb, int variant, uint
 damas_result damas_probe_dtw(const damas_tablebase* tb, int variant, uint64_t white, uint64_t black,
                              uint64_t kings, int side_to_move) {
     return probe(tb, variant, white, black, kings, side_to_move, Kind::dtw);
+}
+
+damas_result damas_probe_distance(const damas_tablebase* tb, int variant, uint64_t white,
+                                  uint64_t black, uint64_t kings, int side_to_move) {
+    return probe(tb, variant, white, black, kings, side_to_move, Kind::distance);
 }
 
 damas_result damas_probe_fen(const damas_tablebase* tb, int variant, const char* fen) {

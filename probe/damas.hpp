@@ -125,10 +125,15 @@ inline std::string to_fen(Variant v, const Position& p) {
     return out.data();
 }
 
+// What a distance counts (damas_probe.h's enum damas_metric): nothing (probe_wdl), plies to the
+// end of the game (dtw), or plies to the next capture or man move (mtc: gen --metric mtc).
+enum class Metric { none = DAMAS_METRIC_NONE, dtw = DAMAS_METRIC_DTW, mtc = DAMAS_METRIC_MTC };
+
 struct Result {
     Status status = Status::ok;
     Value value = Value::unknown;  // for the side to move; unknown unless ok
-    int plies = 0;                 // probe_dtw: the DTW in plies (0 for a draw); else 0
+    int plies = 0;  // probe_dtw: the DTW in plies (0 for a draw); probe_distance: as `metric`
+    Metric metric = Metric::none;  // what plies counts
     bool ok() const { return status == Status::ok; }
 };
 
@@ -162,7 +167,8 @@ struct RootMove {
     std::string notation;  // PDN: "9-14", "18x11"; every capture when two share their ends
     int from = 0, to = 0;  // square numbers
     Value value = Value::unknown;
-    int plies = 0;  // DTW (0 for a draw)
+    int plies = 0;  // DTW or MTC, as metric says (0 for a draw)
+    Metric metric = Metric::none;
     // Under the move-limit rules, when counts were given.
     std::optional<Value> rule_value;
     int rule_plies = 0;
@@ -202,6 +208,12 @@ class Tablebase {
     Result probe_dtw(Variant v, const Position& p) const noexcept {
         return result(damas_probe_dtw(tb_.get(), static_cast<int>(v), p.white, p.black, p.kings,
                                       static_cast<int>(p.side)));
+    }
+    // The value and the distance the position's class holds, DTW or MTC (Result::metric says
+    // which); may read the disk.
+    Result probe_distance(Variant v, const Position& p) const noexcept {
+        return result(damas_probe_distance(tb_.get(), static_cast<int>(v), p.white, p.black,
+                                           p.kings, static_cast<int>(p.side)));
     }
     // The value under the move-limit draw rules given the counts already used, with the pure
     // value and DTW (needs the rule tables of `damas gen-rules`).
@@ -243,6 +255,7 @@ class Tablebase {
             out.to = m.to;
             out.value = static_cast<Value>(m.value);
             out.plies = m.plies;
+            out.metric = static_cast<Metric>(m.metric);
             if (counts) out.rule_value = static_cast<Value>(m.rule_value);
             out.rule_plies = m.rule_plies;
             moves.push_back(std::move(out));
@@ -272,7 +285,8 @@ class Tablebase {
         }
     }
     static Result result(const damas_result& r) {
-        return {static_cast<Status>(r.status), static_cast<Value>(r.value), r.plies};
+        return {static_cast<Status>(r.status), static_cast<Value>(r.value), r.plies,
+                static_cast<Metric>(r.metric)};
     }
     static damas_rule_counts c_counts(const RuleCounts& c) {
         const int side = !c.forcada_side                  ? DAMAS_FORCADA_SIDE_UNKNOWN

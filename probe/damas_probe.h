@@ -91,10 +91,17 @@ enum damas_status {
 
 enum damas_value { DAMAS_LOSS = 0, DAMAS_DRAW = 1, DAMAS_WIN = 2, DAMAS_UNKNOWN = 3 };
 
+/* What a distance counts: nothing (a WDL probe), the plies to the end of the game (DTW), or the
+ * plies to the next conversion, a capture or a man move, or the end of the game (MTC: classes
+ * generated with damas gen --metric mtc). */
+enum damas_metric { DAMAS_METRIC_NONE = 0, DAMAS_METRIC_DTW = 1, DAMAS_METRIC_MTC = 2 };
+
 typedef struct damas_result {
     int status; /* enum damas_status */
     int value;  /* enum damas_value, for the side to move; DAMAS_UNKNOWN unless DAMAS_OK */
-    int plies;  /* damas_probe_dtw: the DTW in plies; 0 otherwise */
+    int plies;  /* damas_probe_dtw: the DTW in plies; damas_probe_distance: the DTW or the MTC,
+                   as metric says; 0 otherwise */
+    int metric; /* enum damas_metric: what plies counts */
 } damas_result;
 
 /* International's editions of the limited endings: the seed text (10 moves) or FMJD's (16). */
@@ -143,9 +150,10 @@ typedef struct damas_root_move {
                           their ends ("18x11x4"); NUL-terminated */
     int from, to;      /* square numbers (as the masks: bit n-1 is square n) */
     int value;         /* enum damas_value for the side that plays the move, counting it */
-    int plies;         /* its DTW in plies (0 for a draw) */
+    int plies;         /* its distance in plies (0 for a draw): DTW or MTC, as metric says */
     int rule_value;    /* under the move-limit rules; DAMAS_UNKNOWN when counts were NULL */
     int rule_plies;    /* the rule value's distance (0 for a draw or when not asked) */
+    int metric;        /* enum damas_metric: what plies counts (the root's class's distance) */
 } damas_root_move;
 
 /* A message from the library: a damaged table file (once per file), one line without newline;
@@ -189,6 +197,12 @@ damas_result damas_probe_wdl_cached(const damas_tablebase* tb, int variant, uint
 damas_result damas_probe_dtw(const damas_tablebase* tb, int variant, uint64_t white, uint64_t black,
                              uint64_t kings, int side_to_move);
 
+/* The value and the distance the position's class holds: its DTW, or its MTC where the class
+ * was generated with --metric mtc (metric says which; a position that must capture has MTC 1).
+ * damas_probe_dtw never reads an MTC file (DAMAS_NOT_IN_DATABASE for such a class). */
+damas_result damas_probe_distance(const damas_tablebase* tb, int variant, uint64_t white,
+                                  uint64_t black, uint64_t kings, int side_to_move);
+
 /* The value and DTW of a position given as a FEN ("W:WK18,K19:BK1", also the PDN tag form
  * [FEN "W:..."]); DAMAS_INVALID_ARGUMENT if it does not parse. */
 damas_result damas_probe_fen(const damas_tablebase* tb, int variant, const char* fen);
@@ -225,8 +239,8 @@ int damas_print_fen(int variant, uint64_t white, uint64_t black, uint64_t kings,
                     char* out, size_t out_size);
 
 /* The most pieces of a complete class of the variant found when the handle was opened (or last
- * refreshed): its wdl and dtw files both open as that class's tables (stray or foreign files do
- * not count). Capped by max_pieces; 0 if none or on a bad argument. */
+ * refreshed): its wdl and dtw (or mtc) files both open as that class's tables (stray or foreign
+ * files do not count). Capped by max_pieces; 0 if none or on a bad argument. */
 int damas_largest(const damas_tablebase* tb, int variant);
 
 /* The variant number of a name ("english", "turkish-giveaway", ...), or -1. */

@@ -305,8 +305,11 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
                                   const DrawRules* rules, const RuleCounters& c) const noexcept {
     moves.clear();
     try {
-        const ProbeResult root = probe_dtw(v, p);
+        const ProbeResult root = probe_distance(v, p);
         if (!root.ok()) return root.status;
+        // Where the distance is MTC, a move that converts (a capture or a man move) counts 1
+        // whatever follows; a king move adds one ply to the MTC after it (same pair of classes).
+        const bool mtc = root.metric == Metric::mtc;
         if (root.value != Value::draw && root.plies == 0) return ProbeStatus::ok;  // game over
         if (rules && !(rules->variant == v)) return ProbeStatus::invalid_argument;
         RulesResult failure;
@@ -328,10 +331,14 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
                 rm.move = m;
                 rm.notation = move_notation(vi, m, list);
                 rm.after = make_move(p, m);
-                const ProbeResult after = probe_dtw(v, rm.after);
+                const bool converts = m.is_capture() || !(p.kings & bit(m.from));
+                const ProbeResult after =
+                    mtc && converts ? probe_wdl(v, rm.after) : probe_distance(v, rm.after);
                 if (!after.ok()) return after.status;
-                const Outcome mover = for_mover({after.value, after.plies}, false);
-                rm.result = {ProbeStatus::ok, mover.value, mover.plies};
+                if (mtc && !converts && after.metric != Metric::mtc)
+                    return ProbeStatus::error_corrupt;  // a king move left the pair
+                const Outcome mover = for_mover({after.value, after.plies}, mtc && converts);
+                rm.result = {ProbeStatus::ok, mover.value, mover.plies, root.metric};
                 if (rules) {
                     if (!rm.after.of(rm.after.side)) {
                         rm.rule = for_mover(no_move_outcome(v.giveaway), true);

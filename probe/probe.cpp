@@ -267,11 +267,13 @@ struct Tablebase::Impl {
                               Outcome& out) const noexcept;
     template <class R, Mode mode>
     ProbeResult probe(Variant v, const Position& p, bool cached_only) const noexcept;
+    template <class R>
+    ProbeResult probe_distance(Variant v, const Position& p, bool cached_only) const noexcept;
 };
 
-// The most pieces of a class of v whose wdl and dtw files both open as that class's tables (a
-// stray or foreign file, or a class whose dtw is missing, does not count). Only the classes
-// with more pieces than the best found so far are opened, so usually one or two.
+// The most pieces of a class of v whose wdl and distance files (dtw or mtc) open as that class's
+// tables (a stray or foreign file, or a class whose distance file is missing, does not count). Only
+// the classes with more pieces than the best found so far are opened, so usually one or two.
 int Tablebase::Impl::largest_complete_class(Variant v) const {
     std::error_code ec;
     std::vector<Material> named;
@@ -285,8 +287,10 @@ int Tablebase::Impl::largest_complete_class(Variant v) const {
               [](Material a, Material b) { return a.pieces() > b.pieces(); });
     for (const Material m : named) {
         try {
-            for (const Metric metric : {Metric::wdl, Metric::dtw})
-                TableFile(table_path(options.dir, v, m.name(), metric), {v, m, metric});
+            TableFile(table_path(options.dir, v, m.name(), Metric::wdl), {v, m, Metric::wdl});
+            const std::filesystem::path dtw = table_path(options.dir, v, m.name(), Metric::dtw);
+            const Metric distance = std::filesystem::exists(dtw) ? Metric::dtw : Metric::mtc;
+            TableFile(table_path(options.dir, v, m.name(), distance), {v, m, distance});
             return m.pieces();
         } catch (const Error&) {  // not a complete class: the next one
         }
@@ -550,6 +554,50 @@ ProbeStatus Tablebase::Impl::search_mirror(VariantTables& vt, Material m, const 
     return out.value == Value::unknown ? ProbeStatus::error_corrupt : ProbeStatus::ok;
 }
 
+template <class R>
+ProbeResult Tablebase::Impl::probe_distance(Variant v, const Position& p,
+                                            bool cached_only) const noexcept {
+    if (const ProbeStatus s = check_position<R>(p, cap); s != ProbeStatus::ok) return {s};
+    VariantTables* vt = tables_of(v);
+    if (!vt) return {ProbeStatus::not_in_database};
+    const Position w = p.side == Color::white ? p : flip(R::Board::spec, p);
+    const Material m = Material::of(w);
+    const int slot_number = material_slot(m.white_men, m.white_kings, m.black_men, m.black_kings);
+    const TableFile* mtc = nullptr;
+    if (slot_number >= 0 && m.white() > 0 && m.black() > 0) {
+        const RetiredFiles::Reader reading(retired);
+        ClassSlot& slot = vt->slots[slot_number];
+        ProbeStatus status = ProbeStatus::ok;
+        mtc = table(*vt, slot, m, Metric::mtc, cached_only, status);
+        if (!mtc && status != ProbeStatus::not_in_database) return {status};
+        if (mtc && !MoveGenerator<R>::has_capture(p)) {
+            // A quiet position: its value and MTC in the file (format.hpp).
+            const std::uint64_t index = slot.index->index(w);
+            const ReadResult r =
+                cached_only ? mtc->try_value(index, cache) : mtc->value(index, cache);
+            if (!r.ok()) return {read_failed(slot, Metric::mtc, *mtc, r.status)};
+            const auto value = static_cast<std::uint16_t>(r.value);
+            const std::uint8_t v8 = mtc_outcome(value);
+            if (v8 == wdl_unknown) return {ProbeStatus::error_corrupt};
+            const auto out = static_cast<Value>(v8);
+            return {ProbeStatus::ok, out,
+                    static_cast<std::uint16_t>(out == Value::draw ? 0 : mtc_distance(value)),
+                    Metric::mtc};
+        }
+    }
+    if (!mtc) {  // a dtw class (or a position the files never hold)
+        ProbeResult r = probe<R, Mode::dtw>(v, p, cached_only);
+        if (r.ok()) r.metric = Metric::dtw;
+        return r;
+    }
+    // It must capture: every capture converts, so a win or a loss is 1 ply from its conversion.
+    ProbeResult r = probe<R, Mode::wdl>(v, p, cached_only);
+    if (!r.ok()) return r;
+    r.plies = r.value == Value::draw ? 0 : 1;
+    r.metric = Metric::mtc;
+    return r;
+}
+
 template <class R, Mode mode>
 ProbeResult Tablebase::Impl::probe(Variant v, const Position& p, bool cached_only) const noexcept {
     if (const ProbeStatus s = check_position<R>(p, cap); s != ProbeStatus::ok) return {s};
@@ -565,7 +613,7 @@ ProbeResult Tablebase::Impl::probe(Variant v, const Position& p, bool cached_onl
     if (!try_resolve_outcome<R>(p, v.giveaway, stored, out)) return {failure};
     if (out.value == Value::unknown) return {ProbeStatus::error_corrupt};
     if (mode != Mode::dtw || out.value == Value::draw) out.plies = 0;
-    return {ProbeStatus::ok, out.value, out.plies};
+    return {ProbeStatus::ok, out.value, out.plies, mode == Mode::dtw ? Metric::dtw : Metric::wdl};
 }
 
 // ---- Public functions.
@@ -682,6 +730,17 @@ ProbeResult Tablebase::probe_dtw(Variant v, const Position& p) const noexcept {
     return dispatch(v.base, [&](auto rules) {
         return impl_->probe<decltype(rules), Mode::dtw>(v, p, cached_only);
     });
+}
+
+ProbeResult Tablebase::probe_distance(Variant v, const Position& p) const noexcept {
+    const bool cached_only = cached_reads_only;
+    return dispatch(v.base, [&](auto rules) {
+        return impl_->probe_distance<decltype(rules)>(v, p, cached_only);
+    });
+}
+
+const char* distance_name(Metric m) {
+    return m == Metric::dtw || m == Metric::mtc ? metric_name(m) : "";
 }
 
 ProbeStatus Tablebase::read_rule_value(const DrawRules& rules, const Position& w, Regime regime,

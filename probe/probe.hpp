@@ -85,9 +85,14 @@ const char* value_name(Value v);               // "win", "draw", "loss", "unknow
 struct ProbeResult {
     ProbeStatus status = ProbeStatus::ok;
     Value value = Value::unknown;  // for the side to move; meaningful when status is ok
-    std::uint16_t plies = 0;       // probe_dtw: the DTW in plies (0 for a draw); probe_wdl: 0
+    std::uint16_t plies = 0;       // probe_dtw: the DTW in plies (0 for a draw); probe_wdl: 0;
+                                   // probe_distance: the DTW or the MTC, as `metric` says
+    // What `plies` counts: Metric::dtw (plies to the end of the game), Metric::mtc (plies to the
+    // next conversion: table/format.hpp), or Metric::wdl (no distance: probe_wdl).
+    Metric metric = Metric::wdl;
     bool ok() const { return status == ProbeStatus::ok; }
 };
+const char* distance_name(Metric m);  // "dtw", "mtc", or "" for wdl
 
 struct TablebaseOptions {
     std::filesystem::path dir;  // the database root, holding one folder per variant
@@ -217,6 +222,13 @@ class Tablebase {
     // The value and the DTW in plies (reads the class's WDL file for the value and its DTW file
     // for the distance, so both must be present). Thread-safe; may read the disk.
     ProbeResult probe_dtw(Variant v, const Position& p) const noexcept;
+    // The value and the distance the position's class holds (`metric` says which): its DTW
+    // where the class has a dtw file, or its MTC where it has an mtc file (`damas gen --metric
+    // mtc`): the plies to the next conversion (a capture or a man move) or the end of the game,
+    // the winner converting as soon as it can into a position it still wins, the loser as late
+    // as it can. A position that must capture converts at once: MTC 1. probe_dtw never reads an
+    // mtc file (a class with none answers not_in_database). Thread-safe; may read the disk.
+    ProbeResult probe_distance(Variant v, const Position& p) const noexcept;
 
     // The value under the move-limit rules given the counts already used, next to the pure value
     // and DTW (which need the wdl and dtw files; the rule value needs the dtr files that `damas
@@ -233,9 +245,11 @@ class Tablebase {
     ProbeStatus read_rule_value(const DrawRules& rules, const Position& white_to_move,
                                 Regime regime, std::uint16_t& dtr, int gap = 0) const noexcept;
 
-    // Every legal move of p with its value and DTW for the side that plays it (and, when rules is
-    // given, its value under the move-limit rules with the counts at p), best first: wins by
-    // shortest distance, draws, losses by longest; ties in the order of the move generator.
+    // Every legal move of p with its value and distance for the side that plays it (and, when
+    // rules is given, its value under the move-limit rules with the counts at p), best first:
+    // wins by shortest distance, draws, losses by longest; ties in the order of the move
+    // generator. The distance is p's class's (probe_distance; RootMove::result.metric): the DTW,
+    // or the MTC, where a move that converts (a capture or a man move) counts 1.
     // Empty when the game is over at p. The first failure (a missing class or rule table, a
     // damaged file) is the status and `moves` is then incomplete. Thread-safe; allocates.
     ProbeStatus probe_root(Variant v, const Position& p, std::vector<RootMove>& moves,
@@ -243,7 +257,7 @@ class Tablebase {
                            const RuleCounters& counters = {}) const noexcept;
 
     // The folder, the piece cap, and the most pieces of a complete class of a variant (its wdl
-    // and dtw files open as its tables) present when the handle was opened or last refreshed
+    // and dtw or mtc files open as its tables) present when the handle was opened or last refreshed
     // (0 if none).
     // Thread-safe.
     const std::filesystem::path& dir() const;

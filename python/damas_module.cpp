@@ -81,6 +81,9 @@ struct Probe {
     std::optional<int> dtw;  // None for a draw; 0: the game is over
     std::optional<Rules> rules;
     std::optional<std::string> rules_missing;  // why rules is None, when the variant has rules
+    // Plies to the next conversion, where the class holds MTC instead of DTW (dtw is then None
+    // for every value): None for a draw or a DTW class.
+    std::optional<int> mtc;
 };
 
 struct MoveValue {
@@ -89,6 +92,7 @@ struct MoveValue {
     std::string value;  // for the side that plays the move, counting it
     std::optional<int> dtw;
     std::optional<Rules> rules;
+    std::optional<int> mtc;  // as Probe::mtc
 };
 
 // A game's move as annotate gives it (probe/study/annotate.hpp).
@@ -338,11 +342,14 @@ class PyTablebase {
         std::vector<MoveValue> out;
         out.reserve(moves.size());
         for (const RootMove& m : moves) {
+            const bool mtc = m.result.metric == Metric::mtc;
+            const std::optional<int> d = distance(m.result.value, m.result.plies);
             MoveValue mv{m.notation,
                          to_fen(variant_, m.after),
                          value_name(m.result.value),
-                         distance(m.result.value, m.result.plies),
-                         {}};
+                         mtc ? std::nullopt : d,
+                         {},
+                         mtc ? d : std::nullopt};
             if (m.rule) {
                 Rules r{value_name(m.rule->value),
                         distance(m.rule->value, m.rule->plies),
@@ -379,11 +386,14 @@ class PyTablebase {
         std::vector<MoveValue> out;
         for (const study::LineMove& l : line.moves) {
             const study::RootMove& m = l.move;
+            const bool mtc = m.pure.metric == Metric::mtc;
+            const std::optional<int> d = distance(m.pure.value, m.pure.plies);
             out.push_back({m.text,
                            to_fen(variant_, m.after),
                            value_name(m.pure.value),
-                           distance(m.pure.value, m.pure.plies),
-                           {}});
+                           mtc ? std::nullopt : d,
+                           {},
+                           mtc ? d : std::nullopt});
         }
         return out;
     }
@@ -432,6 +442,7 @@ class PyTablebase {
                   value_name(v.pure.value),
                   distance(v.pure.value, v.pure.plies),
                   {},
+                  {},
                   {}};
         if (v.rules)
             out.rules = rules_of(*v.rules);
@@ -474,12 +485,25 @@ class PyTablebase {
     // The value and DTW of p, and its value under the rules. When the variant has rules, the
     // rule probe gives the pure value too (probe_rules reads it first).
     Probe probe_position(const Position& p, const Query& q) const {
-        const auto pure_probe = [&](Value v, int plies) {
-            return Probe{to_fen(variant_, p), value_name(v), distance(v, plies), {}, {}};
+        const auto pure_probe = [&](Value v, int plies, Metric metric = Metric::dtw) {
+            const std::optional<int> d = distance(v, plies);
+            const bool mtc = metric == Metric::mtc;
+            return Probe{to_fen(variant_, p),   value_name(v), mtc ? std::nullopt : d, {}, {},
+                         mtc ? d : std::nullopt};
         };
-        if (!q.rules.any()) {
-            const ProbeResult r = pure(p);
-            return pure_probe(r.value, r.plies);
+        const ProbeResult distance_probe = pure(p);
+        if (!q.rules.any() || distance_probe.metric == Metric::mtc) {
+            Probe out =
+                pure_probe(distance_probe.value, distance_probe.plies, distance_probe.metric);
+            // The rule tables are made from dtw files, which an mtc class has not.
+            if (q.rules.any()) {
+                if (q.required)
+                    throw MissingRuleTable(
+                        "the move-limit rules need the class's dtw file; it "
+                        "has mtc");
+                out.rules_missing = "the move-limit rules need the class's dtw file; it has mtc";
+            }
+            return out;
         }
         const RulesResult rr = tb_->probe_rules(q.rules, p, q.counters);
         if (rr.ok()) {
@@ -515,7 +539,7 @@ class PyTablebase {
     }
 
     ProbeResult pure(const Position& p) const {
-        const ProbeResult r = tb_->probe_dtw(variant_, p);
+        const ProbeResult r = tb_->probe_distance(variant_, p);
         if (!r.ok()) fail(p, r.status);
         return r;
     }
@@ -624,7 +648,11 @@ PYBIND11_MODULE(_damas, m) {
         .def_readonly("value", &Probe::value, "'win', 'draw' or 'loss' for the side to move")
         .def_readonly("dtw", &Probe::dtw,
                       "Plies to the end of the game with best play; None for a draw, 0 when the "
-                      "game is over")
+                      "game is over; None too where the class holds MTC (see mtc)")
+        .def_readonly("mtc", &Probe::mtc,
+                      "Where the class was generated with --metric mtc: plies to the next capture "
+                      "or man move (or the end of the game), the winner converting as soon as it "
+                      "can; None for a draw or a class that holds DTW")
         .def_readonly("rules", &Probe::rules,
                       "The value under the move-limit rules (Rules), or None when the variant "
                       "has none or the rule tables are not there (see rules_missing)")
@@ -632,8 +660,9 @@ PYBIND11_MODULE(_damas, m) {
                       "Why rules is None when the variant has rules: the damas gen-rules hint")
         .def("__repr__", [](const Probe& p) {
             return "Probe(fen=" + quoted(p.fen) + ", value=" + quoted(p.value) +
-                   ", dtw=" + optional_repr(p.dtw) + ", rules=" + optional_rules_repr(p.rules) +
-                   ")";
+                   ", dtw=" + optional_repr(p.dtw) +
+                   (p.mtc ? ", mtc=" + optional_repr(p.mtc) : "") +
+                   ", rules=" + optional_rules_repr(p.rules) + ")";
         });
 
     py::class_<MoveValue>(m, "Move", "A legal move and its value for the side that plays it.")
@@ -642,13 +671,19 @@ PYBIND11_MODULE(_damas, m) {
         .def_readonly("value", &MoveValue::value,
                       "'win', 'draw' or 'loss' for the side that plays the move")
         .def_readonly("dtw", &MoveValue::dtw,
-                      "Plies to the end of the game counting this move; None for a draw")
+                      "Plies to the end of the game counting this move; None for a draw or where "
+                      "the class holds MTC (see mtc)")
+        .def_readonly("mtc", &MoveValue::mtc,
+                      "Plies to the next conversion counting this move (1 for a capture or a "
+                      "man move), where the class holds MTC; else None")
         .def_readonly("rules", &MoveValue::rules,
                       "The move's value under the move-limit rules, with the count in force "
                       "after it (None when not available)")
         .def("__repr__", [](const MoveValue& v) {
             return "Move(move=" + quoted(v.move) + ", value=" + quoted(v.value) +
-                   ", dtw=" + optional_repr(v.dtw) + ", rules=" + optional_rules_repr(v.rules) +
+                   ", dtw=" + optional_repr(v.dtw) +
+                   (v.mtc ? ", mtc=" + optional_repr(v.mtc) : "") +
+                   ", rules=" + optional_rules_repr(v.rules) +
                    ", fen_after=" + quoted(v.fen_after) + ")";
         });
 

@@ -77,6 +77,8 @@ const char* metric_name(Metric m) {
             return "dtr-forcada";
         case Metric::dtr_forcada_gaps:
             return "dtr-forcada-gaps";
+        case Metric::mtc:
+            return "mtc";
     }
     return "?";
 }

@@ -15,7 +15,8 @@
 //    12    4 u32 header size (256)
 //    16    1 u8  base variant (BaseVariant as a number)
 //    17    1 u8  giveaway flag (0 or 1)
-//    18    1 u8  metric (0 = wdl, 1 = dtw, 2 = dtr, 3 = dtr-fmjd, 4 = dtr-forcada)
+//    18    1 u8  metric (0 = wdl, 1 = dtw, 2 = dtr, 3 = dtr-fmjd, 4 = dtr-forcada,
+//              5 = dtr-forcada-gaps, 6 = mtc)
 //    19    1 u8  bits per value (2 for wdl, 16 for the others)
 //    20    4 u8  x4 material: white men, white kings, black men, black kings
 //    24    4 u32 positions per block P (> 0, a multiple of 4)
@@ -100,6 +101,14 @@
 //        dtw_unknown as for wdl (also replaced in the file). The game ends when the side to move
 //        has no legal move: it loses (wins in giveaway), so the parity of a distance gives the
 //        result: see dtw_outcome.
+//   mtc (added without a version change: older readers reject the metric number): the plies to
+//        the next conversion (a capture, a man move, or the end of the game), the winner
+//        converting as soon as it can into a position it still wins and the loser delaying it
+//        as long as it can (docs/generating.md). A conversion's own ply counts 1; a position
+//        with no legal move is 0. The distance's parity does not give the result (either side
+//        may make the conversion), so the value is stored as dtr's: (distance << 1) | 1 for a
+//        win of the side to move, distance << 1 for a loss, mtc_draw for a draw, dtw_unknown as
+//        for wdl. A class has a dtw file or an mtc file, never both from one run.
 //   dtr (the move-limit draw rules, limits/draw_rules.hpp; added in version 1 without a version
 //        change: older readers reject the new metric numbers): the distance in plies to the
 //        rule's goal (the end of the game, or a reset of the count into a position still won),
@@ -130,10 +139,15 @@
 
 namespace damas {
 
-enum class Metric : std::uint8_t { wdl, dtw, dtr, dtr_fmjd, dtr_forcada, dtr_forcada_gaps };
-inline constexpr int metric_count = 6;
-// "wdl", "dtw", "dtr", "dtr-fmjd", "dtr-forcada", "dtr-forcada-gaps": also the file extension.
+enum class Metric : std::uint8_t { wdl, dtw, dtr, dtr_fmjd, dtr_forcada, dtr_forcada_gaps, mtc };
+inline constexpr int metric_count = 7;
+// "wdl", "dtw", "dtr", "dtr-fmjd", "dtr-forcada", "dtr-forcada-gaps", "mtc": also the file
+// extension.
 const char* metric_name(Metric m);
+// The distance a pure table set holds beside its wdl values: dtw or mtc.
+constexpr bool is_distance(Metric m) {
+    return m == Metric::dtw || m == Metric::mtc;
+}
 constexpr bool is_dtr(Metric m) {
     return m == Metric::dtr || m == Metric::dtr_fmjd || m == Metric::dtr_forcada ||
            m == Metric::dtr_forcada_gaps;
@@ -176,6 +190,19 @@ constexpr std::uint8_t dtr_outcome(std::uint16_t dtr) {
 }
 constexpr int dtr_distance(std::uint16_t dtr) {
     return dtr >> 1;
+}
+
+// mtc values (see the top of this file): coded as dtr's.
+inline constexpr std::uint16_t mtc_draw = dtr_none;
+inline constexpr std::uint16_t mtc_max_distance = dtr_max_distance;
+constexpr std::uint16_t mtc_encode(bool win, int distance) {
+    return dtr_encode(win, distance);
+}
+constexpr std::uint8_t mtc_outcome(std::uint16_t mtc) {
+    return dtr_outcome(mtc);
+}
+constexpr int mtc_distance(std::uint16_t mtc) {
+    return dtr_distance(mtc);
 }
 
 namespace format {

@@ -148,7 +148,7 @@ RunDescription run_description(const RuleGenerateOptions& o) {
     nlohmann::json j = nlohmann::json::parse(selection_options_json(o));
     j["edition"] = edition_name(o.edition);
     j["rules_version"] = format::rules_version;
-    return {o.dir, o.variant, RunKind{true, o.edition}, j.dump(), o.durable};
+    return {o.dir, o.variant, RunKind{true, o.edition}, j.dump(), o.durable, {}};
 }
 
 std::vector<Material> rule_run_classes(const RuleGenerateOptions& o) {
@@ -256,6 +256,16 @@ RuleGenerationRun::RuleGenerationRun(const RuleGenerateOptions& options)
     state_->options = options;
     checked_draw_rules(options);
     state_->classes = rule_run_classes(options);
+    // The rule tables are made from the dtw files: a class generated with mtc is refused before
+    // the run records its plan.
+    for (const Material m : state_->classes)
+        if (!std::filesystem::exists(
+                table_path(options.dir, options.variant, m.name(), Metric::dtw)) &&
+            std::filesystem::exists(
+                table_path(options.dir, options.variant, m.name(), Metric::mtc)))
+            throw Error("class " + m.name() +
+                        " has mtc, not dtw: the rule tables are made from dtw files (generate "
+                        "it with --metric dtw)");
     state_->graph = rule_pair_graph(options.variant, state_->classes);
 }
 

@@ -107,8 +107,16 @@ constexpr double reload_positions_per_second = 20e6;
 
 // Bytes per position of the table files, measured on english 2-6 (DTW 2.14 bits with
 // zstd-planes, 2.58 with zstd; WDL 0.045 bits); the same is assumed for the 10x10 boards. Unit
-// files: at most a byte per position (3 bytes of values, compressed by zstd).
-constexpr double table_bytes_per_position = (2.14 + 0.045) / 8;
+// files: at most a byte per position (3 bytes of values, compressed by zstd). MTC (zstd-planes):
+// 0.46 bits, measured on english 2-6 too (docs/performance.md, "MTC against DTW").
+constexpr double wdl_bits_per_position = 0.045;
+constexpr double dtw_bits_per_position = 2.14;
+constexpr double mtc_bits_per_position = 0.46;
+constexpr double table_bytes_per_position(Metric distance) {
+    return ((distance == Metric::mtc ? mtc_bits_per_position : dtw_bits_per_position) +
+            wdl_bits_per_position) /
+           8;
+}
 constexpr double unit_bytes_per_position = 1.0;
 
 // The pairs in the order they are solved, each named by its first class.
@@ -466,6 +474,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         o.pair_solving != PairSolving::automatic || with_overhead(whole_peak) > plan.budget_bytes;
 
     std::uint64_t peak = 0, largest_units = 0;
+    double table_bytes = 0;
     std::set<Material> loaded;  // what the store holds, in the bounded model
     const NextUses next_uses(pairs);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -521,14 +530,15 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         }
         peak = std::max(peak, step.peak_bytes);
         plan.positions += c.positions;
+        table_bytes +=
+            static_cast<double>(c.positions) * table_bytes_per_position(distance_metric(o, m));
         plan.seconds += seconds;
         step.seconds = seconds;
         plan.pairs.push_back(step);
     }
     plan.peak_bytes = peak;
-    plan.disk_bytes =
-        static_cast<std::uint64_t>(static_cast<double>(plan.positions) * table_bytes_per_position +
-                                   static_cast<double>(largest_units) * unit_bytes_per_position);
+    plan.disk_bytes = static_cast<std::uint64_t>(table_bytes + static_cast<double>(largest_units) *
+                                                                   unit_bytes_per_position);
     plan.time_model =
         "model: CPU per position by pair, (46 + 36 a king) ns, 1.35 times a piece beyond 6, " +
         std::string(has_flying_kings(o.variant)

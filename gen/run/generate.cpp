@@ -15,6 +15,7 @@
 #include "gen/process/threads.hpp"
 #include "gen/run/pair_runner.hpp"
 #include "gen/run/run_process.hpp"
+#include "gen/solve/solver.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
@@ -24,7 +25,15 @@ RunDescription run_description(const GenerateOptions& o) {
     j["mirror_wdl"] = o.mirror_wdl;
     j["wdl_codec"] = o.wdl_codec ? block_codec(*o.wdl_codec).name() : "auto";
     j["dtw_codec"] = block_codec(o.distance_codec).name();
-    return {o.dir, o.variant, RunKind{}, j.dump(), o.durable};
+    RunDescription run{o.dir, o.variant, RunKind{}, "", o.durable, {}};
+    if (o.metric == Metric::mtc) {
+        j["metric"] = "mtc";
+        j["dtw_pieces"] = o.dtw_pieces;
+        for (const Material m : planned_classes(o))
+            if (distance_metric(o, m) == Metric::mtc) run.mtc.insert(m);
+    }
+    run.options_json = j.dump();
+    return run;
 }
 
 namespace {
@@ -79,6 +88,7 @@ struct GenerationRun::State {
 GenerationRun::GenerationRun(const GenerateOptions& options) : state_(std::make_unique<State>()) {
     state_->options = options;
     checked_threads(options.threads, "threads");  // before the plan counts them
+    check_solvable(options.variant, options.metric);
     state_->plan = plan_generation(options);
     state_->graph = plan_graph(state_->plan);
 }

@@ -84,7 +84,8 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
                                                     layout, s, split);
             },
         .progress = [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
-        .times = &range};
+        .times = &range,
+        .metric = distance_metric(o, m)};
     if (by_bytes) {
         solve_slices_compact(o.variant, layout, store, o.tuning, slices,
                              [&](int slice, const SliceChunkFn& values) {
@@ -146,8 +147,10 @@ std::uint64_t write_from_units(const GenerateOptions& o, const PairLayout& layou
     for (int c = 0; c < layout.classes(); ++c)
         if (loaded_again && loaded_again(layout.material(c)))
             solved[static_cast<std::size_t>(c)] = std::make_unique<SolvedClassWriter>(
-                solved_class_path(o.dir, o.variant, layout.material(c)), o.variant,
-                layout.material(c), layout.index(c).size(), layout.unit_chunk_positions());
+                solved_class_path(o.dir, o.variant, layout.material(c),
+                                  distance_metric(o, layout.material(c))),
+                o.variant, layout.material(c), layout.index(c).size(),
+                layout.unit_chunk_positions());
     const std::uint64_t bytes =
         write_pair(o, *units_source(o, layout, step.wdl_packed,
                                     [&](int c, std::span<const std::uint16_t> outcomes) {

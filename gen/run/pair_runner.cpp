@@ -84,7 +84,8 @@ struct PairRunner::State {
         for (const auto& [m, last] : last_load)
             if (last == i) {
                 std::error_code ec;
-                std::filesystem::remove(solved_class_path(o.dir, o.variant, m), ec);
+                std::filesystem::remove(
+                    solved_class_path(o.dir, o.variant, m, distance_metric(o, m)), ec);
             }
     }
 
@@ -94,6 +95,7 @@ struct PairRunner::State {
           progress(pr),
           top_uses(p.pairs, p.classes.back().pieces()),
           store(options.variant, options.dir) {
+        store.set_distance_metric([&o = options](Material m) { return distance_metric(o, m); });
         summary.peak_bytes_estimate = p.peak_bytes;
         summary.budget_bytes = p.budget_bytes;
     }
@@ -177,7 +179,7 @@ void PairRunner::run(std::size_t i) {
     } else {
         std::vector<PairResult> results = solve_pair(
             o.variant, m, store, [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
-            &times, SliceSolving::automatic, o.tuning);
+            &times, SliceSolving::automatic, o.tuning, distance_metric(o, m));
         solved = std::chrono::steady_clock::now();
         summary.bytes_written += write_pair(o, *results_source(results));
         remove_leftovers(o, m);

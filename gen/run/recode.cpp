@@ -84,7 +84,7 @@ class DtwFilesSource : public PairSource {
         });
         return ClassWdl(std::move(values));
     }
-    void with_dtw(int, const std::function<void(const DtwValues&)>&) const override {
+    void with_distance(int, Metric, const std::function<void(const DtwValues&)>&) const override {
         throw Error("recode writes no DTW file");
     }
 

@@ -5,12 +5,14 @@
 
 namespace damas::solving {
 
-PairTables::PairTables(const Variant& v, const PairLayout& pair_layout, const SolvedStore& solved)
+PairTables::PairTables(const Variant& v, const PairLayout& pair_layout, const SolvedStore& solved,
+                       Metric metric)
     : variant(v),
       board(v.info().board),
       layout(pair_layout),
       store(solved),
       classes(pair_layout.classes()),
+      conversions(metric == Metric::mtc),
       materials{pair_layout.material(0), pair_layout.material(1)},
       indices{pair_layout.index(0), pair_layout.index(1)},
       kings_per_men_divisor(indices[0].kings_per_men()),

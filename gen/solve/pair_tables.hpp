@@ -42,7 +42,9 @@ struct SliceLayout {
 
 class PairTables {
   public:
-    PairTables(const Variant& v, const PairLayout& layout, const SolvedStore& store);
+    // metric: the distance solved, dtw or mtc (gen/solve/solver.hpp).
+    PairTables(const Variant& v, const PairLayout& layout, const SolvedStore& store,
+               Metric metric = Metric::dtw);
 
     std::uint64_t kings_per_men() const { return kings_per_men_divisor.divisor(); }
     // The class of a position's colour flip: a move keeps the material, so a successor (after
@@ -55,7 +57,8 @@ class PairTables {
     const Flipper flip{board};
     const PairLayout& layout;
     const SolvedStore& store;
-    const int classes;  // 1 when the class is its own mirror
+    const int classes;       // 1 when the class is its own mirror
+    const bool conversions;  // mtc: every exit counts 1 (solving::Exits)
     const Material materials[2];
     const ClassIndex indices[2];
     const FastDivisor kings_per_men_divisor;  // the same for a class and its mirror

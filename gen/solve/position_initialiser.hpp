@@ -219,15 +219,15 @@ void PositionInitialiser<R>::initialise(std::uint64_t s, const Position& p,
     // stay in it are just counted.
     MoveList moves;
     int pending = 0;
-    Exits exits;
+    Exits exits = Exits::none(tables_.conversions);
     if (MoveGenerator<R>::has_capture(p)) {
         MoveGenerator<R>::generate_captures(p, moves);
-        if (deferred.add(s, moves.size(), Exits::of_captures(), 0)) {
+        if (deferred.add(s, moves.size(), Exits::of_captures(tables_.conversions), 0)) {
             for (const Move& m : moves) deferred.locate<R>(store_, p, m);
             if (deferred.full()) finish_deferred(deferred, sink);
             return;
         }
-        exits = Exits::of_captures();
+        exits = Exits::of_captures(tables_.conversions);
         for (const Move& m : moves) exits.add(store_.lookup<R>(make_move(p, m)));
     } else {
         pending = MoveGenerator<R>::count_quiet(p);

@@ -50,7 +50,7 @@ class PairSolver {
   public:
     PairSolver(const Variant& v, const PairLayout& layout, const SolvedStore& store,
                const SlicesToSolve& slices, SliceSolving solving)
-        : tables_(v, layout, store),
+        : tables_((check_solvable(v, slices.metric), v), layout, store, slices.metric),
           slices_(slices),
           solving_(solving),
           men_move_sideways_(men_move_sideways(v)),
@@ -186,6 +186,14 @@ std::uint64_t solver_bytes(const Variant& v, Material m, int threads, bool in_un
            static_cast<std::uint64_t>(threads) * (per_thread + chunks);
 }
 
+void check_solvable(const Variant& v, Metric metric) {
+    if (metric == Metric::mtc && men_move_sideways(v))
+        throw Error(v.name() +
+                    ": --metric mtc is not available where men move sideways (their moves "
+                    "stay in a slice; docs/generating.md)");
+    if (!is_distance(metric)) throw Error("the solver computes dtw or mtc");
+}
+
 void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore& store,
                   const SlicesToSolve& slices, SliceValues previous, const SliceFn& solved,
                   SliceSolving solving) {
@@ -218,7 +226,8 @@ std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
 
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
                                    const ProgressFn& progress, SolveTimes* times,
-                                   SliceSolving solving, const GenerationTuning& tuning) {
+                                   SliceSolving solving, const GenerationTuning& tuning,
+                                   Metric metric) {
     const PairLayout layout(v.info().board, m, tuning);
     std::vector<PairResult> results;
     for (int c = 0; c < layout.classes(); ++c) {
@@ -226,7 +235,7 @@ std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedSto
         results.push_back(
             {layout.material(c), huge_vector<std::uint16_t>(n), std::vector<std::uint8_t>(n)});
     }
-    const SlicesToSolve every_slice{.progress = progress, .times = times};
+    const SlicesToSolve every_slice{.progress = progress, .times = times, .metric = metric};
     solve_slices(
         v, layout, store, every_slice, {},
         [&](const SliceValues& slice) {

@@ -36,6 +36,16 @@
 // Distances only grow from one level to the next, so each level is processed in parallel and
 // the result does not depend on the order or the thread count.
 //
+// MTC (SlicesToSolve::metric, `damas gen --metric mtc`): the plies to the next conversion (a
+// capture, a man move, or the end of the game), the winner converting as soon as it can into a
+// position it still wins, the loser delaying it as long as it can. Every conversion leaves the
+// slice and every move that stays is a king move, so the same pass solves it: each exit counts
+// 1 whatever its distance after (only its value matters: solving::Exits::conversions), a
+// position with no legal move is a loss at 0, and the levels propagate over king moves as for
+// DTW (a win in d offers d + 1, a loss is the longest). The values (win, draw, loss) are the same
+// as DTW's, so the wdl files are the same bytes. Turkish is refused: its sideways man moves stay
+// in the slice, so as conversions they would need the slice's own values first (two passes).
+//
 // Components. Where men only move forward (every variant but turkish), the quiet moves inside a
 // slice are king moves, which keep the men: they lead from a men configuration to its flip's
 // and back. So a slice falls apart into components of two men configurations (one where a
@@ -143,7 +153,11 @@ struct SlicesToSolve {
     OpenUnitStream stream_unit = {};
     ProgressFn progress = {};
     SolveTimes* times = nullptr;  // filled at the end when given
+    Metric metric = Metric::dtw;  // the distance solved: dtw or mtc (above)
 };
+
+// Throws Error if the variant's pairs cannot be solved for `metric` (mtc: turkish, above).
+void check_solvable(const Variant& v, Metric metric);
 
 // Solves the slices of the pair `layout` from slices.first to before slices.end, handing each to
 // `solved` as soon as it is solved: the unit of work of the bounded-memory generator.
@@ -168,6 +182,7 @@ void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore&
 std::vector<PairResult> solve_pair(const Variant& v, Material m, const SolvedStore& store,
                                    const ProgressFn& progress = {}, SolveTimes* times = nullptr,
                                    SliceSolving solving = SliceSolving::automatic,
-                                   const GenerationTuning& tuning = {});
+                                   const GenerationTuning& tuning = {},
+                                   Metric metric = Metric::dtw);
 
 }  // namespace damas

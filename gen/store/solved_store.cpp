@@ -80,7 +80,8 @@ void SolvedStore::complete(SolvedClass& c) {
 
 void SolvedStore::save_if_loaded_again(const SolvedClass& c) const {
     if (!loaded_again_ || !c.complete || c.files || !loaded_again_(c.material)) return;
-    const std::filesystem::path path = solved_class_path(dir_, variant_, c.material);
+    const std::filesystem::path path =
+        solved_class_path(dir_, variant_, c.material, distance_metric(c.material));
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         write_solved_class(path, variant_, c.material, c.outcomes, solved_chunk_positions_);
@@ -89,7 +90,7 @@ void SolvedStore::save_if_loaded_again(const SolvedClass& c) const {
 // The class from its solved class file, if that is whole (else it is loaded from its tables).
 bool SolvedStore::load_solved_file(Material m) {
     if (!loaded_again_) return false;
-    const std::filesystem::path path = solved_class_path(dir_, variant_, m);
+    const std::filesystem::path path = solved_class_path(dir_, variant_, m, distance_metric(m));
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return false;
     auto outcomes =
@@ -154,8 +155,8 @@ void SolvedStore::load(Material m) {
     if (load_solved_file(m)) return void(++classes_from_solved_files_);
     std::unique_ptr<const SolvedClass::Files> files = open_files(m);
     // Looked up at random by the pairs that capture or crown into this class.
-    std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(files->dtw->size());
-    const std::uint64_t dtw_block = files->dtw->header().positions_per_block;
+    std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(files->distance->size());
+    const std::uint64_t dtw_block = files->distance->header().positions_per_block;
     const std::uint64_t window =
         files->wdl ? std::lcm(dtw_block, std::uint64_t{files->wdl->header().positions_per_block})
                    : dtw_block;
@@ -181,15 +182,19 @@ namespace {
 }
 
 // The outcome a class holds (as read_wdl_values gives it): the wdl file's value (3, the context
-// codec's skipped positions: a draw), or the dtw's parity where the file holds none (mirror
-// layout) or not this position (half layout).
-std::uint16_t packed_outcome(std::uint16_t plies, bool has_wdl, std::uint8_t wdl, bool half,
-                             bool giveaway) {
+// codec's skipped positions: a draw), or the distance file's where the wdl file holds none
+// (mirror layout) or not this position (half layout): the dtw's parity, the mtc's own bit.
+// The plies: the dtw, or the mtc (format.hpp).
+std::uint16_t packed_outcome(std::uint16_t distance, Metric metric, bool has_wdl, std::uint8_t wdl,
+                             bool half, bool giveaway) {
+    const bool mtc = metric == Metric::mtc;
     std::uint8_t v = wdl;
-    if (!has_wdl || (half && v == wdl_unknown)) v = dtw_outcome(plies, giveaway);
+    if (!has_wdl || (half && v == wdl_unknown))
+        v = mtc ? mtc_outcome(distance) : dtw_outcome(distance, giveaway);
     if (v == wdl_unknown) v = wdl_draw;  // fill values may be anything
     Outcome o{static_cast<Value>(v), 0};
-    if (o.value == Value::win || o.value == Value::loss) o.plies = plies;
+    if (o.value == Value::win || o.value == Value::loss)
+        o.plies = static_cast<std::uint16_t>(mtc ? mtc_distance(distance) : distance);
     return pack_outcome(o);
 }
 
@@ -197,6 +202,7 @@ std::uint16_t packed_outcome(std::uint16_t plies, bool has_wdl, std::uint8_t wdl
 
 void SolvedClass::Files::read_range(std::uint64_t first, std::span<std::uint16_t> out) const {
     thread_local std::vector<std::byte> dtw_plain, wdl_plain;
+    const TableFile* dtw = distance.get();
     const std::uint64_t dtw_block = dtw->header().positions_per_block;
     const std::uint64_t wdl_block = wdl ? wdl->header().positions_per_block : 1;
     std::uint64_t dtw_at = UINT64_MAX, wdl_at = UINT64_MAX;
@@ -221,7 +227,7 @@ void SolvedClass::Files::read_range(std::uint64_t first, std::span<std::uint16_t
             v = static_cast<std::uint8_t>(
                 (static_cast<unsigned>(wdl_plain[within / 4]) >> (2 * (within % 4))) & 3u);
         }
-        out[i] = packed_outcome(plies, wdl != nullptr, v, wdl && wdl->half(), giveaway);
+        out[i] = packed_outcome(plies, metric, wdl != nullptr, v, wdl && wdl->half(), giveaway);
     }
 }
 
@@ -229,8 +235,8 @@ Outcome SolvedClass::Files::read(std::uint64_t index, BlockCache& cache) const {
     const auto fail = [](const TableFile& f, ReadResult r) {
         throw Error(f.path().string() + ": " + read_status_name(r.status));
     };
-    const ReadResult plies = dtw->value(index, cache);
-    if (!plies.ok()) fail(*dtw, plies);
+    const ReadResult plies = distance->value(index, cache);
+    if (!plies.ok()) fail(*distance, plies);
     std::uint8_t v = wdl_unknown;
     if (wdl) {
         const ReadResult r = wdl->value(index, cache);
@@ -238,14 +244,16 @@ Outcome SolvedClass::Files::read(std::uint64_t index, BlockCache& cache) const {
         v = static_cast<std::uint8_t>(r.value);
     }
     return unpack_outcome(
-        packed_outcome(plies.value, wdl != nullptr, v, wdl && wdl->half(), giveaway));
+        packed_outcome(plies.value, metric, wdl != nullptr, v, wdl && wdl->half(), giveaway));
 }
 
 std::unique_ptr<const SolvedClass::Files> SolvedStore::open_files(Material m) const {
     auto files = std::make_unique<SolvedClass::Files>();
     // Checked against the class (variant, class, metric, index size) as every reader does.
-    files->dtw = std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), Metric::dtw),
-                                             TableIdentity{variant_, m, Metric::dtw});
+    files->metric = distance_metric(m);
+    files->distance =
+        std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), files->metric),
+                                    TableIdentity{variant_, m, files->metric});
     auto wdl = std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), Metric::wdl),
                                            TableIdentity{variant_, m, Metric::wdl});
     if (wdl->holds_values()) files->wdl = std::move(wdl);

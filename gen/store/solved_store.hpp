@@ -58,7 +58,10 @@ struct SolvedClass {
     bool complete = false;
     // Read through the block cache instead (outcomes empty): its table files.
     struct Files {
-        std::unique_ptr<TableFile> dtw, wdl;  // wdl: null in the mirror layout (values from dtw)
+        // The distance file (dtw or mtc: `metric`) and the wdl file (null in the mirror layout:
+        // the values from the distance file).
+        std::unique_ptr<TableFile> distance, wdl;
+        Metric metric = Metric::dtw;
         bool giveaway = false;
         // The outcome load() would hold at `index` (a fill value at capture positions). Throws
         // Error naming the file if a block cannot be read.
@@ -111,6 +114,15 @@ class SolvedStore {
                           std::uint64_t chunk_positions) {
         loaded_again_ = std::move(loaded_again);
         solved_chunk_positions_ = chunk_positions;
+    }
+    // The distance file of each class read from the folder: dtw, or mtc (the run's
+    // distance_metric, gen/options.hpp). A pair solved for mtc reads only the values, a pair
+    // solved for dtw only dtw classes (the smaller classes of a dtw class are dtw classes).
+    void set_distance_metric(std::function<Metric(Material)> metric_of) {
+        distance_metric_ = std::move(metric_of);
+    }
+    Metric distance_metric(Material m) const {
+        return distance_metric_ ? distance_metric_(m) : Metric::dtw;
     }
     // Frees every class that `keep` does not hold.
     void retain(const std::set<Material>& keep);
@@ -187,6 +199,7 @@ class SolvedStore {
     std::unique_ptr<BlockCache> cache_;
     std::size_t cache_bytes_ = 0;
     std::function<bool(Material)> loaded_again_;
+    std::function<Metric(Material)> distance_metric_;
     std::uint64_t solved_chunk_positions_ = 0;  // of the solved class files written
     std::uint64_t classes_loaded_ = 0, classes_from_solved_files_ = 0;
 };

@@ -45,10 +45,28 @@ std::vector<std::filesystem::path> variant_folders(const std::filesystem::path& 
     return folders;
 }
 
+// The outcome after move mv of p for the distance of p's class: as stored for dtw; for mtc, a
+// conversion (a capture or a man move) counts its own ply only (plies 0 after it), and a
+// position that must capture converts at once (MTC 1), where the store would have searched
+// its captures for a distance.
+template <class R>
+Outcome outcome_after(const Position& p, const Move& mv, Metric metric, const SolvedStore& store) {
+    const Position q = make_move(p, mv);
+    Outcome after = store.lookup<R>(q);
+    if (metric != Metric::mtc || after.value == Value::draw) return after;
+    if (mv.is_capture() || !(p.kings & bit(mv.from)))
+        after.plies = 0;
+    else if (q.of(q.side) && MoveGenerator<R>::has_capture(q))
+        after.plies = 1;
+    return after;
+}
+
 // Recomputes every quiet position of class m from the outcomes after each move, and checks the
-// win/draw/loss counts of its wdl header (the only content of a mirror-layout file).
+// win/draw/loss counts of its wdl header (the only content of a mirror-layout file). The
+// distance is the class's: its DTW, or its MTC (outcome_after).
 template <class R>
 void deep_check(const Variant& v, Material m, const SolvedStore& store, Collector& out) {
+    const Metric metric = store.distance_metric(m);
     const ClassIndex index(v.info().board, m);
     std::atomic<std::uint64_t> checked{0}, bad{0};
     std::array<std::atomic<std::uint64_t>, 3> counts{};  // by value: loss, draw, win
@@ -69,7 +87,7 @@ void deep_check(const Variant& v, Material m, const SolvedStore& store, Collecto
                 MoveList moves;
                 MoveGenerator<R>::generate(p, moves);
                 BestOutcome best;
-                for (const Move& mv : moves) best.add(store.lookup<R>(make_move(p, mv)));
+                for (const Move& mv : moves) best.add(outcome_after<R>(p, mv, metric, store));
                 expected = moves.empty() ? no_move_outcome(v.giveaway) : best.result();
             }
             checked.fetch_add(1, std::memory_order_relaxed);
@@ -188,6 +206,13 @@ VerifyReport verify_database(const std::filesystem::path& dir, const VerifyOptio
         }
         if (!options.deep) continue;
         SolvedStore store(v, folder.parent_path());
+        // A class with an mtc file and no dtw file holds MTC (a folder may mix them).
+        store.set_distance_metric([&folder, v](Material c) {
+            const auto has = [&](Metric metric) {
+                return std::filesystem::exists(folder / (c.name() + "." + metric_name(metric)));
+            };
+            return !has(Metric::dtw) && has(Metric::mtc) ? Metric::mtc : Metric::dtw;
+        });
         for (const Material m : deep_targets(complete, options.deep_classes, found)) {
             try {
                 // Only what this class reads stays in memory: m and its mirror come from their
@@ -213,7 +238,7 @@ VerifyReport verify_database(const std::filesystem::path& dir, const VerifyOptio
     }
     for (const Material m : options.deep_classes) {
         if (!options.deep || found.count(m)) continue;
-        out.problem(m.name() + ": no intact wdl and dtw files to check deeply");
+        out.problem(m.name() + ": no intact wdl and dtw (or mtc) files to check deeply");
         ++report.inconsistencies;
     }
     return report;

@@ -23,7 +23,7 @@ TableInfo table_info(const Variant& v, Material m) {
 namespace {
 
 bool files_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
-    for (Metric metric : {Metric::wdl, Metric::dtw})
+    for (Metric metric : {Metric::wdl, distance_metric(o, m)})
         if (!table_complete(table_path(o.dir, o.variant, m.name(), metric),
                             table_info(o.variant, m), metric, positions))
             return false;
@@ -49,7 +49,7 @@ bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions
 namespace {
 
 struct WrittenClass {
-    TableHeader wdl, dtw;
+    TableHeader wdl, distance;
 };
 
 // Where a pair that gets the mirror layout writes its full wdl files until one is chosen: no
@@ -91,7 +91,7 @@ void remove_candidates(const GenerateOptions& o, Material m) {
 void remove_leftovers(const GenerateOptions& o, Material m) {
     remove_candidates(o, m);
     for (const Material c : {m, m.mirrored()})
-        for (const Metric metric : {Metric::wdl, Metric::dtw}) {
+        for (const Metric metric : {Metric::wdl, Metric::dtw, Metric::mtc}) {
             std::filesystem::path tmp = table_path(o.dir, o.variant, c.name(), metric);
             tmp += ".tmp";
             std::error_code ec;
@@ -122,9 +122,14 @@ void for_each_index_in_parallel(std::size_t n, const F& f) {
 std::uint8_t wdl_code(std::uint16_t outcome, std::uint8_t capture) {
     return capture ? wdl_unknown : static_cast<std::uint8_t>(unpack_outcome(outcome).value);
 }
-std::uint16_t dtw_code(std::uint16_t outcome, std::uint8_t capture) {
+// The distance file's value (format.hpp): the plies to the end (dtw), or the plies to the next
+// conversion with the side to move's result (mtc).
+std::uint16_t distance_code(Metric metric, std::uint16_t outcome, std::uint8_t capture) {
     const Outcome v = unpack_outcome(outcome);
-    return capture ? dtw_unknown : v.value == Value::draw ? dtw_draw : v.plies;
+    if (capture) return dtw_unknown;
+    if (metric == Metric::mtc)
+        return v.value == Value::draw ? mtc_draw : mtc_encode(v.value == Value::win, v.plies);
+    return v.value == Value::draw ? dtw_draw : v.plies;
 }
 
 // A pair solved whole: its results in memory.
@@ -141,12 +146,13 @@ class ResultsSource : public PairSource {
             out.size(), [&](std::size_t i) { out[i] = wdl_code(r.outcomes[i], r.capture[i]); });
         return ClassWdl(std::move(out));
     }
-    void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const override {
+    void with_distance(int c, Metric metric,
+                       const std::function<void(const DtwValues&)>& f) const override {
         const PairResult& r = r_[c];
         // Converted block by block as the writer encodes: no copy of the class is held.
-        f([&r](std::uint64_t first, std::span<std::uint16_t> out) {
+        f([&r, metric](std::uint64_t first, std::span<std::uint16_t> out) {
             for (std::size_t k = 0; k < out.size(); ++k)
-                out[k] = dtw_code(r.outcomes[first + k], r.capture[first + k]);
+                out[k] = distance_code(metric, r.outcomes[first + k], r.capture[first + k]);
         });
     }
 
@@ -186,7 +192,8 @@ class UnitsSource : public PairSource {
         if (wdl_packed_) return ClassWdl::packed(positions(c), units);
         return ClassWdl(positions(c), std::move(units));
     }
-    void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const override {
+    void with_distance(int c, Metric metric,
+                       const std::function<void(const DtwValues&)>& f) const override {
         ClassStream stream(o_.dir, o_.variant, layout_, c);
         std::vector<std::uint16_t> outcomes;
         std::vector<std::uint8_t> capture;
@@ -196,7 +203,8 @@ class UnitsSource : public PairSource {
             capture.resize(out.size());
             stream.next(outcomes, capture);
             if (solved_) solved_(c, outcomes);
-            for (std::size_t i = 0; i < out.size(); ++i) out[i] = dtw_code(outcomes[i], capture[i]);
+            for (std::size_t i = 0; i < out.size(); ++i)
+                out[i] = distance_code(metric, outcomes[i], capture[i]);
         });
     }
 
@@ -242,15 +250,17 @@ TableHeader write_class_wdl(const GenerateOptions& o, Material m, const ClassWdl
     return write_wdl_with(o, m, wdl, counts, coding, wdl_path, wo);
 }
 
-// Class c's DTW file, its header's counts taken from its wdl header.
-TableHeader write_class_dtw(const GenerateOptions& o, const PairSource& source, int c,
-                            const TableHeader& wdl, WriteOptions wo) {
+// Class c's distance file (dtw or mtc: distance_metric), its header's counts taken from its wdl
+// header.
+TableHeader write_class_distance(const GenerateOptions& o, const PairSource& source, int c,
+                                 const TableHeader& wdl, WriteOptions wo) {
     wo.counts_from = &wdl;
     const Material m = source.material(c);
+    const Metric metric = distance_metric(o, m);
     TableHeader h;
-    source.with_dtw(c, [&](const DtwValues& values) {
-        h = write_dtw_table(table_path(o.dir, o.variant, m.name(), Metric::dtw),
-                            table_info(o.variant, m), source.positions(c), values, wo);
+    source.with_distance(c, metric, [&](const DtwValues& values) {
+        h = write_distance_table(table_path(o.dir, o.variant, m.name(), metric),
+                                 table_info(o.variant, m), metric, source.positions(c), values, wo);
     });
     return h;
 }
@@ -294,7 +304,7 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource&
     for (int c = 0; c < 2; ++c) {
         bytes += headers[c].file_size;
         if (files == PairFiles::wdl_and_dtw)
-            bytes += write_class_dtw(o, pair, c, headers[c], wo).file_size;
+            bytes += write_class_distance(o, pair, c, headers[c], wo).file_size;
     }
     return bytes;
 }
@@ -343,8 +353,8 @@ std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair, PairF
         written[c].wdl = write_class_wdl(o, x, pair.wdl(c), path, wo);
         bytes += written[c].wdl.file_size;
         if (files == PairFiles::wdl_only) continue;
-        written[c].dtw = write_class_dtw(o, pair, c, written[c].wdl, wo);
-        bytes += written[c].dtw.file_size;
+        written[c].distance = write_class_distance(o, pair, c, written[c].wdl, wo);
+        bytes += written[c].distance.file_size;
     }
     if (mirror_layout) bytes -= apply_mirror_layout(o, pair, written);
     return bytes;

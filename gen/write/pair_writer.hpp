@@ -86,8 +86,10 @@ class PairSource {
     virtual std::uint64_t positions(int c) const = 0;
     // Class c's wdl values as the writer takes them: unknown where the side to move must capture.
     virtual ClassWdl wdl(int c) const = 0;
-    // Calls f with class c's DTW values by block (what is needed to give them is held meanwhile).
-    virtual void with_dtw(int c, const std::function<void(const DtwValues&)>& f) const = 0;
+    // Calls f with class c's distance values by block, coded for `metric` (dtw or mtc:
+    // format.hpp); what is needed to give them is held meanwhile.
+    virtual void with_distance(int c, Metric metric,
+                               const std::function<void(const DtwValues&)>& f) const = 0;
     // Written within a memory budget: the writer holds nothing it can compute again.
     virtual bool bounded() const { return false; }
 };
@@ -102,9 +104,9 @@ using ClassOutcomesFn = std::function<void(int c, std::span<const std::uint16_t>
 std::unique_ptr<PairSource> units_source(const GenerateOptions& o, const PairLayout& layout,
                                          bool wdl_packed, ClassOutcomesFn solved = {});
 
-// Which of a pair's files write_pair writes: both, or the wdl files only (damas recode: the
-// DTW files stay; a wdl header's counts, all that a DTW header takes from it, do not depend on
-// the codec).
+// Which of a pair's files write_pair writes: both (the distance file dtw or mtc, as
+// distance_metric says), or the wdl files only (damas recode: the DTW files stay; a wdl header's
+// counts, all that a DTW header takes from it, do not depend on the codec).
 enum class PairFiles { wdl_and_dtw, wdl_only };
 
 // Writes the pair's table files; returns the bytes written.

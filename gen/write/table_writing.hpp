@@ -281,11 +281,12 @@ inline void count_values(std::span<const std::uint8_t> v, TableHeader& h) {
 }
 
 inline void count_values(std::span<const std::uint16_t> v, TableHeader& h) {
-    const auto c = count_in_parallel(
-        v, [&](std::span<const std::uint16_t> part, std::array<std::uint64_t, 256>& out) {
-            for (const std::uint16_t x : part)
-                ++out[is_dtr(h.metric) ? dtr_outcome(x) : dtw_outcome(x, h.variant.giveaway)];
-        });
+    const auto c = count_in_parallel(v, [&](std::span<const std::uint16_t> part,
+                                            std::array<std::uint64_t, 256>& out) {
+        for (const std::uint16_t x : part)
+            ++out[is_dtr(h.metric) || h.metric == Metric::mtc ? dtr_outcome(x)
+                                                              : dtw_outcome(x, h.variant.giveaway)];
+    });
     h.losses = c[wdl_loss], h.draws = c[wdl_draw], h.wins = c[wdl_win], h.unknown = c[wdl_unknown];
 }
 

@@ -61,13 +61,20 @@ TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& 
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
                             std::uint64_t positions, const DtwValues& values,
                             const WriteOptions& options) {
+    return write_distance_table(path, info, Metric::dtw, positions, values, options);
+}
+
+TableHeader write_distance_table(const std::filesystem::path& path, const TableInfo& info,
+                                 Metric metric, std::uint64_t positions, const DtwValues& values,
+                                 const WriteOptions& options) {
+    if (!is_distance(metric)) throw Error("write_distance_table: not a distance metric");
     if (!options.counts_from) throw Error("write_dtw_table: values by block need counts_from");
     return write_table(
         path, info, positions, std::span<const std::uint16_t>(),
         [](std::size_t, std::uint64_t, std::size_t, const EncodedBlock& block) {
             return std::span<const std::uint16_t>(block.values);
         },
-        options, Metric::dtw,
+        options, metric,
         [&](std::uint64_t first, std::size_t n, EncodedBlock& block) {
             block.values.resize(n);
             values(first, block.values);

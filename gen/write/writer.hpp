@@ -133,6 +133,10 @@ using DtwValues = std::function<void(std::uint64_t first, std::span<std::uint16_
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
                             std::uint64_t positions, const DtwValues& values,
                             const WriteOptions& options);
+// The same for a distance metric: dtw, or mtc values (format.hpp), compressed as dtw.
+TableHeader write_distance_table(const std::filesystem::path& path, const TableInfo& info,
+                                 Metric metric, std::uint64_t positions, const DtwValues& values,
+                                 const WriteOptions& options);
 // values[i]: dtr values (format.hpp) of one of the dtr metrics, compressed as dtw.
 TableHeader write_dtr_table(const std::filesystem::path& path, const TableInfo& info, Metric metric,
                             std::span<const std::uint16_t> values,

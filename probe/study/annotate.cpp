@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "index/flip.hpp"
+#include "index/material.hpp"
 #include "probe/limits_probe.hpp"
 #include "probe/messages.hpp"
 #include "rules/error.hpp"
@@ -131,7 +133,14 @@ class GameAnnotator::Replay {
     std::optional<PositionValue> evaluate(const Position& p, const RuleCounters& counts) {
         if (!tb_) return std::nullopt;
         PositionValue value{tb_->probe_dtw(v_, p), std::nullopt};
-        if (value.pure.status == ProbeStatus::not_in_database) return std::nullopt;
+        if (value.pure.status == ProbeStatus::not_in_database) {
+            // An mtc class has no DTW to annotate with: said, not taken for a missing class.
+            if (tb_->probe_distance(v_, p).metric == Metric::mtc)
+                fail("annotate reads DTW, and class " +
+                     Material::of(p.side == Color::white ? p : flip(v_.info().board, p)).name() +
+                     " has mtc (plies to the next conversion), which it does not read yet");
+            return std::nullopt;
+        }
         if (!value.pure.ok()) fail(describe(p, value.pure.status));
         if (!rules_.any()) return value;
         const RulesResult r = tb_->probe_rules(rules_, p, counts);

@@ -68,9 +68,18 @@ ClassStats walk_class(Variant v, const std::filesystem::path& dir, Material m,
 
 }  // namespace
 
+void refuse_mtc(const std::filesystem::path& dir, Variant v, Material m, const char* what) {
+    if (!std::filesystem::exists(table_path(dir, v, m.name(), Metric::dtw)) &&
+        std::filesystem::exists(table_path(dir, v, m.name(), Metric::mtc)))
+        throw Error(std::string(what) + " of class " + m.name() +
+                    " need its dtw file; the class has mtc (plies to the next conversion), which "
+                    "they do not read yet: generate it with --metric dtw for them");
+}
+
 RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRules& rules,
                                 Material m) {
     const Variant v = rules.variant;
+    refuse_mtc(dir, v, m, "rule statistics");
     const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl), {v, m, Metric::wdl});
     const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw), {v, m, Metric::dtw});
     const std::vector<Regime> regimes = regimes_of(rules, m);
@@ -110,6 +119,7 @@ RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRule
 
 ClassStats class_stats(Variant v, const std::filesystem::path& dir, Material m,
                        const std::function<ProbeResult(const Position&)>& probe, int keep_longest) {
+    refuse_mtc(dir, v, m, "statistics");
     return dispatch(v.base, [&](auto rules) {
         return walk_class<decltype(rules)>(v, dir, m, probe, keep_longest);
     });

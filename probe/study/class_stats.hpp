@@ -45,6 +45,10 @@ struct ClassStats {
     std::vector<std::pair<int, Position>> longest_wins;
 };
 
+// Throws Error (naming `what` and the class) where class m has an mtc file and no dtw file: the
+// statistics and histograms of this file are of DTW.
+void refuse_mtc(const std::filesystem::path& dir, Variant v, Material m, const char* what);
+
 // Walks class m of variant v in dir. `probe` gives the value of a capture or rule-ended
 // position (and throws Error when it cannot). Keeps up to `keep_longest` longest wins. Throws
 // Error when a file is missing or damaged.

@@ -8,10 +8,13 @@ namespace damas::study {
 
 RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, const RootQuery& q) {
     RootAnalysis a;
-    a.root = tb.probe_dtw(v, p);
+    a.root = tb.probe_distance(v, p);
     if (!a.root.ok()) return a;
     a.game_over = a.root.value != Value::draw && a.root.plies == 0;
-    if (q.rules.any()) {
+    if (q.rules.any() && a.root.metric == Metric::mtc) {
+        // The rule tables are made from dtw files (damas gen-rules), which an mtc class has not.
+        a.rules_missing = "the move-limit rules need the class's dtw file; it has mtc";
+    } else if (q.rules.any()) {
         const RulesResult r = tb.probe_rules(q.rules, p, q.counters);
         if (r.ok()) {
             a.rules = r.answer;

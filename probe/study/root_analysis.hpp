@@ -1,5 +1,6 @@
-// The root analysis of a position for the explorer: its value, DTW and value under the move-limit
-// rules, then every legal move with the same for the side that plays it, best first.
+// The root analysis of a position for the explorer: its value, distance (DTW, or MTC where the
+// class has an mtc file: ProbeResult::metric) and value under the move-limit rules, then every
+// legal move with the same for the side that plays it, best first.
 //
 // Owns: nothing but the glue. The moves and their values are the engine's root probe's
 // (Tablebase::probe_root, as the C API and the Python package give them); this adds the root's

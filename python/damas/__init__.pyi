@@ -50,7 +50,12 @@ class Probe:
     def value(self) -> Value: ...
     @property
     def dtw(self) -> Optional[int]:
-        """Plies to the end of the game; None for a draw, 0 when the game is over."""
+        """Plies to the end of the game; None for a draw, 0 when the game is over; None where
+        the class holds MTC."""
+    @property
+    def mtc(self) -> Optional[int]:
+        """Plies to the next capture or man move (gen --metric mtc); None for a draw or a DTW
+        class."""
     @property
     def rules(self) -> Optional[Rules]: ...
     @property
@@ -67,6 +72,8 @@ class Move:
     def value(self) -> Value: ...
     @property
     def dtw(self) -> Optional[int]: ...
+    @property
+    def mtc(self) -> Optional[int]: ...
     @property
     def rules(self) -> Optional[Rules]: ...
 

@@ -6,6 +6,8 @@
 //    same for one DTW value changed by two plies (same parity, so the WDL it implies is
 //    unchanged) and for a draw turned into a win;
 //  - the counts of a mirror-layout wdl file (its only content) are checked;
+//  - MTC files (gen --metric mtc, alone and mixed with DTW classes) pass on english 2-4, and one
+//    MTC changed by two plies (its result bit kept) is found;
 //  - with classes named, only those are recomputed (a wrong value elsewhere goes unseen, one in
 //    a named class is found), and a named class without files is a problem.
 #include <gtest/gtest.h>
@@ -19,6 +21,7 @@
 #include "gen_fixtures.hpp"
 #include "index/material.hpp"
 #include "rules/error.hpp"
+#include "rules/movegen.hpp"
 #include "table/outcome.hpp"
 
 namespace damas {
@@ -56,6 +59,22 @@ TEST(DeepVerify, English4) {
 // The context codec everywhere, so the half layout for 1111, 2020 and 0202.
 TEST(DeepVerify, English4ContextCodec) {
     expect_deep_verify_passes("english", 4, Codec::context);
+}
+// MTC files (gen --metric mtc): each MTC recomputed from the successors, a conversion counting 1;
+// and a folder mixing DTW classes (2-3 pieces) and MTC classes (4).
+TEST(DeepVerify, English4Mtc) {
+    for (const int dtw_pieces : {0, 3}) {
+        const Variant v = *parse_variant("english");
+        ScratchDir dir("english-verify-mtc-" + std::to_string(dtw_pieces));
+        GenerateOptions o = test::generate_options(v, 4, dir.path);
+        o.metric = Metric::mtc;
+        o.dtw_pieces = dtw_pieces;
+        const GenerateSummary s = test::generate_quietly(o);
+        const VerifyReport r = verify_database(dir.path, true);
+        EXPECT_TRUE(r.ok()) << (r.problems.empty() ? "" : r.problems.front());
+        EXPECT_EQ(r.inconsistencies, 0u);
+        EXPECT_GT(r.positions_checked, s.positions / 2);
+    }
 }
 TEST(DeepVerify, Brazilian4) {
     expect_deep_verify_passes("brazilian", 4);
@@ -208,7 +227,8 @@ TEST(DeepVerify, NamedClassesOnly) {
     EXPECT_EQ(missing.inconsistencies, 1u);
     EXPECT_EQ(missing.positions_checked, 0u);
     ASSERT_EQ(missing.problems.size(), 1u);
-    EXPECT_EQ(missing.problems.front(), "0301: no intact wdl and dtw files to check deeply");
+    EXPECT_EQ(missing.problems.front(),
+              "0301: no intact wdl and dtw (or mtc) files to check deeply");
 }
 
 TEST(DeepVerify, DetectsAWrongDistance) {
@@ -217,6 +237,41 @@ TEST(DeepVerify, DetectsAWrongDistance) {
     t.dtw[i] = static_cast<std::uint16_t>(t.dtw[i] + 2);  // same parity, same result
     t.write();
     t.expect_detected(i);
+}
+
+// One MTC changed by two plies (the result bit kept) in a valid mtc file: found.
+TEST(DeepVerify, DetectsAWrongMtc) {
+    const Variant v = *parse_variant("english");
+    ScratchDir dir("verify-mtc-wrong");
+    GenerateOptions o = test::generate_options(v, 4, dir.path);
+    o.metric = Metric::mtc;
+    test::generate_quietly(o);
+    const Material m = *Material::parse("0301");
+    const std::filesystem::path path = table_path(dir.path, v, m.name(), Metric::mtc);
+    std::vector<std::uint16_t> mtc(TableFile(path).size());
+    TableFile(path).read_all(mtc);
+    const ClassIndex index(v.info().board, m);
+    std::uint64_t i = 0;
+    while (i < mtc.size() && (mtc_outcome(mtc[i]) != wdl_win ||
+                              MoveGenerator<English>::has_capture(index.unindex(i))))
+        ++i;
+    ASSERT_LT(i, mtc.size());
+    mtc[i] = mtc_encode(true, mtc_distance(mtc[i]) + 2);
+    const TableHeader h = TableFile(path).header();
+    write_distance_table(path, {v, h.material, generator_version()}, Metric::mtc, mtc.size(),
+                         [&](std::uint64_t first, std::span<std::uint16_t> out) {
+                             std::copy_n(mtc.begin() + static_cast<std::ptrdiff_t>(first),
+                                         out.size(), out.begin());
+                         },
+                         {.counts_from = &h});
+    const VerifyReport r = verify_database(dir.path, true);
+    EXPECT_EQ(r.files_bad, 0);
+    // It, and positions of the mirror class whose MTC it gives.
+    EXPECT_GE(r.inconsistencies, 1u);
+    const std::string needle = "english 0301 index " + std::to_string(i) + " ";
+    EXPECT_TRUE(std::any_of(r.problems.begin(), r.problems.end(),
+                            [&](const auto& p) { return p.find(needle) != std::string::npos; }))
+        << "no problem names " << needle;
 }
 
 // A half-layout file stores the values of its even positions: a wrong one is found like any

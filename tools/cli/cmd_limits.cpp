@@ -53,6 +53,12 @@ RuleReport probe_under_rules(const Tablebase& tb, const RuleQuery& q, const Posi
     RuleReport r;
     r.applies = q.rules.any();
     if (!r.applies) return r;
+    if (tb.probe_distance(q.rules.variant, p).metric == Metric::mtc) {
+        // The rule tables are made from dtw files, which an mtc class has not.
+        r.missing = "the move-limit rules need the class's dtw file; it has mtc";
+        if (q.required) throw Error(r.missing);
+        return r;
+    }
     const RulesResult result = tb.probe_rules(q.rules, p, q.counters);
     if (result.ok()) {
         r.answer = result.answer;

@@ -31,11 +31,14 @@
 namespace damas::cli {
 namespace {
 
-std::string outcome_text(Value v, int plies) {
+// "win 17", or "win 17 (mtc)" where the distance is the MTC (ProbeResult::metric): plies to the
+// next conversion, not to the end of the game.
+std::string outcome_text(Value v, int plies, Metric metric = Metric::dtw) {
     std::string s = value_name(v);
     if (v != Value::draw) {
         s += ' ';
         s += std::to_string(plies);
+        if (metric == Metric::mtc) s += " (mtc)";
     }
     return s;
 }
@@ -75,14 +78,14 @@ void run_probe(const ProbeOptions& po) {
                  {"fen", to_fen(db.variant, p)},
                  {"class", class_of(db.variant, p)},
                  {"value", value_name(r.value)},
-                 {"dtw", distance_json(r.value, r.plies)}};
+                 {distance_key(r.metric), distance_json(r.value, r.plies)}};
         add_rule_json(out, query, rules);
         if (rules_error) out["error"] = printable(rules_error->what(), 1000);
         print_json(out);
         if (rules_error) throw ExitCode{2};
         return;
     }
-    std::printf("%s\n", outcome_text(r.value, r.plies).c_str());
+    std::printf("%s\n", outcome_text(r.value, r.plies, r.metric).c_str());
     print_rule_report(rules);
     if (rules_error) {
         std::fflush(stdout);
@@ -105,7 +108,7 @@ RootAnalysis analyse(const Database& db, const Position& p, const RuleQuery& q, 
 
 // "win 5", and under the rules when the rule tables are there: "win 5 (rules: draw)".
 std::string move_outcome_text(const RootMove& m) {
-    std::string s = outcome_text(m.pure.value, m.pure.plies);
+    std::string s = outcome_text(m.pure.value, m.pure.plies, m.pure.metric);
     if (m.rule) s += " (rules: " + outcome_text(m.rule->value, m.rule->plies) + ")";
     return s;
 }
@@ -142,7 +145,7 @@ void run_line(const ProbeOptions& po) {
     out.erase("moves");
     if (!o.json) {
         std::printf("%s %s\n", to_fen(db.variant, p).c_str(),
-                    outcome_text(a.root.value, a.root.plies).c_str());
+                    outcome_text(a.root.value, a.root.plies, a.root.metric).c_str());
         if (a.rules)
             std::printf("rules: %s\n",
                         outcome_text(a.rules->rule.value, a.rules->rule.plies).c_str());

@@ -44,7 +44,7 @@ std::string Database::describe_failure(const Position& p, ProbeStatus s) const {
 }
 
 ProbeResult Database::probe(const Position& p) const {
-    const ProbeResult r = tb->probe_dtw(variant, p);
+    const ProbeResult r = tb->probe_distance(variant, p);
     if (!r.ok()) throw Error(describe_failure(p, r.status));
     return r;
 }

@@ -148,7 +148,14 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
                   "about twice the wdl bytes (default: one class per pair, the other's file in "
                   "the mirror layout)");
     gen->add_option("--wdl-codec", g.wdl_codec, wdl_codec_help);
-    gen->add_option("--dtw-codec", g.dtw_codec, dtw_codec_help);
+    gen->add_option("--dtw-codec", g.dtw_codec, dtw_codec_help + std::string(" (mtc files too)"));
+    gen->add_option("--metric", g.metric,
+                    "The distance beside the wdl values: dtw (default: plies to the end of the "
+                    "game) or mtc (plies to the next capture or man move, far smaller; "
+                    "docs/generating.md)");
+    gen->add_option("--dtw-pieces", g.dtw_pieces,
+                    "With mtc: dtw for the classes of at most this many pieces, mtc above "
+                    "(implies --metric mtc)");
     gen->add_option(
         "--memory", g.memory,
         std::string(per_rank ? "Most memory each rank may take" : "Most memory the run may take") +
@@ -196,6 +203,15 @@ GenerateOptions generate_options(const GenFlags& o) {
     g.durable = !o.no_sync;
     g.wdl_codec = wdl_codec_option(o.wdl_codec);
     if (!o.dtw_codec.empty()) g.distance_codec = dtw_codec_option(o.dtw_codec);
+    if (o.metric == "mtc" || (o.metric.empty() && o.dtw_pieces >= 0))
+        g.metric = Metric::mtc;
+    else if (!o.metric.empty() && o.metric != "dtw")
+        throw Error("bad --metric '" + o.metric + "' (dtw or mtc)");
+    if (o.dtw_pieces >= 0) {
+        if (g.metric != Metric::mtc) throw Error("--dtw-pieces needs --metric mtc");
+        if (o.dtw_pieces > 8) throw Error("--dtw-pieces must be between 0 and 8");
+        g.dtw_pieces = o.dtw_pieces;
+    }
     g.only = class_option(o.only);
     if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
     if (o.in_units) g.pair_solving = PairSolving::units;

@@ -31,6 +31,8 @@ struct GenFlags : RunFlags {
     bool full_wdl = false;
     std::string wdl_codec = "auto";
     std::string dtw_codec;  // empty: default_codec(Metric::dtw)
+    std::string metric;     // empty: dtw, or mtc with --dtw-pieces
+    int dtw_pieces = -1;    // -1: not given
     std::string memory;
     bool plan = false;
     bool in_units = false;

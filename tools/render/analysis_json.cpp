@@ -40,7 +40,7 @@ Json move_json(Variant v, const RootMove& m) {
              {"captured", captured},
              {"fen_after", to_fen(v, m.after)},
              {"value", value_name(m.pure.value)},
-             {"dtw", distance_json(m.pure.value, m.pure.plies)},
+             {distance_key(m.pure.metric), distance_json(m.pure.value, m.pure.plies)},
              {"counts_after", counts_json(m.counters)}};
     if (m.rule)
         row["rules"] = {{"value", value_name(m.rule->value)},
@@ -53,7 +53,7 @@ Json root_json(Variant v, const Position& p, const RootQuery& q, const RootAnaly
              {"fen", to_fen(v, p)},
              {"class", class_of(v, p)},
              {"value", value_name(a.root.value)},
-             {"dtw", distance_json(a.root.value, a.root.plies)},
+             {distance_key(a.root.metric), distance_json(a.root.value, a.root.plies)},
              {"game_over", a.game_over}};
     if (a.rules)
         out["rules"] = rules_json(q.rules, *a.rules);

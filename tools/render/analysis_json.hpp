@@ -24,6 +24,11 @@ using study::RootAnalysis;
 using study::RootMove;
 using study::RootQuery;
 
+// The key of a distance: "dtw", or "mtc" where the class holds MTC (ProbeResult::metric), so
+// that no reader takes one for the other.
+inline const char* distance_key(Metric m) {
+    return m == Metric::mtc ? "mtc" : "dtw";
+}
 // The distance of a value: plies for a win or a loss, null for a draw (or an unknown value).
 inline Json distance_json(Value v, int plies) {
     return v == Value::win || v == Value::loss ? Json(plies) : Json(nullptr);

@@ -228,6 +228,10 @@ ApiReply ExplorerApi::position(std::string_view variant, const QueryParams& q) c
                                             "database");
             return error_reply(status_of(a.root.status), probe_status_name(a.root.status));
         }
+        // The page shows DTW: an MTC (plies to the next conversion) is refused, not shown as one.
+        if (a.root.metric == Metric::mtc)
+            return error_reply(501, "class " + class_of(r.variant, r.position) +
+                                        " has mtc, not dtw: the explorer does not show mtc yet");
         return json_reply(root_json(r.variant, r.position, rq, a));
     }));
 }
@@ -261,6 +265,10 @@ ApiReply ExplorerApi::stats(std::string_view variant, const QueryParams& q) cons
             throw RequestError{400, "too many pieces in class " + m->name()};
         if (!std::filesystem::exists(table_path(tb_->dir(), *v, m->name(), Metric::wdl)))
             throw RequestError{404, "class " + m->name() + " is not in the database"};
+        if (!std::filesystem::exists(table_path(tb_->dir(), *v, m->name(), Metric::dtw)) &&
+            std::filesystem::exists(table_path(tb_->dir(), *v, m->name(), Metric::mtc)))
+            throw RequestError{501, "class " + m->name() +
+                                        " has mtc, not dtw: the explorer's statistics need dtw"};
         const std::string key = v->name() + "/" + m->name();
         std::lock_guard lock(stats_mutex_);
         if (const auto it = stats_cache_.find(key); it != stats_cache_.end())

@@ -42,8 +42,9 @@ template <class R>
 class CompactSolver {
   public:
     CompactSolver(const Variant& v, const PairLayout& layout, const SolvedStore& store,
-                  const GenerationTuning& tuning, const ProgressFn& progress)
+                  const GenerationTuning& tuning, const ProgressFn& progress, Metric metric)
         : variant_(v),
+          conversions_((check_solvable(v, metric), metric == Metric::mtc)),
           flip_(v.info().board),
           layout_(layout),
           store_(store),
@@ -183,7 +184,7 @@ class CompactSolver {
             return;
         }
         MoveList moves;
-        solving::Exits exits;
+        solving::Exits exits = solving::Exits::none(conversions_);
         int pending = 0;
         if (MoveGenerator<R>::has_capture(p)) {
             mark_capture(local);
@@ -372,7 +373,7 @@ class CompactSolver {
     int longest_exit_loss(int c, const Position& p) const {
         MoveList moves;
         MoveGenerator<R>::generate(p, moves);
-        solving::Exits exits;
+        solving::Exits exits = solving::Exits::none(conversions_);
         add_quiet_exits(c, p, moves, exits);
         return exits.loss;
     }
@@ -389,6 +390,7 @@ class CompactSolver {
     }
 
     const Variant variant_;
+    const bool conversions_;  // mtc: every exit counts 1 (solving::Exits)
     const Flipper flip_;
     const PairLayout& layout_;
     const SolvedStore& store_;
@@ -415,7 +417,8 @@ void solve_slices_compact(const Variant& v, const PairLayout& layout, const Solv
                           const CompactSliceFn& solved) {
     const int end = slices.end < 0 ? layout.slice_count() : slices.end;
     dispatch(v.base, [&](auto rules) {
-        compact::CompactSolver<decltype(rules)>(v, layout, store, tuning, slices.progress)
+        compact::CompactSolver<decltype(rules)>(v, layout, store, tuning, slices.progress,
+                                                slices.metric)
             .run(slices.first, end, solved, slices.open_unit, slices.stream_unit, slices.times);
     });
 }
