@@ -10,8 +10,9 @@
 //    win of W(d - 1); a position's MTC is the first d whose set holds it;
 //  - study::optimal_line from every won position ends the game won by the side that started,
 //    the loser playing its longest MTC at every ply (the root analysis's first move).
-// English 2-4 here (the lines from every 50th won position); english 2-5, international 2-4 and
-// russian 2-5 (every won position's line for english 2-4) in test_probe_mtc_slow.
+// English and international 2-3 here (and the lines from every 500th won position of english
+// 2-4); english 2-4 and 2-5, international 2-4 and russian 2-5 (every won position's line for
+// english 2-4) in test_probe_mtc_slow.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -276,15 +277,21 @@ TEST(Mtc, International4EqualsForwardSearch) {
 TEST(Mtc, Russian5EqualsForwardSearch) {
     expect_forward_mtc("russian", 5);
 }
+TEST(Mtc, English4EqualsForwardSearch) {
+    expect_forward_mtc("english", 4);
+}
 TEST(Mtc, English4EveryLineWins) {
     expect_lines_win("english", 4, 1);
 }
 #else
-TEST(Mtc, English4EqualsForwardSearch) {
-    expect_forward_mtc("english", 4);
+TEST(Mtc, English3EqualsForwardSearch) {
+    expect_forward_mtc("english", 3);
+}
+TEST(Mtc, International3EqualsForwardSearch) {
+    expect_forward_mtc("international", 3);
 }
 TEST(Mtc, English4LinesWin) {
-    expect_lines_win("english", 4, 50);
+    expect_lines_win("english", 4, 500);
 }
 #endif
 
