@@ -64,7 +64,16 @@ Category category_of(const ProbeResult& pure, const std::optional<RulesAnswer>& 
 
 namespace {
 
-std::optional<int> signed_dtw(const ProbeResult& r) {
+std::optional<int> signed_distance(const ProbeResult& r);
+
+// The distance of r signed (see tablebase_answer.hpp), in the field of its metric.
+void set_distances(const ProbeResult& r, std::optional<int>& dtw, std::optional<int>& mtc) {
+    dtw.reset();
+    mtc.reset();
+    (r.ok() && r.metric == Metric::mtc ? mtc : dtw) = signed_distance(r);
+}
+
+std::optional<int> signed_distance(const ProbeResult& r) {
     if (!r.ok()) return std::nullopt;
     switch (r.value) {
         case Value::win:
@@ -109,7 +118,7 @@ ProbeStatus rules_at(const Tablebase& tb, const RootQuery& q, const Position& p,
 std::array<int, 6> lichess_sort_key(const TablebaseMove& m) {
     const bool ends_won = m.game_over && m.pure.value == Value::loss;
     const bool ends_lost = m.game_over && m.pure.value == Value::win;
-    const int d = m.dtw.value_or(0);
+    const int d = m.dtw ? *m.dtw : m.mtc.value_or(0);
     const bool losing = is_positive(m.category);  // the opponent wins after the move
     return {static_cast<int>(m.category),      ends_won ? 0 : ends_lost ? 2 : 1,
             d < 0 ? 0 : d > 0 ? 2 : 1,         -d,
@@ -123,7 +132,7 @@ TablebaseAnswer tablebase_answer(const Tablebase& tb, Variant v, const Position&
     MoveList legal;
     dispatch(v.base, [&](auto r) { MoveGenerator<decltype(r)>::generate(p, legal); });
 
-    a.root = tb.probe_dtw(v, p);
+    a.root = tb.probe_distance(v, p);
     if (!a.root.ok() && a.root.status != ProbeStatus::not_in_database) {
         a.status = a.root.status;
         return a;
@@ -136,12 +145,13 @@ TablebaseAnswer tablebase_answer(const Tablebase& tb, Variant v, const Position&
         }
     }
     a.game_over = over(a.root) || legal.empty();
-    a.dtw = signed_dtw(a.root);
+    set_distances(a.root, a.dtw, a.mtc);
     a.category = category_of(a.root, a.rules);
     if (legal.empty() && !a.root.ok()) {
         // No legal move: the game is over whatever the tables say (won in giveaway).
         a.category = v.giveaway ? Category::win : Category::loss;
         a.dtw = 0;
+        a.mtc.reset();
     }
     if (a.game_over) return a;
 
@@ -154,7 +164,7 @@ TablebaseAnswer tablebase_answer(const Tablebase& tb, Variant v, const Position&
         t.after = make_move(p, m);
         t.zeroing = m.is_capture() || (p.kings & bit(m.from)) == 0;
         t.conversion = m.is_capture() || m.promotes;
-        t.pure = tb.probe_dtw(v, t.after);
+        t.pure = tb.probe_distance(v, t.after);
         if (!t.pure.ok() && t.pure.status != ProbeStatus::not_in_database) {
             a.status = t.pure.status;
             return a;
@@ -172,7 +182,7 @@ TablebaseAnswer tablebase_answer(const Tablebase& tb, Variant v, const Position&
         }
         t.game_over = over(t.pure);
         t.category = category_of(t.pure, t.rules);
-        t.dtw = signed_dtw(t.pure);
+        set_distances(t.pure, t.dtw, t.mtc);
         a.moves.push_back(std::move(t));
     }
     std::stable_sort(a.moves.begin(), a.moves.end(),

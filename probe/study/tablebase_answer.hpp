@@ -16,8 +16,10 @@
 // A variant without move-limit rules, or whose rule tables are missing, has the pure categories.
 // The DTW is signed as lichess signs dtm and dtw: plies to the end of the game, positive when the
 // side to move wins, negative when it loses, 0 for a draw and for a game already over; nullopt
-// when unknown. A move's values are those of the position after it, for the opponent (lichess's
-// convention): the best move leads to a "loss".
+// when unknown. A class generated with --metric mtc has its MTC (plies to the next capture or man
+// move, or the end of the game: lichess's dtc) signed the same way in `mtc`, and no DTW. A move's
+// values are those of the position after it, for the opponent (lichess's convention): the best move
+// leads to a "loss".
 //
 // Each move's values are probed at the position it leads to, with the counts after the move
 // (counters_after): a second method beside Tablebase::probe_root's, which the /api/v1 answer
@@ -70,6 +72,7 @@ struct TablebaseMove {
     bool game_over = false;            // the game ends with the move
     Category category = Category::unknown;
     std::optional<int> dtw;  // signed (see the top of the file)
+    std::optional<int> mtc;  // signed, where the class has MTC
 };
 
 struct TablebaseAnswer {
@@ -85,6 +88,7 @@ struct TablebaseAnswer {
     bool game_over = false;  // no legal move, or the game is over by a rule (turkish)
     Category category = Category::unknown;
     std::optional<int> dtw;
+    std::optional<int> mtc;
     std::vector<TablebaseMove> moves;  // lichess's order; empty when the game is over
 };
 
@@ -99,7 +103,8 @@ TablebaseAnswer tablebase_answer(const Tablebase& tb, Variant v, const Position&
 // smaller first: the category; a move that ends the game by winning first; the DTW tightened
 // (lichess's tightening_metric_sort_key: the opponent's losses by fewest plies, then draws and
 // unknowns, then its wins by most plies); then, when the mover is not losing, conversions and
-// zeroing moves first (when losing, last). lichess's last key, captures first, is constant in
+// zeroing moves first (when losing, last). The distance is the DTW, or the MTC where the class
+// has MTC. lichess's last key, captures first, is constant in
 // draughts (captures are compulsory); moves equal in every key keep the order of the squares.
 std::array<int, 6> lichess_sort_key(const TablebaseMove& m);
 

@@ -19,7 +19,7 @@ TEST_F(ProbeCli, VerifyDeepNamedClasses) {
     EXPECT_NE(r.out.find("verify: ok"), std::string::npos) << r.out;
     const CliRun absent = damas({"verify", "--dir", dir, "-q", "--deep", "-c", "0501"});
     EXPECT_EQ(absent.exit_code, 1);
-    EXPECT_NE(absent.err.find("0501: no intact wdl and dtw files"), std::string::npos)
+    EXPECT_NE(absent.err.find("0501: no intact wdl and dtw (or mtc) files"), std::string::npos)
         << absent.err;
     expect_error(damas({"verify", "--dir", dir, "-c", "0201"}), "--class needs --deep");
     expect_error(damas({"verify", "--dir", dir, "--deep", "-c", "02x1"}), "not a class");

@@ -27,6 +27,7 @@
 #include "probe/probe.hpp"
 #include "probe/study/line.hpp"
 #include "probe/study/root_analysis.hpp"
+#include "probe/study/tablebase_answer.hpp"
 #include "rules/movegen.hpp"
 #include "tests/support/generate.hpp"
 #include "tests/support/scratch.hpp"
@@ -258,6 +259,39 @@ TEST(Mtc, MixedFolderSaysWhichDistance) {
             }
         }
     }
+}
+
+// The lichess-shaped answer (probe/study/tablebase_answer.hpp) gives each position's distance in
+// the field of its class's metric, signed, with the category the value gives.
+TEST(Mtc, LichessShapedAnswerHasTheMtcWhereTheClassHasIt) {
+    const Variant v = *parse_variant("english");
+    ScratchDir mixed("mtc-mixed-lichess");
+    test::generate_quietly(options(v, 3, mixed.path, Metric::mtc, 2));
+    const auto tb = Tablebase::open(mixed.path);
+    int checked = 0;
+    for (const Material m : classes_up_to(3)) {
+        const ClassIndex index(v.info().board, m);
+        for (std::uint64_t i = 0; i < index.size(); i += 97) {
+            const Position p = index.unindex(i);
+            const ProbeResult r = tb->probe_distance(v, p);
+            const study::TablebaseAnswer a = study::tablebase_answer(*tb, v, p, {});
+            ASSERT_EQ(a.status, ProbeStatus::ok);
+            if (a.game_over || !r.ok()) continue;
+            const int sign = r.value == Value::win ? 1 : r.value == Value::loss ? -1 : 0;
+            const std::optional<int> expected = sign * static_cast<int>(r.plies);
+            EXPECT_EQ(r.metric == Metric::mtc ? a.mtc : a.dtw, expected) << m.name();
+            EXPECT_FALSE(r.metric == Metric::mtc ? a.dtw : a.mtc) << m.name();
+            EXPECT_EQ(study::is_positive(a.category), r.value == Value::win);
+            for (const study::TablebaseMove& t : a.moves) {
+                const ProbeResult after = tb->probe_distance(v, t.after);
+                if (after.ok() && after.metric == Metric::mtc && !t.game_over) {
+                    EXPECT_TRUE(t.mtc && !t.dtw);
+                }
+            }
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 100);
 }
 
 TEST(Mtc, Turkish_IsRefused) {

@@ -4,17 +4,17 @@
 namespace damas::cli {
 namespace {
 
-Json dtw_json(const std::optional<int>& dtw) {
-    return dtw ? Json(*dtw) : Json(nullptr);
+Json distance_json(const std::optional<int>& d) {
+    return d ? Json(*d) : Json(nullptr);
 }
 
 // The keys every position has, the root's and each move's.
 void position_keys(Json& out, bool game_over, Value value, const std::optional<int>& dtw,
-                   study::Category category) {
+                   const std::optional<int>& mtc, study::Category category) {
     out["variant_win"] = game_over && value == Value::win;
     out["variant_loss"] = game_over && value == Value::loss;
-    out["dtw"] = dtw_json(dtw);
-    out["mtc"] = nullptr;
+    out["dtw"] = distance_json(dtw);
+    out["mtc"] = distance_json(mtc);
     out["category"] = study::category_name(category);
 }
 
@@ -27,7 +27,7 @@ Json tablebase_json(const study::TablebaseAnswer& a, const std::string& rules_mi
                              : a.category == study::Category::win  ? Value::win
                              : a.category == study::Category::loss ? Value::loss
                                                                    : Value::unknown;
-    position_keys(out, a.game_over, root_value, a.dtw, a.category);
+    position_keys(out, a.game_over, root_value, a.dtw, a.mtc, a.category);
     if (!rules_missing.empty()) out["rules_missing"] = rules_missing;
     Json moves = Json::array();
     for (const study::TablebaseMove& m : a.moves) {
@@ -35,7 +35,7 @@ Json tablebase_json(const study::TablebaseAnswer& a, const std::string& rules_mi
                  {"san", m.notation},
                  {"zeroing", m.zeroing},
                  {"conversion", m.conversion}};
-        position_keys(row, m.game_over, m.pure.value, m.dtw, m.category);
+        position_keys(row, m.game_over, m.pure.value, m.dtw, m.mtc, m.category);
         moves.push_back(std::move(row));
     }
     out["moves"] = std::move(moves);
