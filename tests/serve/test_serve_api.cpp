@@ -20,6 +20,7 @@
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
+#include "tests/serve/server_process.hpp"
 #include "tests/support/generate.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/scratch.hpp"
@@ -30,26 +31,7 @@ namespace {
 using nlohmann::json;
 const Variant english{BaseVariant::english, false};
 
-// The server as a child process (its log on stderr to a file); its first line on stdout names
-// the port. Stopped with SIGTERM.
-class ServerProcess {
-  public:
-    ServerProcess(const std::filesystem::path& dir, const std::filesystem::path& log)
-        : child_(test::damas_argv({"serve", "-d", dir.string(), "--port", "0", "--threads", "4"}),
-                 {.out = {}, .err = log, .out_to_pipe = true}) {
-        const std::string line = child_.read_line();
-        const auto colon = line.rfind(':');
-        if (colon == std::string::npos) throw std::runtime_error("no port in '" + line + "'");
-        port_ = std::stoi(line.substr(colon + 1));
-    }
-    ~ServerProcess() { child_.stop(SIGTERM); }
-    int port() const { return port_; }
-    bool alive() { return child_.running(); }
-
-  private:
-    test::ChildProcess child_;
-    int port_ = 0;
-};
+using test::ServerProcess;
 
 class ServeApi : public testing::Test {
   protected:
@@ -61,7 +43,7 @@ class ServeApi : public testing::Test {
         for (const Metric m : {Metric::wdl, Metric::dtw})
             std::filesystem::remove(table_path(dir_->path, english, "1002", m));
         log_ = dir_->path / "serve.log";
-        server_ = new ServerProcess(dir_->path, log_);
+        server_ = new ServerProcess(dir_->path, log_, 4);
         tb_ = Tablebase::open(dir_->path).release();
     }
     static void TearDownTestSuite() {

@@ -21,6 +21,7 @@
 #include "limits/draw_rules.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "tests/serve/server_process.hpp"
 #include "tests/support/generate.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/scratch.hpp"
@@ -32,23 +33,7 @@ using nlohmann::json;
 const Variant english{BaseVariant::english, false};
 const Variant russian{BaseVariant::russian, false};
 
-class ServerProcess {
-  public:
-    explicit ServerProcess(const std::filesystem::path& dir)
-        : child_(test::damas_argv({"serve", "-d", dir.string(), "--port", "0", "--threads", "2"}),
-                 {.out = {}, .err = {}, .out_to_pipe = true}) {
-        const std::string line = child_.read_line();
-        const auto colon = line.rfind(':');
-        if (colon == std::string::npos) throw std::runtime_error("no port in '" + line + "'");
-        port_ = std::stoi(line.substr(colon + 1));
-    }
-    ~ServerProcess() { child_.stop(SIGTERM); }
-    int port() const { return port_; }
-
-  private:
-    test::ChildProcess child_;
-    int port_ = 0;
-};
+using test::ServerProcess;
 
 // The server over a folder the suite makes; one suite at a time holds it.
 class ServedFolder : public testing::Test {
