@@ -84,10 +84,26 @@ int bit_of_move_square(Variant v, int n) {
                                     : bit_of_numbered_square(v, n);
 }
 
+// The Hub number of every bit (0: none), per base variant, made once: hub_move numbers each square
+// of every move of a pv, and the inverse of bit_of_move_square is a search over the squares.
+using MoveNumbers = std::array<int, 64>;
+const MoveNumbers& move_numbers(Variant v) {
+    static const auto all = [] {
+        std::array<MoveNumbers, base_variant_count> numbers{};
+        for (int base = 0; base < base_variant_count; ++base) {
+            const Variant bv{static_cast<BaseVariant>(base), false};
+            for (int n = 1; n <= square_count(bv); ++n)
+                if (const int b = bit_of_move_square(bv, n); b >= 0) numbers[base][b] = n;
+        }
+        return numbers;
+    }();
+    return all[static_cast<std::size_t>(v.base)];
+}
+
 int move_square_number(Variant v, int b) {
-    for (int n = 1; n <= square_count(v); ++n)
-        if (bit_of_move_square(v, n) == b) return n;
-    throw Error("square " + square_name(v.info(), b) + " has no Hub number");
+    const int n = b >= 0 && b < 64 ? move_numbers(v)[static_cast<std::size_t>(b)] : 0;
+    if (n == 0) throw Error("square " + square_name(v.info(), b) + " has no Hub number");
+    return n;
 }
 
 bool all_digits(std::string_view s) {
