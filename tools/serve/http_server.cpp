@@ -115,10 +115,7 @@ struct Shared {
         std::lock_guard lock(count_mutex);
         if (open >= options.limits.max_connections) return 503;
         int& mine = per_client[client];
-        if (mine >= options.limits.max_per_client) {
-            if (mine == 0) per_client.erase(client);
-            return 429;
-        }
+        if (mine >= options.limits.max_per_client) return 429;
         ++mine;
         ++open;
         return 0;
