@@ -302,7 +302,8 @@ int rank_key(const ProbeResult& r) {
 }  // namespace
 
 ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<RootMove>& moves,
-                                  const DrawRules* rules, const RuleCounters& c) const noexcept {
+                                  const DrawRules* rules, const RuleCounters& c,
+                                  bool skip_missing_rule_tables) const noexcept {
     moves.clear();
     try {
         const ProbeResult root = probe_distance(v, p);
@@ -350,19 +351,24 @@ ProbeStatus Tablebase::probe_root(Variant v, const Position& p, std::vector<Root
                         const Transition t = transition(*rules, p, count.regime, m, rm.after);
                         const CountState next = count_after(t, count, m.is_capture());
                         const RuleSearch<R> search{*this, *rules, failure};
-                        Outcome o;
-                        if (!search.rule(rm.after, next, o)) return failure.status;
-                        if (at.alternative) {  // as probe_rules: a draw where the side matters
-                            Outcome other;
-                            if (!search.rule(rm.after,
-                                             count_after(t, *at.alternative, m.is_capture()),
-                                             other))
-                                return failure.status;
-                            if (other.value != o.value) o = {Value::draw, 0};
+                        Outcome o, other;
+                        const bool found =
+                            search.rule(rm.after, next, o) &&
+                            (!at.alternative ||
+                             search.rule(rm.after, count_after(t, *at.alternative, m.is_capture()),
+                                         other));
+                        if (found) {
+                            // As probe_rules: a draw where the side of the lone king matters.
+                            if (at.alternative && other.value != o.value) o = {Value::draw, 0};
+                            rm.rule = for_mover(o, t.kind == Transition::Kind::fresh);
+                            rm.rule_count = count_name(*rules, Material::of(rm.after), next);
+                            rm.rule_plies_left = next.plies_left;
+                        } else if (skip_missing_rule_tables &&
+                                   failure.status == ProbeStatus::no_rule_table) {
+                            failure = {};  // this move shows no rule value; the next is asked
+                        } else {
+                            return failure.status;
                         }
-                        rm.rule = for_mover(o, t.kind == Transition::Kind::fresh);
-                        rm.rule_count = count_name(*rules, Material::of(rm.after), next);
-                        rm.rule_plies_left = next.plies_left;
                     }
                 }
                 moves.push_back(std::move(rm));

@@ -251,10 +251,12 @@ class Tablebase {
     // generator. The distance is p's class's (probe_distance; RootMove::result.metric): the DTW,
     // or the MTC, where a move that converts (a capture or a man move) counts 1.
     // Empty when the game is over at p. The first failure (a missing class or rule table, a
-    // damaged file) is the status and `moves` is then incomplete. Thread-safe; allocates.
+    // damaged file) is the status and `moves` is then incomplete; with skip_missing_rule_tables,
+    // a move whose rule table is missing gets no `rule` instead (the others keep theirs).
+    // Thread-safe; allocates.
     ProbeStatus probe_root(Variant v, const Position& p, std::vector<RootMove>& moves,
-                           const DrawRules* rules = nullptr,
-                           const RuleCounters& counters = {}) const noexcept;
+                           const DrawRules* rules = nullptr, const RuleCounters& counters = {},
+                           bool skip_missing_rule_tables = false) const noexcept;
 
     // The folder, the piece cap, and the most pieces of a complete class of a variant (its wdl
     // and dtw or mtc files open as its tables) present when the handle was opened or last refreshed

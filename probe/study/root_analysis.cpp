@@ -30,9 +30,10 @@ RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, con
     }
     if (a.game_over) return a;
     std::vector<damas::RootMove> moves;
-    ProbeStatus status = tb.probe_root(v, p, moves, a.rules ? &q.rules : nullptr, q.counters);
-    // A class after a promotion may lack its rule table: the moves then show none.
-    if (status == ProbeStatus::no_rule_table) status = tb.probe_root(v, p, moves);
+    // A class after a promotion or a capture may lack its rule table: that move then shows no
+    // rule value, the others keep theirs.
+    const ProbeStatus status =
+        tb.probe_root(v, p, moves, a.rules ? &q.rules : nullptr, q.counters, true);
     if (status != ProbeStatus::ok) {
         a.root.status = status;  // a class a move leads to is missing or damaged
         return a;
