@@ -16,6 +16,7 @@
 
 #include "rules/error.hpp"
 #include "rules/game_type.hpp"
+#include "rules/legal_moves.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
@@ -67,8 +68,7 @@ void replay(const damas::Variant& v, const damas::PdnGame& g) {
         damas::Move m{};
         if (damas::match_pdn_move(v, p, written.text, m) != damas::MoveMatch::found) return;
         damas::MoveList legal;
-        damas::dispatch(
-            v.base, [&](auto rules) { damas::MoveGenerator<decltype(rules)>::generate(p, legal); });
+        damas::generate_legal_moves(v, p, legal);
         const std::string printed = damas::move_notation(v.info(), m, legal);
         damas::Move back{};
         if (damas::match_pdn_move(v, p, printed, back) != damas::MoveMatch::found || !(back == m))

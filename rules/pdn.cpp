@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "rules/bitboard.hpp"
-#include "rules/movegen.hpp"
+#include "rules/legal_moves.hpp"
 #include "rules/notation.hpp"
 #include "rules/printable.hpp"
 
@@ -634,7 +634,7 @@ MoveMatch match_pdn_move(const Variant& v, const Position& p, std::string_view t
         squares.push_back(*b);
     }
     MoveList moves;
-    dispatch(v.base, [&](auto rules) { MoveGenerator<decltype(rules)>::generate(p, moves); });
+    generate_legal_moves(v, p, moves);
     const GeometryTables& g = geometry_tables(v.info());
     int found = 0;
     for (const Move& m : moves) {

@@ -11,6 +11,7 @@
 #include "probe/messages.hpp"
 #include "rules/error.hpp"
 #include "rules/game_type.hpp"
+#include "rules/legal_moves.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/printable.hpp"
@@ -170,7 +171,7 @@ class GameAnnotator::Replay {
     std::string notation(const Move& m) const {
         if (!tb_) return "";
         MoveList legal;
-        dispatch(v_.base, [&](auto r) { MoveGenerator<decltype(r)>::generate(p_, legal); });
+        generate_legal_moves(v_, p_, legal);
         return move_notation(v_.info(), m, legal);
     }
 

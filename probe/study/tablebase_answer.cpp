@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "rules/legal_moves.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 
@@ -130,7 +131,7 @@ TablebaseAnswer tablebase_answer(const Tablebase& tb, Variant v, const Position&
     TablebaseAnswer a;
     const VariantInfo& vi = v.info();
     MoveList legal;
-    dispatch(v.base, [&](auto r) { MoveGenerator<decltype(r)>::generate(p, legal); });
+    generate_legal_moves(v, p, legal);
 
     a.root = tb.probe_distance(v, p);
     if (!a.root.ok() && a.root.status != ProbeStatus::not_in_database) {

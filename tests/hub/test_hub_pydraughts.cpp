@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "rules/error.hpp"
+#include "rules/legal_moves.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "tools/hub/hub_game.hpp"
@@ -39,7 +40,7 @@ Variant variant_of_pydraughts_name(const std::string& name) {
 
 MoveList legal_moves(Variant v, const Position& p) {
     MoveList list;
-    dispatch(v.base, [&](auto rules) { MoveGenerator<decltype(rules)>::generate(p, list); });
+    generate_legal_moves(v, p, list);
     return list;
 }
 

@@ -16,6 +16,7 @@
 
 #include "probe/damas_probe.h"
 #include "probe/probe.hpp"
+#include "rules/legal_moves.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "test_probe_fixtures.hpp"
@@ -306,7 +307,7 @@ TEST_F(CApi, RootProbe) {
             << fen;
         const Position p = parse_fen(english, fen);
         MoveList legal;
-        dispatch(english.base, [&](auto r) { MoveGenerator<decltype(r)>::generate(p, legal); });
+        generate_legal_moves(english, p, legal);
         ASSERT_EQ(n, static_cast<int>(legal.size())) << fen;
         const damas_result root = damas_probe_fen(tb, DAMAS_ENGLISH, fen);
         ASSERT_EQ(root.status, DAMAS_OK);

@@ -10,6 +10,7 @@
 
 #include "gen/process/threads.hpp"
 #include "rules/error.hpp"
+#include "rules/legal_moves.hpp"
 #include "rules/notation.hpp"
 #include "rules/perft.hpp"
 #include "tools/cli/commands.hpp"
@@ -79,9 +80,7 @@ void run_moves(const MovesOptions& o) {
     const Variant v = variant_or_throw(o.variant);
     const Position p = position_or_initial(v, o.fen);
     MoveList moves;
-    dispatch(v.base, [&](auto rules) {
-        MoveGenerator<decltype(rules)>::generate(p, moves, o.keep_duplicates);
-    });
+    generate_legal_moves(v, p, moves, o.keep_duplicates);
     const VariantInfo& vi = v.info();
     Json rows = Json::array();
     sort_by_square(vi, moves);

@@ -1,5 +1,6 @@
 // A game as a Hub GUI sends it (see hub_game.hpp).
 #include "tools/hub/hub_game.hpp"
+#include "rules/legal_moves.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +8,6 @@
 #include <vector>
 
 #include "rules/error.hpp"
-#include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/printable.hpp"
 
@@ -123,7 +123,7 @@ std::optional<int> hub_square(Variant v, std::string_view text) {
 
 MoveList legal_moves(Variant v, const Position& p) {
     MoveList list;
-    dispatch(v.base, [&](auto rules) { MoveGenerator<decltype(rules)>::generate(p, list); });
+    generate_legal_moves(v, p, list);
     return list;
 }
 

@@ -6,7 +6,7 @@
 #include "probe/study/annotate.hpp"
 #include "probe/study/play.hpp"
 #include "rules/error.hpp"
-#include "rules/movegen.hpp"
+#include "rules/legal_moves.hpp"
 #include "rules/notation.hpp"
 #include "rules/printable.hpp"
 
@@ -188,8 +188,7 @@ std::vector<std::string> HubSession::outside_answer() const {
         return out;
     }
     MoveList moves;
-    dispatch(variant_->base,
-             [&](auto rules) { MoveGenerator<decltype(rules)>::generate(game_->position, moves); });
+    generate_legal_moves(*variant_, game_->position, moves);
     sort_by_square(variant_->info(), moves);
     std::vector<std::string> out{
         HubLineWriter("info").arg("tablebase", "outside the tablebase").text()};
