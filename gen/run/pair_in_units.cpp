@@ -60,7 +60,7 @@ int first_missing_unit(const GenerateOptions& o, const PairLayout& layout) {
 // (gen/solve/compact/compact_solver.hpp).
 bool goes_by_bytes(const GenerateOptions& o, const PairLayout& layout, bool compact, int s) {
     return slice_by_bytes(o.variant, layout.index(0), s, active_threads(),
-                                 layout.unit_chunk_positions(), compact);
+                          layout.unit_chunk_positions(), compact);
 }
 
 // Solves slices [first, end) of the pair by one solver, each written to its unit file; or, with
@@ -195,8 +195,8 @@ void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const 
     std::error_code ec;
     std::filesystem::remove(unit_part_path(unit, part), ec);
     try {
-        solve_unit_range(o, layout, store, s, s + 1, goes_by_bytes(o, layout, compact, s),
-                         progress, times, summary, part);
+        solve_unit_range(o, layout, store, s, s + 1, goes_by_bytes(o, layout, compact, s), progress,
+                         times, summary, part);
     } catch (const DamagedUnit& d) {
         throw Error(pair_label(layout.material(0)) + ": the unit of slice " +
                     std::to_string(d.slice) +
