@@ -371,7 +371,7 @@ int main_of_rank(int argc, char** argv, const Job& job) {
                     "configurations, each a unit of work of its own (1: none; default: the "
                     "pairs long against a rank's share of the run, into as many ranges as "
                     "ranks; docs/distributed.md)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, 4096));
     cli::GenRulesFlags rules_flags;
     auto* rules =
         app.add_subcommand("gen-rules",
