@@ -61,6 +61,10 @@ PairGraph pair_graph(const std::vector<Material>& pairs,
     return g;
 }
 
+void set_heaviest_chains(PairGraph& graph) {
+    graph.chain_positions = heaviest_chains(graph.needs, graph.positions);
+}
+
 PairQueue::PairQueue(const PairGraph& graph, const std::vector<bool>& done)
     : graph_(&graph),
       state_(graph.pairs.size(), State::waiting),

@@ -39,6 +39,10 @@ struct PairGraph {
 PairGraph pair_graph(const std::vector<Material>& pairs,
                      const std::vector<std::uint64_t>& positions);
 
+// Fills graph.chain_positions from its positions and needs (every pair reading earlier ones
+// only): what pair_graph does, for graphs of other units of work (gen/plan/work_graph.hpp).
+void set_heaviest_chains(PairGraph& graph);
+
 class PairQueue {
   public:
     // `done`: the pairs already complete (their files checked), one flag per pair.

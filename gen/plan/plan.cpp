@@ -502,13 +502,20 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
             step.empty_store_before_writing = way.empty_store_before_writing;
             step.wdl_packed = way.wdl_packed;
             std::set<Material> held = way.held;
-            for (Material d : held)
-                if (!loaded.count(d))
-                    seconds += static_cast<double>(store_bytes_of(board, d) / 2) /
-                               reload_positions_per_second;
+            for (Material d : held) {
+                const double load =
+                    static_cast<double>(store_bytes_of(board, d) / 2) / reload_positions_per_second;
+                step.inputs_load_seconds += load;
+                if (!loaded.count(d)) {
+                    step.load_seconds += load;
+                    seconds += load;
+                }
+            }
             std::uint64_t modelled = way.modelled;
             if (step.in_units) {
                 seconds *= units_slowdown;
+                step.load_seconds *= units_slowdown;  // as the model counts them in units
+                step.inputs_load_seconds *= units_slowdown;
                 if (step.compact)
                     seconds += static_cast<double>(c.compact_positions) * per_position *
                                (compact_slowdown - 1);

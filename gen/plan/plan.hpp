@@ -63,6 +63,9 @@ struct PairStep {
     // another way only where this does not fit, and then one that needs less.
     std::uint64_t whole_bytes = 0;
     double seconds = 0;  // modelled (GenerationPlan::time_model)
+    // Of those, loading the classes it reads that the store does not hold after the pair before;
+    // and loading every class it holds, as a worker that holds none would (damas-mpi).
+    double load_seconds = 0, inputs_load_seconds = 0;
 };
 
 struct GenerationPlan {

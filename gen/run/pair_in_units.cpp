@@ -12,29 +12,19 @@
 #include "gen/units/solved_class_file.hpp"
 #include "gen/units/unit_file.hpp"
 #include "gen/write/pair_writer.hpp"
+#include "rules/error.hpp"
 
 namespace damas {
 
 void remove_units(const GenerateOptions& o, Material m, int slices, int from) {
-    for (int s = from; s < slices; ++s) {
-        const std::filesystem::path path = unit_path(o.dir, o.variant, m, s);
-        std::error_code ec;
-        std::filesystem::remove(path, ec);
-        std::filesystem::path tmp = path;
-        tmp += ".tmp";
-        std::filesystem::remove(tmp, ec);
-    }
+    for (int s = from; s < slices; ++s) remove_unit_files(unit_path(o.dir, o.variant, m, s));
 }
 
 namespace {
 
-// The first slice of the pair without a unit file: where a rerun continues.
-int first_missing_unit(const GenerateOptions& o, const PairLayout& layout) {
-    int s = 0;
-    while (s < layout.slice_count() &&
-           std::filesystem::exists(unit_path(o.dir, o.variant, layout.material(0), s)))
-        ++s;
-    return s;
+int active_threads() {
+    return static_cast<int>(
+        tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
 }
 
 std::unique_ptr<UnitReader> open_pair_unit(const GenerateOptions& o, const PairLayout& layout,
@@ -52,22 +42,32 @@ bool unit_opens(const GenerateOptions& o, const PairLayout& layout, int s) {
     }
 }
 
-// Whether slice s of a pair in units goes to the byte-a-position solver: every slice of a
-// compact pair whose men configurations it splits, else those the other solver would solve whole
-// (gen/solve/compact/compact_solver.hpp).
-bool slice_by_bytes(const GenerateOptions& o, const PairLayout& layout, bool compact, int s) {
-    if (!compact) return false;
-    if (compact_splits_configurations(layout.kings_per_men(), layout.unit_chunk_positions()))
-        return true;
-    const int threads = static_cast<int>(
-        tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
-    return !slice_in_components(o.variant, layout.index(0), s, threads);
+// Whether slice s is written: its unit file, or a complete set of its parts
+// (gen/units/unit_file.hpp) that covers it.
+bool unit_written(const GenerateOptions& o, const PairLayout& layout, int s) {
+    return std::filesystem::exists(unit_path(o.dir, o.variant, layout.material(0), s)) ||
+           unit_opens(o, layout, s);
 }
 
-// Solves slices [first, end) of the pair by one solver, each written to its unit file.
+// The first slice of the pair without a unit file: where a rerun continues.
+int first_missing_unit(const GenerateOptions& o, const PairLayout& layout) {
+    int s = 0;
+    while (s < layout.slice_count() && unit_written(o, layout, s)) ++s;
+    return s;
+}
+
+// Whether slice s of a pair in units goes to the byte-a-position solver
+// (gen/solve/compact/compact_solver.hpp).
+bool goes_by_bytes(const GenerateOptions& o, const PairLayout& layout, bool compact, int s) {
+    return slice_by_bytes(o.variant, layout.index(0), s, active_threads(),
+                          layout.unit_chunk_positions(), compact);
+}
+
+// Solves slices [first, end) of the pair by one solver, each written to its unit file; or, with
+// a part that is not the whole, that range of the one slice `first`, written to its part.
 void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
                       int first, int end, bool by_bytes, Progress& progress, SolveTimes& times,
-                      GenerateSummary& summary) {
+                      GenerateSummary& summary, UnitPart part = {}) {
     const Material m = layout.material(0);
     // Whole configurations per chunk where the other solver may read the unit next.
     const bool split = by_bytes && compact_splits_configurations(layout.kings_per_men(),
@@ -81,11 +81,13 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
             [&](int s) {
                 ++summary.units_written;
                 return std::make_unique<UnitStream>(unit_path(o.dir, o.variant, m, s), o.variant,
-                                                    layout, s, split);
+                                                    layout, s, split, part);
             },
         .progress = [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
         .times = &range,
-        .metric = distance_metric(o, m)};
+        .metric = distance_metric(o, m),
+        .range = part.range,
+        .ranges = part.ranges};
     if (by_bytes) {
         solve_slices_compact(o.variant, layout, store, o.tuning, slices,
                              [&](int slice, const SliceChunkFn& values) {
@@ -120,10 +122,10 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
                              std::to_string(layout.slice_count()) + " units complete, resumed");
         try {
             for (int s = first; s < layout.slice_count();) {
-                const bool by_bytes = slice_by_bytes(o, layout, compact, s);
+                const bool by_bytes = goes_by_bytes(o, layout, compact, s);
                 int end = s + 1;
                 while (end < layout.slice_count() &&
-                       slice_by_bytes(o, layout, compact, end) == by_bytes)
+                       goes_by_bytes(o, layout, compact, end) == by_bytes)
                     ++end;
                 solve_unit_range(o, layout, store, s, end, by_bytes, progress, times, summary);
                 s = end;
@@ -163,6 +165,61 @@ std::uint64_t write_from_units(const GenerateOptions& o, const PairLayout& layou
 }
 
 }  // namespace
+
+bool slice_cuts(const GenerateOptions& o, const PairLayout& layout, bool compact, int s,
+                int threads) {
+    return slice_cuts_into_ranges(o.variant, layout.index(0), s, threads,
+                                  layout.unit_chunk_positions(), compact);
+}
+
+bool slice_written(const GenerateOptions& o, const PairLayout& layout, int s) {
+    return unit_opens(o, layout, s);
+}
+
+bool slice_part_written(const GenerateOptions& o, const PairLayout& layout, int s, UnitPart part) {
+    return unit_part_opens(unit_path(o.dir, o.variant, layout.material(0), s), o.variant, layout, s,
+                           part);
+}
+
+void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
+                      bool compact, int s, UnitPart part, Progress& progress, SolveTimes& times,
+                      GenerateSummary& summary) {
+    if (s > 0 && !unit_written(o, layout, s - 1))
+        throw Error(pair_label(layout.material(0)) + ": slice " + std::to_string(s - 1) +
+                    " is not complete before slice " + std::to_string(s));
+    if (!part.whole() && !slice_cuts(o, layout, compact, s, active_threads()))
+        throw Error(pair_label(layout.material(0)) + ": slice " + std::to_string(s) +
+                    " cannot be cut into ranges (its configurations are not solved one at a "
+                    "time into its unit)");
+    const std::filesystem::path unit = unit_path(o.dir, o.variant, layout.material(0), s);
+    std::error_code ec;
+    std::filesystem::remove(unit_part_path(unit, part), ec);
+    try {
+        solve_unit_range(o, layout, store, s, s + 1, goes_by_bytes(o, layout, compact, s), progress,
+                         times, summary, part);
+    } catch (const DamagedUnit& d) {
+        throw Error(pair_label(layout.material(0)) + ": the unit of slice " +
+                    std::to_string(d.slice) +
+                    " is damaged, or its parts do not cover it; run again to solve it again");
+    }
+}
+
+std::uint64_t write_pair_units(const GenerateOptions& o, const PairLayout& layout,
+                               const PairStep& step,
+                               const std::function<bool(Material)>& loaded_again) {
+    for (int s = 0; s < layout.slice_count(); ++s)
+        if (!unit_opens(o, layout, s))
+            throw Error(pair_label(layout.material(0)) + ": the unit of slice " +
+                        std::to_string(s) +
+                        " is missing or damaged, or its parts do not cover it; run again to "
+                        "solve it again");
+    try {
+        return write_from_units(o, layout, step, loaded_again);
+    } catch (const DamagedUnit& d) {
+        throw Error(pair_label(layout.material(0)) + ": the unit of slice " +
+                    std::to_string(d.slice) + " is damaged; run again to solve it again");
+    }
+}
 
 // Solves the pair in units and writes its table files from them; returns the bytes written.
 // A damaged unit file found while writing is solved again, with every slice after it.

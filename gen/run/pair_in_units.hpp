@@ -13,11 +13,37 @@
 #include "gen/run/generate.hpp"
 #include "gen/solve/solver.hpp"
 #include "gen/store/solved_store.hpp"
+#include "gen/units/pair_layout.hpp"
+#include "gen/units/unit_file.hpp"
 
 namespace damas {
 
 // Removes the pair's unit files of slices `from` on (and what a killed writer left of them).
 void remove_units(const GenerateOptions& o, Material m, int slices, int from = 0);
+
+// Cut slices (damas-mpi, docs/distributed.md): a pair in units whose slices are solved as
+// ranges of men configurations, each a unit of work of its own written to its part of the
+// slice's unit (gen/units/unit_file.hpp), then its table files written from them.
+
+// Whether slice s can be cut into ranges on `threads` threads (compact: a pair the plan gives
+// the byte-a-position solver): gen/solve/compact/compact_solver.hpp's slice_cuts_into_ranges.
+bool slice_cuts(const GenerateOptions& o, const PairLayout& layout, bool compact, int s,
+                int threads);
+// Whether slice s is written whole (its unit file or a complete set of parts that covers it),
+// and whether part `part` of it is.
+bool slice_written(const GenerateOptions& o, const PairLayout& layout, int s);
+bool slice_part_written(const GenerateOptions& o, const PairLayout& layout, int s, UnitPart part);
+// Solves range `part` of slice s (the whole slice if part.whole()) into its part of the unit; the
+// slice before must be written. Throws Error if it is not, if the slice cannot be cut, or if a
+// unit read is damaged (a rerun solves it again).
+void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
+                      bool compact, int s, UnitPart part, Progress& progress, SolveTimes& times,
+                      GenerateSummary& summary);
+// Writes the pair's table files from its units, every slice written; returns the bytes written.
+// Throws Error if a unit is missing or damaged.
+std::uint64_t write_pair_units(const GenerateOptions& o, const PairLayout& layout,
+                               const PairStep& step,
+                               const std::function<bool(Material)>& loaded_again);
 
 // Solves the pair in units and writes its table files from them; returns the bytes written.
 // `solved` is set when the last slice is solved; `loaded_again` names the classes that get a

@@ -1,5 +1,6 @@
 #include "gen/run/pair_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "gen/store/solved_store.hpp"
 #include "gen/write/pair_writer.hpp"
 #include "index/class_index.hpp"
+#include "rules/error.hpp"
 
 namespace damas {
 namespace {
@@ -89,6 +91,32 @@ struct PairRunner::State {
             }
     }
 
+    // Sets the store up for pair i as the plan says and loads what the pair reads that it does
+    // not hold; returns the seconds that took.
+    double prepare_store(std::size_t i) {
+        const auto loading = std::chrono::steady_clock::now();
+        const PairStep& step = plan.pairs.at(i);
+        if (plan.bounded) {
+            store.read_through(step.read_through, step.cache_bytes);
+            store.retain(step.keep);
+        } else
+            store.evict(plan.classes.back().pieces(), top_uses.needed_from(i));
+        reset_peak_resident();
+        store.load_below(step.material);
+        store.load_below(step.material.mirrored());
+        const double loaded =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count();
+        summary.load_seconds += loaded;
+        return loaded;
+    }
+    void note_peak(const std::string& label) {
+        const std::uint64_t peak = peak_resident_bytes();
+        if (peak > summary.peak_resident_bytes) {
+            summary.peak_resident_bytes = peak;
+            summary.peak_pair = label;
+        }
+    }
+
     State(const GenerateOptions& options, const GenerationPlan& p, Progress& pr)
         : o(options),
           plan(p),
@@ -138,27 +166,15 @@ void PairRunner::run(std::size_t i) {
     Progress& progress = state_->progress;
     SolvedStore& store = state_->store;
     GenerateSummary& summary = state_->summary;
-    const int top = plan.classes.back().pieces();
     const PairStep& step = plan.pairs.at(i);
     const Material m = step.material;
     const bool single = m == m.mirrored();
     state_->pair = i;
     if (skip_if_complete(i)) return;
-    const auto loading = std::chrono::steady_clock::now();
+    const auto t0 = std::chrono::steady_clock::now();  // the pair's time includes loading
     const double cpu0 = cpu_seconds();
-    if (plan.bounded) {
-        store.read_through(step.read_through, step.cache_bytes);
-        store.retain(step.keep);
-    } else
-        store.evict(top, state_->top_uses.needed_from(i));
-    reset_peak_resident();
-    store.load_below(m);
-    store.load_below(m.mirrored());
+    const double loaded = state_->prepare_store(i);
     const std::string label = pair_label(m);
-    const auto t0 = loading;  // the pair's time includes loading what it reads
-    const double loaded =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - loading).count();
-    summary.load_seconds += loaded;
     progress.start(label + (step.in_units ? " (" + std::to_string(step.slices) + " units" +
                                                 (step.compact ? ", a byte a position)" : ")")
                                           : ""),
@@ -194,10 +210,7 @@ void PairRunner::run(std::size_t i) {
     const double solving = std::chrono::duration<double>(solved - t0).count() - loaded;
     const double writing = secs - loaded - solving;
     const std::uint64_t peak = peak_resident_bytes();
-    if (peak > summary.peak_resident_bytes) {
-        summary.peak_resident_bytes = peak;
-        summary.peak_pair = label;
-    }
+    state_->note_peak(label);
     char note[400];
     std::snprintf(note, sizeof note,
                   "%s: %llu positions in %.2f s (%.2f M pos/s; classes loaded in %.2f s; "
@@ -210,6 +223,139 @@ void PairRunner::run(std::size_t i) {
                   static_cast<double>(step.peak_bytes) / (1024.0 * 1024.0));
     progress.finish(note);
     state_->remove_solved_files_after(i);
+}
+
+void PairRunner::run_slice_part(std::size_t i, int s, UnitPart part) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    if (!step.in_units) throw Error(pair_label(step.material) + " is not solved in units");
+    state_->pair = i;
+    const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_seconds();
+    const double loaded = state_->prepare_store(i);
+    const PairLayout layout(o.variant.info().board, step.material, o.tuning);
+    if (s < 0 || s >= layout.slice_count()) throw Error("no slice " + std::to_string(s));
+    std::string label = pair_label(step.material) + " slice " + std::to_string(s);
+    if (!part.whole())
+        label += " range " + std::to_string(part.range + 1) + " of " + std::to_string(part.ranges);
+    const std::uint64_t positions = layout.slice_positions(s);
+    state_->progress.start(label, positions);
+    SolveTimes times;
+    solve_slice_part(o, layout, state_->store, step.compact, s, part, state_->progress, times,
+                     state_->summary);
+    if (!part.whole()) ++state_->summary.slice_ranges_solved;
+    state_->note_peak(label);
+    char note[300];
+    std::snprintf(note, sizeof note,
+                  "%s: of %llu positions, in %.2f s (classes loaded in %.2f s; CPU %.2f s; peak "
+                  "%.0f MiB, planned %.0f)",
+                  label.c_str(), static_cast<unsigned long long>(positions),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  loaded, cpu_seconds() - cpu0,
+                  static_cast<double>(peak_resident_bytes()) / (1024.0 * 1024.0),
+                  static_cast<double>(step.peak_bytes) / (1024.0 * 1024.0));
+    state_->progress.finish(note);
+}
+
+void PairRunner::write_from_units(std::size_t i) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    const Material m = step.material;
+    state_->pair = i;
+    if (skip_if_complete(i)) return;
+    if (!step.in_units) throw Error(pair_label(m) + " is not solved in units");
+    const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_seconds();
+    reset_peak_resident();
+    if (step.empty_store_before_writing) state_->store.retain({});
+    const PairLayout layout(o.variant.info().board, m, o.tuning);
+    const std::string label = pair_label(m) + " written from its units";
+    state_->progress.start(label, step.positions);
+    state_->summary.bytes_written +=
+        write_pair_units(o, layout, step, std::function<bool(Material)>());
+    remove_leftovers(o, m);
+    remove_units(o, m, step.slices);
+    ++state_->summary.pairs_in_units;
+    state_->summary.positions += step.positions;
+    state_->summary.classes_built += m == m.mirrored() ? 1 : 2;
+    state_->note_peak(label);
+    char note[300];
+    std::snprintf(note, sizeof note, "%s: %llu positions in %.2f s (CPU %.2f s; peak %.0f MiB)",
+                  label.c_str(), static_cast<unsigned long long>(step.positions),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  cpu_seconds() - cpu0,
+                  static_cast<double>(peak_resident_bytes()) / (1024.0 * 1024.0));
+    state_->progress.finish(note);
+}
+
+std::vector<bool> PairRunner::slice_parts_written(std::size_t i,
+                                                  const std::vector<int>& ranges_by_slice) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    const PairLayout layout(o.variant.info().board, step.material, o.tuning);
+    if (static_cast<int>(ranges_by_slice.size()) != layout.slice_count())
+        throw Error(pair_label(step.material) + ": one count of ranges a slice");
+    std::vector<bool> written;
+    int s = 0;
+    for (; s < layout.slice_count() && slice_written(o, layout, s); ++s)
+        written.insert(written.end(), static_cast<std::size_t>(ranges_by_slice[s]), true);
+    if (s == layout.slice_count()) return written;
+    // The first slice not written: its ranges whose parts are, unless they all are (then they do
+    // not cover it: damaged, or ranges of another cut, and solved again).
+    const int ranges = ranges_by_slice[s];
+    std::vector<bool> parts;
+    for (int r = 0; r < ranges; ++r)
+        parts.push_back(ranges > 1 && slice_part_written(o, layout, s, {r, ranges}));
+    if (std::find(parts.begin(), parts.end(), false) == parts.end()) {
+        parts.assign(parts.size(), false);
+        remove_units(o, step.material, s + 1, s);
+    }
+    std::uint64_t resumed = 0;
+    for (const bool p : parts) resumed += p ? 1 : 0;
+    written.insert(written.end(), parts.begin(), parts.end());
+    remove_units(o, step.material, layout.slice_count(), s + 1);
+    for (++s; s < layout.slice_count(); ++s)
+        written.insert(written.end(), static_cast<std::size_t>(ranges_by_slice[s]), false);
+    if (resumed > 0 || written.front())
+        state_->progress.message(pair_label(step.material) + ": resumed from its units");
+    return written;
+}
+
+std::vector<bool> complete_work(PairRunner& work, const WorkGraph& graph) {
+    std::size_t pairs = 0;
+    for (const WorkNode& node : graph.nodes) pairs = std::max(pairs, node.pair + 1);
+    std::vector<bool> pair_done(pairs, false);
+    for (std::size_t i = 0; i < pairs; ++i) pair_done[i] = work.skip_if_complete(i);
+    std::vector<bool> done(graph.nodes.size(), false);
+    for (std::size_t n = 0; n < graph.nodes.size();) {
+        const std::size_t i = graph.nodes[n].pair;
+        if (pair_done[i] || graph.nodes[n].kind == WorkNode::Kind::pair) {
+            done[n++] = pair_done[i];
+            continue;
+        }
+        // A cut pair: its ranges in slice order, then the writing of its files.
+        for (const bool written : work.slice_parts_written(i, graph.ranges_by_slice.at(i)))
+            done.at(n++) = written;
+        if (graph.nodes.at(n).kind != WorkNode::Kind::write)
+            throw Error("the units of work of " + pair_label(graph.graph.pairs[n]) +
+                        " are not its ranges then its writing");
+        ++n;
+    }
+    return done;
+}
+
+void run_work(PairRunner& work, const WorkNode& node) {
+    switch (node.kind) {
+        case WorkNode::Kind::pair:
+            work.run(node.pair);
+            return;
+        case WorkNode::Kind::range:
+            work.run_slice_part(node.pair, node.slice, {node.range, node.ranges});
+            return;
+        case WorkNode::Kind::write:
+            work.write_from_units(node.pair);
+            return;
+    }
 }
 
 }  // namespace damas

@@ -16,12 +16,15 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "gen/options.hpp"
 #include "gen/plan/plan.hpp"
+#include "gen/plan/work_graph.hpp"
 #include "gen/process/progress.hpp"
 #include "gen/run/run_steps.hpp"
 #include "gen/run/summary.hpp"
+#include "gen/units/unit_file.hpp"
 
 namespace damas {
 
@@ -43,11 +46,30 @@ class PairRunner : public PairWork {
     // Solves pair i (the plan's index) and writes its files, unless skip_if_complete(i); its
     // inputs' files must be complete. Counted in summary().
     void run(std::size_t i) override;
+
+    // A pair in units cut into ranges of men configurations (damas-mpi: gen/plan/work_graph.hpp),
+    // each range a unit of work that any worker may take once the slice before is written:
+    // range `part` of slice s of pair i (the whole slice if part.whole()), written to its part
+    // of the slice's unit; then, every slice written, the pair's table files from its units.
+    void run_slice_part(std::size_t i, int s, UnitPart part);
+    void write_from_units(std::size_t i);
+    // Before a cut pair i resumes (its files not complete): whether each range of each slice is
+    // written, ranges_by_slice[s] ranges to slice s, in slice then range order. The slices
+    // written count from the first; of the first slice not written, the ranges whose parts are
+    // (all of them removed if they do not cover it); the units of later slices are removed.
+    std::vector<bool> slice_parts_written(std::size_t i, const std::vector<int>& ranges_by_slice);
+
     const GenerateSummary& summary() const;
 
   private:
     struct State;
     std::unique_ptr<State> state_;
 };
+
+// The units of work of a run over several workers (gen/plan/work_graph.hpp) on a runner: which
+// are complete (their files checked: the pairs skipped, the ranges of cut pairs resumed), one
+// flag a node; and one unit done.
+std::vector<bool> complete_work(PairRunner& work, const WorkGraph& graph);
+void run_work(PairRunner& work, const WorkNode& node);
 
 }  // namespace damas

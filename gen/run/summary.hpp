@@ -22,6 +22,9 @@ struct GenerateSummary {
     std::uint64_t budget_bytes = 0;
     int pairs_in_units = 0;
     std::uint64_t units_written = 0, units_resumed = 0;  // unit files solved, found complete
+    // Ranges of cut slices solved (damas-mpi: a slice's men configurations over ranks), each
+    // written to its part of the slice's unit (also counted in units_written).
+    std::uint64_t slice_ranges_solved = 0;
     // The process's peak resident memory (VmHWM), and the pair during which it was reached.
     std::uint64_t peak_resident_bytes = 0;
     std::string peak_pair;

@@ -72,7 +72,8 @@ class Components final : public ComponentSolver {
     Components(const PairTables& tables, const PreviousSlice& previous)
         : tables_(tables), initialiser_(tables, previous), predecessors_(tables) {}
 
-    void solve(const SliceLayout& slice, SliceOutput& output, SolveTimes& times) override;
+    void solve(const SliceLayout& slice, ConfigurationRange range, SliceOutput& output,
+               SolveTimes& times) override;
 
   private:
     std::uint64_t kings_per_men() const { return tables_.kings_per_men(); }
@@ -93,7 +94,8 @@ class Components final : public ComponentSolver {
 };
 
 template <class R>
-void Components<R>::solve(const SliceLayout& slice, SliceOutput& output, SolveTimes& times) {
+void Components<R>::solve(const SliceLayout& slice, ConfigurationRange range, SliceOutput& output,
+                          SolveTimes& times) {
     const auto t0 = std::chrono::steady_clock::now();
     slice_ = &slice;
     output_ = &output;
@@ -101,7 +103,7 @@ void Components<R>::solve(const SliceLayout& slice, SliceOutput& output, SolveTi
     // Made as they are solved: a list of the slice's components took 48 bytes a configuration
     // (4.5 GB for the largest slice of international 3040, 93 M).
     std::atomic<std::uint64_t> components{0};
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, slice.men[0].size(), 1),
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(range.first, range.end, 1),
                       [&](const auto& r) {
                           Component& component = components_.local();
                           if (!component.states) {

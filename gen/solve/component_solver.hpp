@@ -27,8 +27,11 @@ namespace damas::solving {
 class ComponentSolver {
   public:
     virtual ~ComponentSolver() = default;
-    // Solves `slice` into `output` (held or streamed), its man moves reading `previous`.
-    virtual void solve(const SliceLayout& slice, SliceOutput& output, SolveTimes& times) = 0;
+    // Solves the components of `slice` whose class 0 configuration's rank in the slice is in
+    // `range` (every one: [0, slice.men[0].size())) into `output` (held or streamed), its man
+    // moves reading `previous`.
+    virtual void solve(const SliceLayout& slice, ConfigurationRange range, SliceOutput& output,
+                       SolveTimes& times) = 0;
 };
 
 std::unique_ptr<ComponentSolver> make_component_solver(const PairTables& tables,

@@ -80,6 +80,8 @@ class PairSolver {
         std::uint64_t done = 0;
         for (int s = 0; s < first; ++s) done += tables_.layout.slice_positions(s);
         progress_.start(done);
+        if (slices_.ranges > 1 && end() != first + 1)
+            throw Error("a range of configurations is of one slice");
         for (int s = first; s < end(); ++s) solve_slice(s, solved);
         if (slices_.times) *slices_.times = times_;
     }
@@ -104,8 +106,13 @@ class PairSolver {
         const std::uint64_t positions = tables_.layout.slice_positions(s);
         progress_.begin_slice(positions);
         SliceValues values;
-        if (stream_unit() && open_unit() && components &&
-            UnitStream::streams(tables_.kings_per_men(), tables_.layout.unit_chunk_positions())) {
+        const bool streamed =
+            stream_unit() && open_unit() && components &&
+            UnitStream::streams(tables_.kings_per_men(), tables_.layout.unit_chunk_positions());
+        if (slices_.ranges > 1 && !streamed)
+            throw Error("slice " + std::to_string(s) + " of " + tables_.materials[0].name() +
+                        " is not solved a configuration at a time: it cannot be cut into ranges");
+        if (streamed) {
             output_.stream(stream_unit()(s));
             solve(slice, components);
             output_.close_stream();
@@ -115,6 +122,7 @@ class PairSolver {
             values = output_.take_values();
             solved(values);
         }
+        if (s + 1 == end()) return;  // no slice after it here (with a range: not complete)
         if (open_unit()) {
             values = {};
             std::unique_ptr<UnitReader> unit = open_unit()(s);
@@ -127,7 +135,9 @@ class PairSolver {
     void solve(const solving::SliceLayout& slice, bool components) {
         if (components) {
             if (!components_) components_ = solving::make_component_solver(tables_, previous_);
-            components_->solve(slice, output_, times_);
+            components_->solve(
+                slice, configuration_range(slice.men[0].size(), slices_.range, slices_.ranges),
+                output_, times_);
         } else {
             whole_->solve(slice, output_, progress_, times_);
         }
@@ -198,6 +208,18 @@ void solve_slices(const Variant& v, const PairLayout& layout, const SolvedStore&
                   const SlicesToSolve& slices, SliceValues previous, const SliceFn& solved,
                   SliceSolving solving) {
     PairSolver(v, layout, store, slices, solving).run(std::move(previous), solved);
+}
+
+ConfigurationRange configuration_range(std::uint64_t n, int r, int ranges) {
+    if (ranges < 1 || r < 0 || r >= ranges) throw Error("bad range of configurations");
+    // n * k / ranges without overflow: n = q * ranges + rest.
+    const std::uint64_t q = n / static_cast<unsigned>(ranges),
+                        rest = n % static_cast<unsigned>(ranges);
+    const auto at = [&](int k) {
+        const auto uk = static_cast<std::uint64_t>(k);
+        return q * uk + rest * uk / static_cast<unsigned>(ranges);
+    };
+    return {at(r), at(r + 1)};
 }
 
 bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, int threads) {

@@ -154,7 +154,20 @@ struct SlicesToSolve {
     ProgressFn progress = {};
     SolveTimes* times = nullptr;  // filled at the end when given
     Metric metric = Metric::dtw;  // the distance solved: dtw or mtc (above)
+    // Only range `range` of `ranges` of the one slice asked for (end == first + 1): the
+    // components (or the byte-a-position solver's groups) whose first men configuration is in
+    // that range of class 0's configurations of the slice (configuration_range), streamed by
+    // stream_unit to the range's part of the unit (gen/units/unit_file.hpp). damas-mpi cuts a
+    // slice over ranks this way (docs/distributed.md); only a slice solved a configuration at a
+    // time into its unit can be cut (slice_streamed_in_units). 0 of 1: the whole slice.
+    int range = 0, ranges = 1;
 };
+
+// Range r of `ranges` of n configurations (or groups): [first, end), as even as integers allow.
+struct ConfigurationRange {
+    std::uint64_t first = 0, end = 0;
+};
+ConfigurationRange configuration_range(std::uint64_t n, int r, int ranges);
 
 // Throws Error if the variant's pairs cannot be solved for `metric` (mtc: turkish, above).
 void check_solvable(const Variant& v, Metric metric);

@@ -24,8 +24,9 @@ constexpr char magic[8] = {'D', 'A', 'M', 'A', 'S', 'U', 'N', 'I'};
 constexpr std::uint32_t version = 2;
 constexpr std::size_t header_size = 88, label_size = 32, entry_size = 40;
 
-std::string label(const Variant& v, Material m) {
-    return v.name() + " " + m.name();
+// "english 2211", and for a part of a slice "english 2211 1-3".
+std::string label(const Variant& v, Material m, const std::string& part = {}) {
+    return v.name() + " " + m.name() + (part.empty() ? "" : " " + part);
 }
 
 struct Header {
@@ -42,14 +43,15 @@ std::uint64_t get64(const unsigned char* at) {
 }
 
 Header make_header(const Variant& v, Material m, int slice, std::uint64_t positions,
-                   std::uint64_t chunks, std::uint64_t table_offset, std::uint64_t table_hash) {
+                   std::uint64_t chunks, std::uint64_t table_offset, std::uint64_t table_hash,
+                   const std::string& part = {}) {
     Header h;
     std::memcpy(h.bytes, magic, 8);
     const std::uint32_t ver = version, sl = static_cast<std::uint32_t>(slice);
     std::memcpy(h.bytes + 8, &ver, 4);
     std::memcpy(h.bytes + 12, &sl, 4);
     put64(h.bytes + 16, positions);
-    const std::string name = label(v, m);
+    const std::string name = label(v, m, part);
     std::memcpy(h.bytes + 24, name.data(), std::min(name.size(), label_size));
     put64(h.bytes + 56, chunks);
     put64(h.bytes + 64, table_offset);
@@ -104,7 +106,15 @@ void Writer::put(std::size_t k, std::uint64_t first, std::uint64_t positions,
     end_ += compressed.size();
 }
 
-void Writer::close(const Variant& v, Material m, int slice, std::uint64_t positions) {
+void Writer::close_part(const Variant& v, Material m, int slice, const std::string& part) {
+    std::erase_if(table_, [](const Chunk& c) { return c.positions == 0; });
+    std::uint64_t positions = 0;
+    for (const Chunk& c : table_) positions += c.positions;
+    close(v, m, slice, positions, part);
+}
+
+void Writer::close(const Variant& v, Material m, int slice, std::uint64_t positions,
+                   const std::string& part) {
     std::vector<unsigned char> table(table_.size() * entry_size);
     for (std::size_t k = 0; k < table_.size(); ++k) {
         const Chunk& c = table_[k];
@@ -114,7 +124,7 @@ void Writer::close(const Variant& v, Material m, int slice, std::uint64_t positi
     }
     pwrite_all(table.data(), table.size(), end_);
     const Header h = make_header(v, m, slice, positions, table_.size(), end_,
-                                 xxh64(std::as_bytes(std::span(table))));
+                                 xxh64(std::as_bytes(std::span(table))), part);
     pwrite_all(h.bytes, header_size, 0);
     fd_.reset();
     if (::rename(tmp_.c_str(), path_.c_str()) != 0)
@@ -160,15 +170,23 @@ void put_chunks(Writer& out, const std::filesystem::path& path, const std::vecto
     });
 }
 
-std::optional<std::vector<Chunk>> read_table(int fd, const Variant& v, Material m, int slice,
-                                             std::uint64_t positions) {
+namespace {
+
+// The chunk table of the file at fd: its header checked against v, m and slice, and its
+// positions against `positions` (a whole slice's) or, for a part, at most `slice_positions`.
+// Chunks in order; a whole slice's cover it, a part's do not overlap and stay within the slice.
+std::optional<std::vector<Chunk>> table_of(int fd, const Variant& v, Material m, int slice,
+                                           std::uint64_t positions, const std::string* part,
+                                           std::uint64_t slice_positions) {
     Header h;
     if (::pread(fd, h.bytes, header_size, 0) != static_cast<ssize_t>(header_size))
         return std::nullopt;
+    if (part) positions = get64(h.bytes + 16);
     const std::uint64_t count = get64(h.bytes + 56), table_offset = get64(h.bytes + 64);
-    const Header expected =
-        make_header(v, m, slice, positions, count, table_offset, get64(h.bytes + 72));
-    if (std::memcmp(expected.bytes, h.bytes, header_size) != 0 || count == 0 || count > positions)
+    const Header expected = make_header(v, m, slice, positions, count, table_offset,
+                                        get64(h.bytes + 72), part ? *part : std::string());
+    if (std::memcmp(expected.bytes, h.bytes, header_size) != 0 || count > positions ||
+        (count == 0 && !part) || positions > slice_positions)
         return std::nullopt;
     std::vector<unsigned char> table(count * entry_size);
     if (::pread(fd, table.data(), table.size(), static_cast<off_t>(table_offset)) !=
@@ -176,16 +194,32 @@ std::optional<std::vector<Chunk>> read_table(int fd, const Variant& v, Material 
         xxh64(std::as_bytes(std::span(table))) != get64(h.bytes + 72))
         return std::nullopt;
     std::vector<Chunk> chunks;
-    std::uint64_t next = 0;
+    std::uint64_t next = 0, held = 0;
     for (std::size_t k = 0; k < count; ++k) {
         const unsigned char* at = table.data() + k * entry_size;
         const Chunk c{get64(at), get64(at + 8), get64(at + 16), get64(at + 24), get64(at + 32)};
-        if (c.first != next || c.positions == 0) return std::nullopt;
-        next += c.positions;
+        if ((part ? c.first < next : c.first != next) || c.positions == 0 ||
+            c.first >= slice_positions || c.positions > slice_positions - c.first)
+            return std::nullopt;
+        next = c.first + c.positions;
+        held += c.positions;
         chunks.push_back(c);
     }
-    if (next != positions) return std::nullopt;
+    if (held != positions) return std::nullopt;
     return chunks;
+}
+
+}  // namespace
+
+std::optional<std::vector<Chunk>> read_table(int fd, const Variant& v, Material m, int slice,
+                                             std::uint64_t positions) {
+    return table_of(fd, v, m, slice, positions, nullptr, positions);
+}
+
+std::optional<std::vector<Chunk>> read_part_table(int fd, const Variant& v, Material m, int slice,
+                                                  std::uint64_t slice_positions,
+                                                  const std::string& part) {
+    return table_of(fd, v, m, slice, 0, &part, slice_positions);
 }
 
 bool read_chunk(int fd, const Chunk& c, std::vector<std::byte>& raw) {

@@ -6,8 +6,9 @@
 //    0   8  magic "DAMASUNI"
 //    8   4  format version (2)
 //   12   4  slice (a unit file's; all ones in a solved class file)
-//   16   8  positions in the file
-//   24  32  the variant's name and a class ("english 2211"), NUL-padded
+//   16   8  positions in the file (a part of a slice: those of its chunks)
+//   24  32  the variant's name and a class ("english 2211"; a part of a slice adds its range,
+//           "english 2211 1-3"), NUL-padded
 //   56   8  chunk count
 //   64   8  offset of the chunk table
 //   72   8  xxh64 of the chunk table
@@ -74,8 +75,14 @@ class Writer {
     // Chunk k (in position order) compressed; any order, one call at a time.
     void put(std::size_t k, std::uint64_t first, std::uint64_t positions,
              std::span<const std::byte> compressed, std::uint64_t hash);
-    // The header names v, m and slice, and the file holds `positions`.
-    void close(const Variant& v, Material m, int slice, std::uint64_t positions);
+    // The header names v, m and slice (and `part`, a part of the slice: "1-3"), and the file
+    // holds `positions`.
+    void close(const Variant& v, Material m, int slice, std::uint64_t positions,
+               const std::string& part = {});
+    // A part of a slice (a unit file of a range of its men configurations, named `part` in the
+    // header's label: gen/units/unit_file.hpp): only the chunks put, in slot order; the header's
+    // positions are theirs.
+    void close_part(const Variant& v, Material m, int slice, const std::string& part);
 
   private:
     void pwrite_all(const void* data, std::size_t n, std::uint64_t at);
@@ -100,6 +107,13 @@ void put_chunks(Writer& out, const std::filesystem::path& path, const std::vecto
 // slice, positions): chunks in order, covering `positions`. Nothing if anything differs.
 std::optional<std::vector<Chunk>> read_table(int fd, const Variant& v, Material m, int slice,
                                              std::uint64_t positions);
+
+// The same for part `part` of a slice (Writer::close_part): its chunks in order, not
+// overlapping, within the slice's `slice_positions`, holding the positions its header says (none
+// at all for a range that has no configuration).
+std::optional<std::vector<Chunk>> read_part_table(int fd, const Variant& v, Material m, int slice,
+                                                  std::uint64_t slice_positions,
+                                                  const std::string& part);
 
 // Chunk c's values (raw.size() bytes of them) decompressed into raw and checked; false if
 // damaged.

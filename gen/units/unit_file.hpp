@@ -16,6 +16,13 @@
 // that the writer can read a class's values in class order from every slice's unit at once, a chunk
 // at a time, and never the whole pair (ClassStream). A unit whose checksums fail (one that did
 // not reach the disk before a power loss) is solved again.
+//
+// Parts (damas-mpi: a slice cut into ranges of men configurations, each solved on its own rank,
+// docs/distributed.md): range r of K is written to <class>.<slice>.<r>-<K>.unit, the same layout
+// with only the chunks of that range's configurations (one configuration, or a part of one, a
+// chunk: the streamed chunking); the slice is complete when all K are. Nothing merges them: a
+// reader of the slice (UnitReader) opens the whole unit file, or else a complete set of parts,
+// and checks that their chunks cover the slice exactly, each position once.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +44,20 @@ struct DamagedUnit {
     int slice;
 };
 
+// Which part of a slice a unit file holds: range `range` of `ranges` (the whole slice: 0 of 1).
+struct UnitPart {
+    int range = 0;
+    int ranges = 1;
+    bool whole() const { return ranges == 1; }
+};
+// The file of a part of the slice whose unit file is `unit` (`unit` itself for the whole).
+std::filesystem::path unit_part_path(const std::filesystem::path& unit, UnitPart part);
+// Whether part `part` of the slice is written and its chunk table whole (a part, not the slice).
+bool unit_part_opens(const std::filesystem::path& unit, const Variant& v, const PairLayout& layout,
+                     int slice, UnitPart part);
+// Removes the slice's unit file and its parts, and what a killed writer left of them.
+void remove_unit_files(const std::filesystem::path& unit);
+
 void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                 const SliceValues& values);
 // Fills the values of slice positions [first, first + outcomes.size()) (thread-safe).
@@ -50,11 +71,12 @@ void write_unit(const std::filesystem::path& path, const Variant& v, const PairL
 // values. Each put() is one whole chunk: a men configuration, or with `split` a part of one of
 // at most a chunk's positions (the byte-a-position solver's groups,
 // gen/solve/compact/compact_solver.hpp); close() once every one is in. Destroyed without close(),
-// the unfinished file is removed.
+// the unfinished file is removed. With a part (UnitPart), it writes that part's file: close()
+// takes the chunks put, whatever they are (the readers check that the parts cover the slice).
 class UnitStream {
   public:
     UnitStream(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
-               int slice, bool split = false);
+               int slice, bool split = false, UnitPart part = {});
     ~UnitStream();
     UnitStream(const UnitStream&) = delete;
     UnitStream& operator=(const UnitStream&) = delete;
@@ -79,7 +101,9 @@ std::optional<SliceValues> read_unit(const std::filesystem::path& path, const Va
 // may be called from any number of threads at once.
 class UnitReader {
   public:
-    // Throws DamagedUnit if the file is missing, not this unit, or its chunk table is damaged.
+    // Opens the unit file at `path`, or where there is none, the complete set of its parts
+    // (UnitPart) present. Throws DamagedUnit if there is neither, if a file is not of this unit
+    // or its chunk table is damaged, or if the parts do not cover the slice exactly.
     UnitReader(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                int slice);
     ~UnitReader();
@@ -96,8 +120,12 @@ class UnitReader {
               std::vector<std::uint8_t>& capture) const;
 
   private:
+    // Opens the parts of the slice present that form a complete set; false if none does.
+    bool open_parts(const std::filesystem::path& path, const Variant& v, const PairLayout& layout);
+
     int slice_;
-    int fd_ = -1;
+    std::vector<int> fds_;             // the unit file, or its parts
+    std::vector<std::uint32_t> file_;  // the file of each chunk
     std::vector<Chunk> chunks_;
 };
 

@@ -3,8 +3,11 @@
 # those of one process, for any number of ranks (oversubscribed too), for gen and gen-rules; a
 # rank killed in the middle ends the job, and the rerun completes the same files (slow); a
 # second job on a folder being written refuses.
+# Pairs cut over ranks (slices into ranges of men configurations, docs/distributed.md): the same
+# files, with ranges really solved (the summary counts them), and a killed cut run resumed (slow).
 # Usage: mpi_gen_checks.sh DAMAS DAMAS_MPI SCRATCH CHECK [PURE RULES]
-#        (CHECK: identical, identical_5, ranks, rules, kill, lock, errors; for rules, PURE and
+#        (CHECK: identical, identical_5, ranks, cut, cut_5, cut_kill, rules, kill, lock, errors;
+#        for rules, PURE and
 #        RULES are portuguese 2-4's pure tables and the same with its rule tables, made by one
 #        process: the ctest fixture of tests/limits, shared with test_rules_resume)
 set -euo pipefail
@@ -53,6 +56,49 @@ ranks)  # 1, 3 and 4 ranks on 2 cores; one of them with every pair in units
     "${mpi[@]}" -np 3 "$damas_mpi" gen -v russian -p 4 -t 1 --in-units -d "$scratch/units" -q \
         --no-sync
     same_database "$scratch/one" "$scratch/units" russian
+    ;;
+cut|cut_5)  # every pair in units, slices cut over 3 and 4 ranks (russian 2-4) or 3 (english 2-5)
+    variant=russian pieces=4 chunk=256
+    [ "$check" = cut_5 ] && variant=english pieces=5 chunk=1024
+    "$damas" gen -v $variant -p $pieces -d "$scratch/one" -q --no-sync
+    runs=("3 --cut-slices 3" "4")  # forced, then the rule on 4 ranks
+    [ "$check" = cut_5 ] && runs=("3 --cut-slices 3")
+    for run in "${runs[@]}"; do
+        n=${run%% *} folder=$scratch/cut${run// /}
+        extra=()
+        [ "$run" != "$n" ] && read -r -a extra <<< "${run#* }"
+        "${mpi[@]}" -np "$n" "$damas_mpi" gen -v $variant -p $pieces -t 1 --in-units \
+            --unit-chunk $chunk "${extra[@]}" -d "$folder" -q --no-sync --json > "$scratch/cut.json"
+        same_database "$scratch/one" "$folder" $variant
+        python3 - "$scratch/cut.json" <<'PY' || fail "no slice was cut over ranks ($run)"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["slice_ranges_solved"] > 0, s["slice_ranges_solved"]
+print("ranges of cut slices solved:", s["slice_ranges_solved"])
+PY
+    done
+    ;;
+cut_kill)  # kill -9 one rank of a cut run; the rerun resumes from the parts written
+    cut=(--in-units --unit-chunk 1024 --cut-slices 3)
+    "$damas" gen -v english -p 5 -d "$scratch/one" -q --no-sync
+    "${mpi[@]}" -np 3 "$damas_mpi" gen -v english -p 5 -t 1 "${cut[@]}" -d "$scratch/mpi" \
+        --no-sync > "$scratch/killed.log" 2>&1 &
+    job=$!
+    # Once a pair has parts of its slices written (a pair in progress), kill the newest rank.
+    for _ in $(seq 1 1200); do
+        [ "$(ls "$scratch/mpi/english/units" 2>/dev/null | grep -c -- '-3\.unit$' || true)" -ge 4 ] &&
+            break
+        sleep 0.1
+    done
+    victim=$(pgrep -n -f "damas-mpi gen -v english -p 5 -t 1 ${cut[*]} -d $scratch/mpi") ||
+        fail "no rank to kill"
+    kill -9 "$victim"
+    if wait "$job"; then fail "the job did not fail when a rank was killed"; fi
+    ls "$scratch/mpi/english/units" | grep -q -- '-3\.unit$' || fail "no part of a slice was kept"
+    "${mpi[@]}" -np 2 "$damas_mpi" gen -v english -p 5 -t 1 "${cut[@]}" -d "$scratch/mpi" \
+        --no-sync > "$scratch/resumed.log" 2>&1
+    grep -q "resumed from its units" "$scratch/resumed.log" || fail "nothing resumed"
+    same_database "$scratch/one" "$scratch/mpi" english
     ;;
 rules)  # gen-rules over 3 ranks, against one process's files
     one=$rules
@@ -115,7 +161,8 @@ lock)  # a second job (damas-mpi or damas) on a folder being written refuses
     ;;
 errors)  # bad input: one clear line, exit code 2, from every kind of mistake
     for args in "gen -v nosuch -p 4" "gen -v english -p 11" "gen -v english -p 4 --memory 1K" \
-                "gen-rules -v english -p 3" "gen --bogus"; do
+                "gen-rules -v english -p 3" "gen --bogus" "gen -v english -p 4 --cut-slices 0" \
+                "gen -v english -p 4 --unit-chunk 5"; do
         set +e
         # shellcheck disable=SC2086
         "${mpi[@]}" -np 2 "$damas_mpi" $args -d "$scratch/bad" -q > "$scratch/out" 2> "$scratch/err"

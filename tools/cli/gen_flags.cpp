@@ -171,6 +171,11 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
     gen->add_flag("--compact", g.compact,
                   "As --in-units, and solve every pair with a byte a position, as a run does for "
                   "the pairs whose slices do not fit otherwise (slower; for checks)");
+    gen->add_option("--unit-chunk", g.unit_chunk,
+                    "Positions of a unit file's chunk (default 65536); smaller, the men "
+                    "configurations of small classes are solved one at a time into their units, "
+                    "as those of large ones are (the files do not change; for checks)")
+        ->check(CLI::Range(std::uint64_t{64}, std::uint64_t{1} << 26));
     gen->add_flag("--plan", g.plan,
                   "Generate nothing: print the classes, units, peak memory, disk and time the "
                   "run would take");
@@ -217,6 +222,7 @@ GenerateOptions generate_options(const GenFlags& o) {
     if (o.in_units) g.pair_solving = PairSolving::units;
     if (o.read_through) g.pair_solving = PairSolving::units_read_through;
     if (o.compact) g.pair_solving = PairSolving::units_compact;
+    if (o.unit_chunk > 0) g.tuning.unit_chunk_positions = o.unit_chunk;
     return g;
 }
 

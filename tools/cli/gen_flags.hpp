@@ -38,6 +38,7 @@ struct GenFlags : RunFlags {
     bool in_units = false;
     bool read_through = false;
     bool compact = false;
+    std::uint64_t unit_chunk = 0;  // 0: GenerationTuning's
 };
 
 // `per_rank`: the help of --threads and --memory speaks of each rank (damas-mpi).

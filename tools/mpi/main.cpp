@@ -6,6 +6,7 @@
 // within its own budget and solves the pairs it is handed (tools/mpi/distributed.hpp); the
 // files are byte-identical to damas's. Errors print one line and end every rank with code 2.
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "gen/limits/rule_generate.hpp"
+#include "gen/plan/work_graph.hpp"
 #include "gen/process/threads.hpp"
 #include "gen/run/generate.hpp"
 #include "index/class_index.hpp"
@@ -95,6 +97,7 @@ struct RankReport {
     std::uint64_t classes_built = 0, classes_skipped = 0, positions = 0, bytes_written = 0;
     double load_seconds = 0;
     std::uint64_t pairs_in_units = 0, units_written = 0, units_resumed = 0;
+    std::uint64_t slice_ranges_solved = 0;
     std::uint64_t pure_wins = 0, wins_drawn_by_rules = 0;
 };
 static_assert(std::is_trivially_copyable_v<RankReport>);
@@ -113,6 +116,7 @@ void counts(Summary& s, Report& r, F&& f) {
         f(s.pairs_in_units, r.pairs_in_units);
         f(s.units_written, r.units_written);
         f(s.units_resumed, r.units_resumed);
+        f(s.slice_ranges_solved, r.slice_ranges_solved);
     } else {
         f(s.classes, r.classes_built);
         f(s.pure_wins, r.pure_wins);
@@ -147,6 +151,7 @@ RankReport sum_of(const std::vector<RankReport>& reports) {
         total.pairs_in_units += r.pairs_in_units;
         total.units_written += r.units_written;
         total.units_resumed += r.units_resumed;
+        total.slice_ranges_solved += r.slice_ranges_solved;
         total.pure_wins += r.pure_wins;
         total.wins_drawn_by_rules += r.wins_drawn_by_rules;
     }
@@ -178,10 +183,11 @@ Json ranks_json(const std::vector<RankReport>& reports, double seconds) {
 void print_ranks(const std::vector<RankReport>& reports, double seconds) {
     for (std::size_t r = 0; r < reports.size(); ++r) {
         const RankTimes& t = reports[r].times;
-        std::printf("rank %zu: %.0f pairs, busy %.2f s, waiting %.2f s (%.1f%%), peak %.1f MiB\n",
-                    r, t.pairs, t.busy_seconds, t.wait_seconds,
-                    seconds > 0 ? 100.0 * t.wait_seconds / seconds : 0.0,
-                    static_cast<double>(reports[r].peak_resident_bytes) / (1024.0 * 1024.0));
+        std::printf(
+            "rank %zu: %.0f units of work, busy %.2f s, waiting %.2f s (%.1f%%), peak %.1f MiB\n",
+            r, t.pairs, t.busy_seconds, t.wait_seconds,
+            seconds > 0 ? 100.0 * t.wait_seconds / seconds : 0.0,
+            static_cast<double>(reports[r].peak_resident_bytes) / (1024.0 * 1024.0));
     }
 }
 
@@ -198,14 +204,38 @@ RankTimes run_on_ranks(const Job& job, RunSteps& run, Progress& progress, Progre
     return run_pairs(job.comm, graph, done, [&](std::size_t i) { work.run(i); });
 }
 
+// The units of work of a gen run on `ranks` ranks: its pairs, those cut into ranges as
+// gen/plan/work_graph.hpp's rule says, or every pair in units into `cut` ranges when cut > 0.
+WorkGraph gen_work(const GenerateOptions& o, const GenerationPlan& plan, const PairGraph& pairs,
+                   int ranks, int cut) {
+    return work_graph(o, plan, pairs, cut_ranges(plan, ranks, cut));
+}
+
+// A gen run's start on every rank, then its units of work over the ranks, rank 0 finding first
+// the pairs whose files are complete and the ranges of cut pairs already written.
+RankTimes run_gen_on_ranks(const Job& job, const GenerateOptions& o, GenerationRun& run, int cut,
+                           Progress& progress, Progress& work_progress) {
+    check_same_pairs(job, run.graph());
+    const WorkGraph w = gen_work(o, run.plan(), run.graph(), job.ranks, cut);
+    on_every_rank(job, [&] { run.start(job.rank == 0, progress, work_progress); });
+    PairRunner& work = run.work();
+    std::vector<bool> done(w.nodes.size(), false);
+    if (job.rank == 0) done = complete_work(work, w);
+    return run_pairs(job.comm, w.graph, done, [&](std::size_t n) { run_work(work, w.nodes[n]); });
+}
+
 // damas-mpi gen --plan: the plan of one rank (each plans within its own budget), and the time
-// the pairs' modelled times take handed out over `ranks` ranks as run_pairs does.
-void print_distributed_plan(const GenerateOptions& o, const GenerationRun& run, int ranks,
-                            bool json) {
-    const GenerationPlan& plan = run.plan();
+// the units of work's modelled times take handed out over `ranks` ranks as run_pairs does, with
+// and without pairs cut over ranks. The plan may be for other machines: its threads are not
+// checked against this one's (no GenerationRun).
+void print_distributed_plan(const GenerateOptions& o, int ranks, int cut, bool json) {
+    const GenerationPlan plan = plan_generation(o);
+    const PairGraph pairs = plan_graph(plan);
     std::vector<double> seconds;
     for (const PairStep& s : plan.pairs) seconds.push_back(s.seconds);
-    const ScheduleEstimate e = estimate_schedule(run.graph(), seconds, ranks);
+    const ScheduleEstimate uncut = estimate_schedule(pairs, seconds, ranks);
+    const WorkGraph w = gen_work(o, plan, pairs, ranks, cut);
+    const ScheduleEstimate e = estimate_schedule(w.graph, w.seconds, ranks);
     const int threads = plan.threads;
     if (json) {
         Json out = cli::plan_json(o, plan);
@@ -213,34 +243,63 @@ void print_distributed_plan(const GenerateOptions& o, const GenerationRun& run, 
         out["threads_per_rank"] = threads;
         out["distributed_seconds"] = e.seconds;
         out["chain_seconds"] = e.chain_seconds;
+        out["work_seconds"] = e.total_seconds;
+        out["units_of_work"] = w.nodes.size();
+        out["pairs_cut"] = w.pairs_cut;
+        out["slices_cut"] = w.slices_cut;
+        const HeaviestChain chain = heaviest_chain(w);
+        out["chain"] = {{"pairs_seconds", chain.pair_seconds},
+                        {"ranges_seconds", chain.range_seconds},
+                        {"writing_seconds", chain.write_seconds},
+                        {"units_of_work", chain.nodes.size()}};
+        out["uncut_distributed_seconds"] = uncut.seconds;
+        out["uncut_chain_seconds"] = uncut.chain_seconds;
         cli::print_json(out);
         return;
     }
     cli::print_plan(o, plan, false);
     std::printf(
-        "on %d ranks of %d threads: about %s (the pairs' modelled times handed out as "
-        "damas-mpi does; the heaviest chain of pairs %s; every pair on one rank %s)\n",
+        "on %d ranks of %d threads: about %s (the units of work's modelled times handed out as "
+        "damas-mpi does; the heaviest chain %s; every unit on one rank %s)\n",
         ranks, threads, cli::duration_text(e.seconds).c_str(),
         cli::duration_text(e.chain_seconds).c_str(), cli::duration_text(e.total_seconds).c_str());
+    std::printf(
+        "cut over ranks: %zu pairs, %zu slices into ranges of men configurations (%zu units of "
+        "work); without: about %s, the heaviest chain of pairs %s\n",
+        w.pairs_cut, w.slices_cut, w.nodes.size(), cli::duration_text(uncut.seconds).c_str(),
+        cli::duration_text(uncut.chain_seconds).c_str());
+    const HeaviestChain chain = heaviest_chain(w);
+    std::printf(
+        "the heaviest chain: %zu units of work, %s in pairs not cut, %s in ranges of cut "
+        "slices (slice 0's with their pair's loads), %s writing cut pairs' files\n",
+        chain.nodes.size(), cli::duration_text(chain.pair_seconds).c_str(),
+        cli::duration_text(chain.range_seconds).c_str(),
+        cli::duration_text(chain.write_seconds).c_str());
 }
 
 // gen/run/generate.hpp's GenerationRun, the ranks agreeing after each step.
-void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
+void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks, int cut) {
     GenerateOptions o;
     std::optional<GenerationRun> run;
     on_every_rank(job, [&] {
         o = cli::generate_options(flags);
-        run.emplace(o);
+        if (!flags.plan) run.emplace(o);
     });
     if (flags.plan) {
-        if (job.rank == 0)
-            print_distributed_plan(o, *run, plan_ranks > 0 ? plan_ranks : job.ranks, flags.json);
+        if (job.rank == 0) {
+            try {
+                print_distributed_plan(o, plan_ranks > 0 ? plan_ranks : job.ranks, cut, flags.json);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "damas-mpi: error: %s\n", printable(e.what(), 1000).c_str());
+                throw cli::ExitCode{2};
+            }
+        }
         return;
     }
     Progress progress = rank_progress(job, flags.quiet || job.rank != 0);
     Progress work_progress = rank_progress(job, flags.quiet);
     on_every_rank(job, [&] { run->check_fits(progress); });
-    const RankTimes times = run_on_ranks(job, *run, progress, work_progress);
+    const RankTimes times = run_gen_on_ranks(job, o, *run, cut, progress, work_progress);
     const GenerateSummary mine = run->summary();
     const std::vector<RankReport> reports = gather(job, report_of(times, mine));
     if (job.rank != 0) return;
@@ -253,11 +312,15 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
         Json out = cli::gen_summary_json(o, total);
         out.erase("peak_pair");  // of rank 0 only; each rank's peak is in ranks
         out["ranks"] = ranks_json(reports, total.seconds);
+        out["slice_ranges_solved"] = total.slice_ranges_solved;
         cli::print_json(out);
         return;
     }
     total.peak_resident_bytes = 0;  // per rank below
     cli::print_gen_summary(o, total);
+    if (total.slice_ranges_solved > 0)
+        std::printf("slices cut over ranks: %llu ranges of men configurations solved\n",
+                    static_cast<unsigned long long>(total.slice_ranges_solved));
     print_ranks(reports, total.seconds);
 }
 
@@ -302,6 +365,13 @@ int main_of_rank(int argc, char** argv, const Job& job) {
     gen->add_option("--ranks", plan_ranks,
                     "With --plan: plan for this many ranks (default: this job's)")
         ->check(CLI::PositiveNumber);
+    int cut = 0;
+    gen->add_option("--cut-slices", cut,
+                    "Cut every slice of every pair in units into this many ranges of men "
+                    "configurations, each a unit of work of its own (1: none; default: the "
+                    "pairs long against a rank's share of the run, into as many ranges as "
+                    "ranks; docs/distributed.md)")
+        ->check(CLI::Range(1, 4096));
     cli::GenRulesFlags rules_flags;
     auto* rules =
         app.add_subcommand("gen-rules",
@@ -318,7 +388,7 @@ int main_of_rank(int argc, char** argv, const Job& job) {
         return 2;
     }
     try {
-        if (gen->parsed()) run_gen(job, gen_flags, plan_ranks);
+        if (gen->parsed()) run_gen(job, gen_flags, plan_ranks, cut);
         if (rules->parsed()) run_gen_rules(job, rules_flags);
     } catch (const cli::ExitCode& e) {
         return e.code;
@@ -329,7 +399,19 @@ int main_of_rank(int argc, char** argv, const Job& job) {
 }  // namespace
 }  // namespace damas::mpi
 
+// A reader of a cut slice keeps a file open for each of its ranges, and the writer of a pair
+// reads every slice at once (gen/units/class_stream.hpp): slices times ranks files, over the
+// usual soft limit of 1024 for a pair of 65 slices on 16 ranks. The hard limit is the system's.
+static void raise_open_files_limit() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
 int main(int argc, char** argv) {
+    raise_open_files_limit();
     int provided = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     damas::mpi::Job job;

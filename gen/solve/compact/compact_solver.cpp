@@ -56,17 +56,23 @@ class CompactSolver {
           overflow_(distances_),
           deferred_(tuning.compact_deferred_batch) {}
 
+    // range of ranges: of the groups of the one slice asked for (SlicesToSolve::ranges).
     void run(int first, int end, const CompactSliceFn& solved, const OpenUnit& open_unit,
-             const OpenUnitStream& stream_unit, SolveTimes* times) {
+             const OpenUnitStream& stream_unit, SolveTimes* times, int range, int ranges) {
+        if (ranges > 1 && end != first + 1)
+            throw Error("a range of configurations is of one slice");
         for (int s = 0; s < first; ++s) progress_.skip(layout_.slice_positions(s));
         if (first > 0) read_previous(open_unit, first - 1);
         for (int s = first; s < end; ++s) {
             // By groups where configurations have at least 4 Ki positions and the unit streams.
             const bool by_groups =
                 stream_unit && UnitStream::streams(k_, layout_.unit_chunk_positions());
+            if (ranges > 1 && !by_groups)
+                throw Error("slice " + std::to_string(s) + " of " + layout_.material(0).name() +
+                            " is not solved by groups: it cannot be cut into ranges");
             index_.start_slice(s, by_groups);
             if (by_groups)
-                solve_by_groups(s, stream_unit);
+                solve_by_groups(s, stream_unit, range, ranges);
             else
                 solve_whole(s, solved);
             if (s + 1 < end) read_previous(open_unit, s);
@@ -77,10 +83,12 @@ class CompactSolver {
   private:
     int mirror(int c) const { return layout_.classes() == 1 ? 0 : 1 - c; }
 
-    // The slice's groups, each put into the slice's unit once solved.
-    void solve_by_groups(int s, const OpenUnitStream& stream_unit) {
+    // The slice's groups (those of range `range` of `ranges`), each put into the slice's unit
+    // once solved.
+    void solve_by_groups(int s, const OpenUnitStream& stream_unit, int range, int ranges) {
         const std::unique_ptr<UnitStream> unit = stream_unit(s);
-        for (std::uint32_t g = 0; g < index_.group_count(); ++g) {
+        const ConfigurationRange groups = configuration_range(index_.group_count(), range, ranges);
+        for (auto g = static_cast<std::uint32_t>(groups.first); g < groups.end; ++g) {
             solve_group(g);
             put_group(*unit);
             end_group();
@@ -419,7 +427,8 @@ void solve_slices_compact(const Variant& v, const PairLayout& layout, const Solv
     dispatch(v.base, [&](auto rules) {
         compact::CompactSolver<decltype(rules)>(v, layout, store, tuning, slices.progress,
                                                 slices.metric)
-            .run(slices.first, end, solved, slices.open_unit, slices.stream_unit, slices.times);
+            .run(slices.first, end, solved, slices.open_unit, slices.stream_unit, slices.times,
+                 slices.range, slices.ranges);
     });
 }
 

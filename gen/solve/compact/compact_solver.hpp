@@ -72,6 +72,19 @@ void solve_slices_compact(const Variant& v, const PairLayout& layout, const Solv
 // whose unit chunks are parts of a configuration, which the other solver does not read.
 bool compact_splits_configurations(std::uint64_t kings_per_men, std::uint64_t chunk_positions);
 
+// Whether a pair in units (`compact`: one the plan gives this solver) solves slice s with this
+// solver on `threads` threads, with unit chunks of chunk_positions: every slice where it splits
+// configurations, else the slices the other solver would solve whole.
+bool slice_by_bytes(const Variant& v, const ClassIndex& index, int slice, int threads,
+                    std::uint64_t chunk_positions, bool compact);
+// Whether a pair in units solves slice s a men configuration (or group) at a time straight
+// into its unit file: as components (gen/solve/solver.hpp) or by this solver's groups, either
+// where configurations have at least a sixteenth of a chunk's positions (UnitStream::streams).
+// Only these slices can be cut into ranges of configurations (SlicesToSolve::ranges), each
+// solved on its own (damas-mpi: docs/distributed.md).
+bool slice_cuts_into_ranges(const Variant& v, const ClassIndex& index, int slice, int threads,
+                            std::uint64_t chunk_positions, bool compact);
+
 // The memory solve_slices_compact needs for m's pair: a byte and a bit per position of its
 // largest slice or group, a 32nd of a byte more for the losses batched (defer_loss), the threads'
 // chunks of the slice before and buffers. hybrid: for the slices it solves in a hybrid run alone.

@@ -55,6 +55,20 @@ bool compact_splits_configurations(std::uint64_t kings_per_men, std::uint64_t ch
     return kings_per_men > 64 * chunk_positions;
 }
 
+bool slice_by_bytes(const Variant& v, const ClassIndex& index, int slice, int threads,
+                    std::uint64_t chunk_positions, bool compact) {
+    if (!compact) return false;
+    return compact_splits_configurations(index.kings_per_men(), chunk_positions) ||
+           !slice_in_components(v, index, slice, threads);
+}
+
+bool slice_cuts_into_ranges(const Variant& v, const ClassIndex& index, int slice, int threads,
+                            std::uint64_t chunk_positions, bool compact) {
+    return UnitStream::streams(index.kings_per_men(), chunk_positions) &&
+           (slice_by_bytes(v, index, slice, threads, chunk_positions, compact) ||
+            slice_in_components(v, index, slice, threads));
+}
+
 std::uint64_t compact_group_positions(const Variant& v, Material m) {
     const BoardSpec board = v.info().board;
     if (KingQuarters::holds(board, m)) return KingQuarters::pair_held_positions(m);

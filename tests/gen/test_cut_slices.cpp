@@ -1,0 +1,219 @@
+// Pairs in units cut into ranges of men configurations (gen/plan/work_graph.hpp), the units of
+// work damas-mpi hands out, run here in one process in random orders that the graph allows:
+//  - the files are byte-identical to one process's, with slices really cut (the solvers of state
+//    words, as components, and the byte-a-position solver's groups);
+//  - a run stopped between units of work resumes from the parts written, and a part lost or
+//    parts that do not cover their slice are solved again;
+//  - the graph: a range reads every range of the slice before, the writing every range of the
+//    last slice, a pair reading a cut pair waits for its files; the rule cuts nothing on one
+//    worker; bad input is refused.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <utility>
+
+#include "gen/plan/work_graph.hpp"
+#include "gen/run/pair_in_units.hpp"
+#include "gen_fixtures.hpp"
+#include "rules/error.hpp"
+
+namespace damas {
+namespace {
+
+using Tree = std::map<std::string, std::vector<char>>;
+
+// Small classes on the paths of large ones: unit chunks of 256 positions, so that men
+// configurations of 16 positions or more are solved one at a time into their unit (streamed),
+// which is what can be cut.
+GenerateOptions cut_options(const char* variant, int pieces, const std::filesystem::path& dir,
+                            PairSolving how = PairSolving::units) {
+    GenerateOptions o = test::generate_options(*parse_variant(variant), pieces, dir);
+    o.pair_solving = how;
+    o.tuning.unit_chunk_positions = 256;
+    return o;
+}
+
+struct CutRun {
+    GenerateSummary summary;
+    std::size_t units_of_work = 0, ran = 0;
+    std::size_t slices_cut = 0;
+};
+
+// The run's units of work with every pair in units cut into `ranges`, taken in a random order
+// the graph allows (as workers finishing at random would); stopped without finishing after
+// `stop_after` units (a killed run).
+CutRun run_cut(const GenerateOptions& o, int ranges, unsigned seed,
+               std::size_t stop_after = SIZE_MAX) {
+    GenerationRun run(o);
+    Progress quiet(Progress::Mode::quiet);
+    run.start(true, quiet, quiet);
+    const WorkGraph w = work_graph(o, run.plan(), run.graph(), cut_ranges(run.plan(), 1, ranges));
+    PairQueue queue(w.graph, complete_work(run.work(), w));
+    std::mt19937 rng(seed);
+    std::vector<std::size_t> running;
+    CutRun out;
+    out.units_of_work = w.nodes.size();
+    out.slices_cut = w.slices_cut;
+    while (!queue.all_done()) {
+        while (const auto n = queue.next()) running.push_back(*n);
+        if (running.empty()) ADD_FAILURE() << "nothing ready, nothing running";
+        if (running.empty()) return out;
+        const std::size_t k =
+            std::uniform_int_distribution<std::size_t>(0, running.size() - 1)(rng);
+        const std::size_t n = running[k];
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+        run_work(run.work(), w.nodes[n]);
+        queue.finish(n);
+        if (++out.ran == stop_after) return out;
+    }
+    run.finish();
+    out.summary = run.summary();
+    return out;
+}
+
+Tree tables(const std::filesystem::path& dir) {
+    Tree out;
+    for (auto& [name, bytes] : test::tree_bytes(dir))
+        if (name.ends_with(".wdl") || name.ends_with(".dtw")) out[name] = std::move(bytes);
+    return out;
+}
+
+void expect_same_tables(const Tree& a, const Tree& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& [name, bytes] : a) {
+        const auto it = b.find(name);
+        ASSERT_NE(it, b.end()) << name;
+        EXPECT_TRUE(it->second == bytes) << name << " differs";
+    }
+}
+
+TEST(CutSlices, SameFilesAsOneProcess) {
+    for (const auto& [variant, ranges] : {std::pair{"english", 3}, std::pair{"russian", 2}}) {
+        const Tree one = tables(test::shared_database(*parse_variant(variant), 4));
+        test::ScratchDir dir(std::string("cut-") + variant);
+        const CutRun r = run_cut(cut_options(variant, 4, dir.path), ranges, 7u + ranges);
+        EXPECT_GT(r.slices_cut, 0u) << variant;
+        EXPECT_GT(r.summary.slice_ranges_solved, 0u) << variant;
+        expect_same_tables(one, tables(dir.path));
+        EXPECT_FALSE(std::filesystem::exists(dir.path / variant / "units")) << variant;
+    }
+}
+
+// The byte-a-position solver's groups cut into ranges (every slice of every pair by it).
+TEST(CutSlices, ByteAPositionGroupsSameFiles) {
+    for (const char* variant : {"english", "international"}) {
+        const int pieces = std::string(variant) == "english" ? 4 : 3;
+        const Tree one = tables(test::shared_database(*parse_variant(variant), pieces));
+        test::ScratchDir dir(std::string("cut-compact-") + variant);
+        const CutRun r =
+            run_cut(cut_options(variant, pieces, dir.path, PairSolving::units_compact), 3, 11u);
+        EXPECT_GT(r.summary.slice_ranges_solved, 0u) << variant;
+        expect_same_tables(one, tables(dir.path));
+    }
+}
+
+// Stopped between units of work, then resumed; then a part lost and a part that names another
+// range: each solved again, the files the same.
+TEST(CutSlices, ResumesFromThePartsWritten) {
+    const Tree one = tables(test::shared_database(*parse_variant("russian"), 4));
+    test::ScratchDir dir("cut-resume");
+    const GenerateOptions o = cut_options("russian", 4, dir.path);
+    const CutRun full = run_cut(o, 3, 5u, SIZE_MAX);
+    std::filesystem::remove_all(dir.path);
+    const CutRun stopped = run_cut(o, 3, 5u, full.units_of_work / 2);
+    ASSERT_EQ(stopped.ran, full.units_of_work / 2);
+    const std::filesystem::path units = dir.path / "russian" / "units";
+    std::vector<std::filesystem::path> parts;
+    for (const auto& e : std::filesystem::directory_iterator(units))
+        if (e.path().filename().string().ends_with("-3.unit")) parts.push_back(e.path());
+    ASSERT_GE(parts.size(), 2u) << "no parts written when the run stopped";
+    const CutRun resumed = run_cut(o, 3, 9u);
+    EXPECT_LT(resumed.summary.slice_ranges_solved, full.summary.slice_ranges_solved);
+    expect_same_tables(one, tables(dir.path));
+
+    // Stopped at the same unit again; one part lost, and another copied over its neighbour
+    // (a part whose header names another range).
+    std::filesystem::remove_all(dir.path);
+    run_cut(o, 3, 5u, full.units_of_work / 2);
+    std::sort(parts.begin(), parts.end());
+    std::filesystem::remove(parts[0]);
+    std::string neighbour = parts[1].string();  // <class>.<slice>.<r>-3.unit
+    const std::size_t r = neighbour.size() - std::string("0-3.unit").size();
+    neighbour[r] = static_cast<char>('0' + (neighbour[r] - '0' + 1) % 3);
+    std::filesystem::copy_file(parts[1], neighbour,
+                               std::filesystem::copy_options::overwrite_existing);
+    run_cut(o, 3, 13u);
+    expect_same_tables(one, tables(dir.path));
+}
+
+TEST(CutSlices, GraphOfRangesAndWriting) {
+    test::ScratchDir dir("cut-graph");
+    const GenerateOptions o = cut_options("english", 4, dir.path);
+    GenerationRun run(o);
+    EXPECT_EQ(cut_ranges(run.plan(), 1), std::vector<int>(run.plan().pairs.size(), 1));
+    EXPECT_EQ(cut_ranges(run.plan(), 4, 1), std::vector<int>(run.plan().pairs.size(), 1));
+    EXPECT_THROW(cut_ranges(run.plan(), 4, -1), Error);
+    const WorkGraph w = work_graph(o, run.plan(), run.graph(), cut_ranges(run.plan(), 1, 4));
+    ASSERT_GT(w.pairs_cut, 0u);
+    std::vector<std::size_t> final_node(run.plan().pairs.size(), SIZE_MAX);
+    double work = 0;
+    for (std::size_t n = 0; n < w.nodes.size(); ++n) {
+        const WorkNode& node = w.nodes[n];
+        for (const std::size_t d : w.graph.needs[n]) EXPECT_LT(d, n);
+        if (node.kind == WorkNode::Kind::range && node.slice > 0) {
+            // Every range of the slice before, nothing else.
+            std::size_t before = 0;
+            for (const std::size_t d : w.graph.needs[n]) {
+                EXPECT_EQ(w.nodes[d].pair, node.pair);
+                EXPECT_EQ(w.nodes[d].slice, node.slice - 1);
+                ++before;
+            }
+            EXPECT_EQ(before,
+                      static_cast<std::size_t>(w.ranges_by_slice[node.pair][node.slice - 1]));
+        }
+        if (node.kind == WorkNode::Kind::write) {
+            EXPECT_EQ(w.graph.needs[n].size(),
+                      static_cast<std::size_t>(w.ranges_by_slice[node.pair].back()));
+        }
+        if (node.kind != WorkNode::Kind::range) final_node[node.pair] = n;
+        work += w.seconds[n];
+    }
+    // A pair reads the pairs it reads through their files' node.
+    const PairGraph& pairs = run.graph();
+    for (std::size_t n = 0; n < w.nodes.size(); ++n) {
+        const WorkNode& node = w.nodes[n];
+        if (node.kind == WorkNode::Kind::write ||
+            (node.kind == WorkNode::Kind::range && node.slice > 0))
+            continue;
+        std::vector<std::size_t> expected;
+        for (const std::size_t i : pairs.needs[node.pair]) expected.push_back(final_node[i]);
+        EXPECT_EQ(w.graph.needs[n], expected);
+    }
+    // The model: the cut pairs' time is their time, plus the loads of their ranges of slice 0.
+    double planned = 0;
+    for (std::size_t i = 0; i < run.plan().pairs.size(); ++i) {
+        const PairStep& s = run.plan().pairs[i];
+        planned += s.seconds;
+        if (!w.ranges_by_slice[i].empty())
+            planned += w.ranges_by_slice[i][0] * s.inputs_load_seconds - s.load_seconds;
+    }
+    EXPECT_NEAR(work, planned, 1e-9 * planned + 1e-12);
+}
+
+TEST(CutSlices, SliceThatCannotBeCutIsRefused) {
+    test::ScratchDir dir("cut-refused");
+    GenerateOptions o = cut_options("english", 3, dir.path);
+    o.tuning.unit_chunk_positions = 1 << 20;  // no configuration streamed: nothing can be cut
+    GenerationRun run(o);
+    const WorkGraph w = work_graph(o, run.plan(), run.graph(), cut_ranges(run.plan(), 1, 3));
+    EXPECT_EQ(w.pairs_cut, 0u);
+    Progress quiet(Progress::Mode::quiet);
+    run.start(true, quiet, quiet);
+    std::size_t pair = 0;
+    while (run.plan().pairs[pair].material.pieces() < 3) run.work().run(pair++);
+    EXPECT_THROW(run.work().run_slice_part(pair, 0, {0, 3}), Error);
+}
+
+}  // namespace
+}  // namespace damas
