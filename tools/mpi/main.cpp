@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "gen/limits/rule_generate.hpp"
+#include "gen/plan/plan.hpp"
 #include "gen/process/threads.hpp"
 #include "gen/run/generate.hpp"
+#include "gen/solve/solver.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "rules/printable.hpp"
@@ -200,12 +202,14 @@ RankTimes run_on_ranks(const Job& job, RunSteps& run, Progress& progress, Progre
 
 // damas-mpi gen --plan: the plan of one rank (each plans within its own budget), and the time
 // the pairs' modelled times take handed out over `ranks` ranks as run_pairs does.
-void print_distributed_plan(const GenerateOptions& o, const GenerationRun& run, int ranks,
-                            bool json) {
-    const GenerationPlan& plan = run.plan();
+// A plan may be for another machine (a cluster's nodes, -t 32): no GenerationRun, which checks
+// the threads against this one's cores.
+void print_distributed_plan(const GenerateOptions& o, int ranks, bool json) {
+    check_solvable(o.variant, o.metric);
+    const GenerationPlan plan = plan_generation(o);
     std::vector<double> seconds;
     for (const PairStep& s : plan.pairs) seconds.push_back(s.seconds);
-    const ScheduleEstimate e = estimate_schedule(run.graph(), seconds, ranks);
+    const ScheduleEstimate e = estimate_schedule(plan_graph(plan), seconds, ranks);
     const int threads = plan.threads;
     if (json) {
         Json out = cli::plan_json(o, plan);
@@ -230,13 +234,14 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks) {
     std::optional<GenerationRun> run;
     on_every_rank(job, [&] {
         o = cli::generate_options(flags);
-        run.emplace(o);
+        if (flags.plan) {
+            if (job.rank == 0)
+                print_distributed_plan(o, plan_ranks > 0 ? plan_ranks : job.ranks, flags.json);
+        } else {
+            run.emplace(o);
+        }
     });
-    if (flags.plan) {
-        if (job.rank == 0)
-            print_distributed_plan(o, *run, plan_ranks > 0 ? plan_ranks : job.ranks, flags.json);
-        return;
-    }
+    if (flags.plan) return;
     Progress progress = rank_progress(job, flags.quiet || job.rank != 0);
     Progress work_progress = rank_progress(job, flags.quiet);
     on_every_rank(job, [&] { run->check_fits(progress); });
