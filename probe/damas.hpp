@@ -182,7 +182,7 @@ class Tablebase {
 
     // Opens a database folder (holding one folder per variant); tables open on first use.
     // cache_mib: the block cache's budget (at most DAMAS_MAX_CACHE_MIB); max_pieces: probe only
-    // positions with at most that many pieces (0: 8). Throws Error if it cannot be opened.
+    // positions with at most that many pieces (0: 10). Throws Error if it cannot be opened.
     explicit Tablebase(const std::string& dir, std::size_t cache_mib = 64, int max_pieces = 0,
                        MessageFn message = {})
         : message_(message ? std::make_unique<MessageFn>(std::move(message)) : nullptr) {

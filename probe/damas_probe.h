@@ -163,7 +163,7 @@ typedef void (*damas_message_fn)(const char* line, void* user_data);
 /* Opens a database folder (holding one folder per variant, e.g. db/english/0201.wdl). Tables
  * are opened on first use. cache_mib: the budget of the block cache in MiB, at most
  * DAMAS_MAX_CACHE_MIB (more is refused: an error, not a smaller cache); max_pieces: probe
- * only positions with at most that many pieces (0: no cap but the library's, 8). On failure
+ * only positions with at most that many pieces (0: no cap but the library's, 10). On failure
  * returns NULL and, if error is not NULL, writes a one-line message (NUL-terminated, cut to
  * error_size bytes). */
 damas_tablebase* damas_open(const char* dir, size_t cache_mib, int max_pieces, char* error,

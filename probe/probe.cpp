@@ -44,7 +44,7 @@ constexpr SlotNumbering make_slot_numbering() {
 }
 
 constexpr SlotNumbering slot_numbering = make_slot_numbering();
-constexpr int class_slots = slot_numbering.slots;  // 495
+constexpr int class_slots = slot_numbering.slots;  // 1001
 
 // The slot of a class, or -1 when it has more than max_table_pieces pieces.
 inline int material_slot(int wm, int wk, int bm, int bk) {

@@ -49,6 +49,7 @@
 #include <string>
 #include <vector>
 
+#include "index/class_limits.hpp"
 #include "limits/draw_rules.hpp"
 #include "rules/position.hpp"
 #include "rules/variant.hpp"
@@ -60,8 +61,8 @@ namespace damas {
 
 // The largest cache budget a handle accepts (1 TiB): more overflowed the byte count.
 inline constexpr std::size_t max_cache_mib = std::size_t{1} << 20;
-// The largest class any table may have (the slots are sized for it).
-inline constexpr int max_table_pieces = 8;
+// The largest class any table may have (the slots are sized for it): index/material.hpp's.
+inline constexpr int max_table_pieces = max_class_pieces;
 
 enum class ProbeStatus : std::uint8_t {
     ok,
@@ -98,7 +99,7 @@ struct TablebaseOptions {
     std::filesystem::path dir;  // the database root, holding one folder per variant
     // Budget of the decompressed block cache; more than max_cache_mib is refused (Error).
     std::size_t cache_mib = 64;
-    int max_pieces = 0;  // probe only positions with at most this many pieces; 0: 8
+    int max_pieces = 0;  // probe only positions with at most this many pieces; 0: 10
     // Problems found while probing (a damaged file, once per file), one line each. Called from
     // whichever thread met the problem, never from two threads at once.
     std::function<void(const std::string&)> message;

@@ -231,15 +231,20 @@ std::set<Material> kept_ahead(const BoardSpec& board, const NextUses& uses, std:
 }
 
 struct PairCosts {
+    Material material;
     std::uint64_t positions, largest_class, whole_solve, units_solve, whole_write, units_write;
     std::uint64_t compact_solve, compact_write;  // in units, a byte a position
     std::uint64_t compact_positions;  // of the slices the byte-a-position solver would take
+    // Whether the solver of state words takes the pair held whole / in units: its slices solved
+    // whole have fewer than 2^32 positions (gen/solve/solver.hpp's state_word_slice_limit).
+    bool whole_in_states, units_in_states;
 };
 
 PairCosts pair_costs(const Variant& v, Material m, int threads, const GenerationTuning& tuning) {
     const BoardSpec board = v.info().board;
     const std::uint64_t unit_chunk = tuning.unit_chunk_positions;
     PairCosts c{};
+    c.material = m;
     const std::uint64_t a = ClassIndex(board, m).size();
     c.positions = m == m.mirrored() ? a : 2 * a;
     c.largest_class = a;
@@ -290,6 +295,8 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
                           solver_bytes(v, m, threads, true, true) + layout +
                           3 * held_slice_positions(v, m, threads, unit_chunk, true);
     c.compact_write = c.units_write;  // the same writer, reading the same unit files
+    c.whole_in_states = largest_whole_slice(v, m, threads, false) < state_word_slice_limit;
+    c.units_in_states = largest_whole_slice(v, m, threads, true) < state_word_slice_limit;
     return c;
 }
 
@@ -387,10 +394,18 @@ WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Ma
     const bool hold_none = o.pair_solving == PairSolving::units_read_through;
     std::optional<WayPlan> least;
     for (const Way way : ways_for(o.pair_solving)) {
+        // A slice of 2^32 positions or more: the byte-a-position solver alone takes it.
+        if ((way.solver == Solver::whole && !c.whole_in_states) ||
+            (way.solver == Solver::units && !c.units_in_states))
+            continue;
         WayPlan w = plan_way(way, board, c, closure, budget, o.tuning, hold_none);
         if (with_overhead(w.modelled) <= budget) return w;
         if (!least || w.modelled < least->modelled) least = std::move(w);
     }
+    if (!least)
+        throw Error("class " + c.material.name() +
+                    " has a slice of 2^32 positions or more, which only the "
+                    "byte-a-position solver takes (not with --read-through)");
     return *least;
 }
 
@@ -470,8 +485,11 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         for (Material x : {m, m.mirrored()})
             if (solved.insert(x).second && x.pieces() < top) kept_below += store_bytes_of(board, x);
     }
-    plan.bounded =
-        o.pair_solving != PairSolving::automatic || with_overhead(whole_peak) > plan.budget_bytes;
+    // A pair with a slice of 2^32 positions or more goes in units whatever the budget.
+    const bool all_in_states = std::all_of(costs.begin(), costs.end(),
+                                           [](const PairCosts& c) { return c.whole_in_states; });
+    plan.bounded = o.pair_solving != PairSolving::automatic || !all_in_states ||
+                   with_overhead(whole_peak) > plan.budget_bytes;
 
     std::uint64_t peak = 0, largest_units = 0;
     double table_bytes = 0;

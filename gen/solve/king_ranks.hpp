@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "index/class_limits.hpp"
 #include "index/combination.hpp"
 #include "rules/bitboard.hpp"
 
@@ -86,9 +87,10 @@ class SubsetTable {
 
     SubsetTable(int k, int n) : n_(n) {
         const std::uint64_t count = choose(n, k);
-        if (k < 2 || k > 8 || count > largest) return;  // one king: its rank is the index
+        if (k < 2 || k > max_side_pieces || count > largest)
+            return;  // one king: its rank is the index
         subsets_.resize(count);
-        int c[8];
+        int c[max_side_pieces];
         for (int i = 0; i < k; ++i) c[i] = i;
         for (auto& subset : subsets_) {
             for (int i = 0; i < k; ++i) subset[i] = static_cast<std::int8_t>(c[i]);
@@ -104,7 +106,7 @@ class SubsetTable {
 
   private:
     int n_;
-    std::vector<std::array<std::int8_t, 8>> subsets_;
+    std::vector<std::array<std::int8_t, max_side_pieces>> subsets_;
 };
 
 // Ranks among a set (ascending) into ranks among the set plus `taken` (ascending): each skips
@@ -122,7 +124,7 @@ inline void skip_ranks(int* a, int n, const int* taken, int t) {
 [[gnu::always_inline]] inline std::uint64_t flipped_kings_index(const int* white, int wk,
                                                                 const int* black, int bk, int n,
                                                                 std::uint64_t radix) {
-    int flipped_white[8], flipped_black[8];
+    int flipped_white[max_side_pieces], flipped_black[max_side_pieces];
     for (int i = 0; i < bk; ++i) flipped_white[i] = n - 1 - black[bk - 1 - i];
     for (int i = 0; i < wk; ++i) {
         const int r = n - 1 - white[wk - 1 - i];

@@ -1,5 +1,6 @@
 #include "gen/solve/pair_tables.hpp"
 
+#include "index/class_limits.hpp"
 #include "rules/error.hpp"
 #include "rules/geometry.hpp"
 
@@ -18,10 +19,12 @@ PairTables::PairTables(const Variant& v, const PairLayout& pair_layout, const So
       kings_per_men_divisor(indices[0].kings_per_men()),
       free_squares(make_tables(board).squares - materials[0].men()),
       board_mask(make_tables(board).mask) {
-    // The kings' rank arrays of the hot loops hold 8 kings a side (gen/solve/king_ranks.hpp).
+    // The kings' rank arrays of the hot loops hold max_side_pieces kings a side
+    // (gen/solve/king_ranks.hpp).
     for (const Material c : materials)
-        if (c.white_kings > 8 || c.black_kings > 8)
-            throw Error("class " + c.name() + " has more kings than the solver handles (8)");
+        if (c.white_kings > max_side_pieces || c.black_kings > max_side_pieces)
+            throw Error("class " + c.name() + " has more kings than the solver handles (" +
+                        std::to_string(max_side_pieces) + ")");
     for (int c = 0; c < 2; ++c) {
         const int wk = materials[c].white_kings, bk = materials[c].black_kings;
         kings_radix[c] = FastDivisor(choose(free_squares - wk, bk));

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "gen/solve/exits.hpp"
+#include "gen/solve/king_ranks.hpp"
 #include "gen/solve/pair_tables.hpp"
 #include "gen/solve/position_state.hpp"
 #include "gen/solve/previous_slice.hpp"
@@ -36,8 +37,8 @@ struct ManMove {
     int c_after;  // the successor's class
 };
 struct ManMoves {
-    // At most 8 pieces, at most 3 directions per man (turkish: forward and sideways).
-    std::array<ManMove, 24> items;
+    // At most max_side_pieces men, at most 3 directions each (turkish: forward and sideways).
+    std::array<ManMove, 3 * max_side_pieces> items;
     int size = 0;
 };
 
@@ -239,10 +240,11 @@ void PositionInitialiser<R>::initialise(std::uint64_t s, const Position& p,
         }
         // The kings by rank among the free squares: a man move does not move them, and the
         // successor is the flip (gen/solve/king_ranks.hpp).
-        int white[8], black[8], white_at[8], black_at[8];
+        int white[max_side_pieces], black[max_side_pieces], white_at[max_side_pieces],
+            black_at[max_side_pieces];
         const int wk = kings_by_rank<WK>(p.kings_of(Color::white), free, white_at, white);
         const int bk = kings_by_rank<BK>(p.kings_of(Color::black), free, black_at, black);
-        const Move* crowning[24];
+        const Move* crowning[3 * max_side_pieces];
         int crownings = 0;
         for (int j = 0; j < man_moves.size; ++j) {
             const ManMove& m = man_moves.items[j];
@@ -256,7 +258,7 @@ void PositionInitialiser<R>::initialise(std::uint64_t s, const Position& p,
             if (!m.results) continue;
             // The move frees `from` and takes `to`: the ranks of the squares between shift.
             const int from = m.move.from, to = m.move.to;
-            int white_after[8], black_after[8];
+            int white_after[max_side_pieces], black_after[max_side_pieces];
             for (int t = 0; t < wk; ++t)
                 white_after[t] = white[t] + (white_at[t] > from) - (white_at[t] > to);
             for (int t = 0; t < bk; ++t)

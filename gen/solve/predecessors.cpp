@@ -13,7 +13,7 @@ std::uint32_t flipped_kings(const PairTables& tables, int c, std::uint64_t k) {
     const std::uint64_t radix = tables.kings_radix[tables.mirror(c)].divisor();
     std::uint64_t white_rank = 0, black_rank = 0;
     tables.kings_radix[c].divide(k, white_rank, black_rank);
-    int white[8], black[8];
+    int white[max_side_pieces], black[max_side_pieces];
     tables.white_subsets[static_cast<std::size_t>(c)].unrank(white_rank, wk, white);
     tables.black_subsets[static_cast<std::size_t>(c)].unrank(black_rank, bk, black);
     skip_ranks(black, bk, white, wk);

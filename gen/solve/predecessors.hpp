@@ -79,7 +79,7 @@ class Predecessors {
         const int n = free.count;
         std::uint64_t white_rank = 0, black_rank = 0;
         tables_.kings_radix[block.c].divide(kings_index, white_rank, black_rank);
-        int white[8], black[8];
+        int white[max_side_pieces], black[max_side_pieces];
         tables_.white_subsets[static_cast<std::size_t>(block.c)].unrank(white_rank, wk, white);
         tables_.black_subsets[static_cast<std::size_t>(block.c)].unrank(black_rank, bk, black);
         skip_ranks(black, bk, white, wk);  // ranks among all the free squares
@@ -93,7 +93,7 @@ class Predecessors {
             for (int dir = 0; dir < 4; ++dir)
                 for (Bitboard from = B::step(to, dir) & empty; from;
                      from = B::step(from, dir) & empty) {
-                    int moved[8];
+                    int moved[max_side_pieces];
                     for (int t = 0; t < bk; ++t)
                         moved[t] = t == i ? free.rank[lowest_bit(from)] : black[t];
                     sort_short(moved, bk);
@@ -117,7 +117,7 @@ class Predecessors {
         const int wk = WK >= 0 ? WK : m.white_kings, bk = BK >= 0 ? BK : m.black_kings;
         std::uint64_t white_rank = 0, black_rank = 0;
         tables_.kings_radix[c].divide(kings_index, white_rank, black_rank);
-        int white[8], black[8], black_square[8];
+        int white[max_side_pieces], black[max_side_pieces], black_square[max_side_pieces];
         tables_.white_subsets[c].unrank(white_rank, wk, white);
         tables_.black_subsets[c].unrank(black_rank, bk, black);
         for (int i = 0; i < bk; ++i) black_square[i] = black[i];
@@ -138,7 +138,7 @@ class Predecessors {
                     int below = 0;
                     for (int t = 0; t < wk; ++t) below += white[t] < rank ? 1 : 0;
                     rank -= below;
-                    int moved[8];
+                    int moved[max_side_pieces];
                     for (int t = 0; t < bk; ++t) moved[t] = t == i ? rank : black[t];
                     sort_short(moved, bk);
                     emit(static_cast<std::uint32_t>(block.king_predecessors +

@@ -59,7 +59,7 @@ class PairSolver {
         std::uint64_t largest = 0;
         for (int s = 0; s < layout.slice_count(); ++s)
             if (!by_components(s)) largest = std::max(largest, layout.slice_positions(s));
-        if (largest >= (std::uint64_t{1} << 32))
+        if (largest >= state_word_slice_limit)
             throw Error("class " + tables_.materials[0].name() +
                         " has a slice too large for the solver (2^32)");
         if (largest > 0) whole_ = solving::make_whole_slice_solver(tables_, previous_, largest);
@@ -226,6 +226,19 @@ bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, i
     const bool sideways = men_move_sideways(v);
     return solved_by_components(sideways, index.men_in_slice(slice), index.kings_per_men(), threads,
                                 true);
+}
+
+std::uint64_t largest_whole_slice(const Variant& v, Material m, int threads, bool in_units) {
+    const BoardSpec board = v.info().board;
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    const bool sideways = men_move_sideways(v);
+    std::uint64_t largest = 0;
+    for (int s = 0; s < index.slice_count(); ++s)
+        if (!solved_by_components(sideways, index.men_in_slice(s), index.kings_per_men(), threads,
+                                  in_units))
+            largest = std::max(largest, index.positions_in_slice(s) +
+                                            (m == m.mirrored() ? 0 : mirror.positions_in_slice(s)));
+    return largest;
 }
 
 std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,

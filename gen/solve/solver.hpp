@@ -137,6 +137,12 @@ using OpenUnitStream = std::function<std::unique_ptr<UnitStream>(int slice)>;
 std::uint64_t held_slice_positions(const Variant& v, Material m, int threads,
                                    std::uint64_t chunk_positions,
                                    bool whole_slices_compact = false);
+// The solver of state words numbers the positions of a slice it solves whole in 32 bits.
+inline constexpr std::uint64_t state_word_slice_limit = std::uint64_t{1} << 32;
+// The positions of the largest slice of m's pair that solve_pair (in_units false) or solve_slices
+// in units would solve whole rather than as components: at state_word_slice_limit or more the
+// pair needs the byte-a-position solver (english 0504 + 0405: one slice of 7.07 G positions).
+std::uint64_t largest_whole_slice(const Variant& v, Material m, int threads, bool in_units);
 // Whether solve_slices, in units on `threads` threads, solves the slice as components of men
 // configurations (the others are solved whole).
 bool slice_in_components(const Variant& v, const ClassIndex& index, int slice, int threads);

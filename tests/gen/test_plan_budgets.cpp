@@ -8,6 +8,7 @@
 
 #include "gen/plan/plan.hpp"
 #include "gen/store/solved_store.hpp"
+#include "rules/error.hpp"
 
 namespace damas {
 namespace {
@@ -108,6 +109,29 @@ TEST(PlanBudgets, TheDocumentedSmallestBudgets) {
 
 // --read-through reads every class a pair reads through the cache, none held whole, on any
 // budget (the flag is there to check that path on small classes: tests/gen/test_gen_units.cpp).
+// english 0504 + 0405 is one slice of 7.07 G positions, past the 2^32 states of the solver of
+// state words: whatever the budget, the plan sends it to the byte-a-position solver (held whole
+// at 1 TiB, it was planned whole and the run stopped at the solver).
+TEST(PlanBudgets, SlicesPastTwoToThe32GoToTheByteSolver) {
+    for (const std::uint64_t budget : {std::uint64_t{11} << 30, std::uint64_t{1} << 40}) {
+        const GenerationPlan plan = plan_of("english", 9, budget, Material{0, 5, 0, 4});
+        EXPECT_TRUE(plan.bounded);
+        for (const PairStep& step : plan.pairs) {
+            if (step.material != Material{0, 4, 0, 5}) {
+                if (budget > (std::uint64_t{100} << 30)) {
+                    EXPECT_FALSE(step.in_units) << step.material.name();
+                }
+                continue;
+            }
+            EXPECT_EQ(step.positions, 2 * 3'534'148'800ull);
+            EXPECT_TRUE(step.in_units && step.compact) << budget;
+        }
+    }
+    EXPECT_THROW(plan_of("english", 9, std::uint64_t{1} << 40, Material{0, 5, 0, 4},
+                         PairSolving::units_read_through),
+                 Error);
+}
+
 TEST(PlanBudgets, ReadThroughFlagReadsEveryClassThrough) {
     const GenerationPlan plan = plan_of("english", 4, std::uint64_t{1} << 40, std::nullopt,
                                         PairSolving::units_read_through);

@@ -6,8 +6,8 @@
 # Pairs cut over ranks (slices into ranges of men configurations, docs/distributed.md): the same
 # files, with ranges really solved (the summary counts them), and a killed cut run resumed (slow).
 # Usage: mpi_gen_checks.sh DAMAS DAMAS_MPI SCRATCH CHECK [PURE RULES]
-#        (CHECK: identical, identical_5, ranks, cut, cut_5, cut_kill, rules, kill, lock, errors;
-#        for rules, PURE and
+#        (CHECK: identical, identical_5, ranks, cut, cut_5, cut_kill, rules, kill, lock, plan,
+#        errors; for rules, PURE and
 #        RULES are portuguese 2-4's pure tables and the same with its rule tables, made by one
 #        process: the ctest fixture of tests/limits, shared with test_rules_resume)
 set -euo pipefail
@@ -158,6 +158,19 @@ lock)  # a second job (damas-mpi or damas) on a folder being written refuses
     [ $third -ne 0 ] || fail "damas gen on the folder did not refuse"
     grep -q "is being written by another damas" "$scratch/third.err" ||
         fail "damas gen: $(cat "$scratch/third.err")"
+    ;;
+plan)  # a plan for a cluster's ranks (-t 32, more than this host's cores) of 9 and 10 pieces
+    "${mpi[@]}" -np 1 "$damas_mpi" gen -v english -p 10 -c 0901 --metric mtc -t 32 --memory 64G \
+        --plan --ranks 16 --json -d "$scratch/plan" > "$scratch/out"
+    python3 - "$scratch/out" <<'PY' || fail "plan: $(cat "$scratch/out")"
+import json, sys
+plan = json.load(open(sys.argv[1]))
+pairs = {p["pair"]: p for p in plan["pairs"]}
+assert pairs["0109"]["positions"] == 2 * 645122400, pairs["0109"]
+assert plan["ranks"] == 16 and plan["threads_per_rank"] == 32
+assert plan["distributed_seconds"] > 0 and plan["disk_bytes"] > 0
+PY
+    [ ! -e "$scratch/plan" ] || fail "a plan wrote into its folder"
     ;;
 errors)  # bad input: one clear line, exit code 2, from every kind of mistake
     for args in "gen -v nosuch -p 4" "gen -v english -p 11" "gen -v english -p 4 --memory 1K" \

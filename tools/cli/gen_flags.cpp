@@ -1,8 +1,11 @@
 #include "tools/cli/gen_flags.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "gen/process/threads.hpp"
+#include "index/class_limits.hpp"
 #include "rules/error.hpp"
 #include "table/codec.hpp"
 #include "tools/cli/commands.hpp"
@@ -42,7 +45,8 @@ const char* threads_help(bool per_rank) {
 // The flags of RunFlags, in the order --help lists them.
 void add_run_flags(CLI::App& cmd, RunFlags& f, bool per_rank) {
     add_variant_option(cmd, f.variant);
-    cmd.add_option("--pieces,-p", f.pieces, "Most pieces on the board (2..8)");
+    cmd.add_option("--pieces,-p", f.pieces,
+                   "Most pieces on the board (2.." + std::to_string(max_class_pieces) + ")");
     add_dir_option(cmd, f.dir);
     cmd.add_option("--threads,-t", f.threads, threads_help(per_rank));
     cmd.add_option("--max-per-side", f.max_per_side, "At most this many pieces per side");
@@ -54,8 +58,17 @@ void add_run_flags(CLI::App& cmd, RunFlags& f, bool per_rank) {
     cmd.add_flag("--quiet,-q", f.quiet, "No progress output");
 }
 
-int checked_pieces(int pieces) {
-    if (pieces < 2 || pieces > 8) throw Error("--pieces must be between 2 and 8");
+// The most pieces a class of v may have: max_class_pieces, or fewer if v allows fewer a side.
+int most_pieces(const Variant& v) {
+    return std::min(max_class_pieces, 2 * v.info().pieces_per_side);
+}
+
+int checked_pieces(int pieces, const Variant& v) {
+    const int most = most_pieces(v);
+    if (pieces < 2 || pieces > most)
+        throw Error("--pieces must be between 2 and " + std::to_string(most) + " (" +
+                    std::string(v.name()) + ": tables of at most " + std::to_string(most) +
+                    " pieces)");
     return pieces;
 }
 
@@ -63,13 +76,19 @@ std::filesystem::path folder_or_default(const std::string& dir) {
     return dir.empty() ? default_database_dir() : std::filesystem::path(dir);
 }
 
-std::optional<Material> class_option(const std::string& only) {
+std::optional<Material> class_option(const std::string& only, const Variant& v) {
     if (only.empty()) return std::nullopt;
     const auto m = Material::parse(only);
     if (!m || m->white() == 0 || m->black() == 0)
         throw Error("bad class '" + only +
                     "' (four digits wm wk bm bk, a piece on each side, e.g. 0201)");
-    if (m->pieces() > 8) throw Error("class " + only + " has more than 8 pieces");
+    const int most = most_pieces(v), side = v.info().pieces_per_side;
+    if (m->pieces() > most)
+        throw Error("class " + only + " has " + std::to_string(m->pieces()) +
+                    " pieces; tables have at most " + std::to_string(most));
+    if (m->white() > side || m->black() > side)
+        throw Error("class " + only + " has more than " + std::to_string(side) +
+                    " pieces a side, which " + std::string(v.name()) + " does not allow");
     return m;
 }
 
@@ -198,7 +217,7 @@ Codec dtw_codec_option(const std::string& name) {
 GenerateOptions generate_options(const GenFlags& o) {
     GenerateOptions g;
     g.variant = variant_or_throw(o.variant);
-    g.max_pieces = checked_pieces(o.pieces);
+    g.max_pieces = checked_pieces(o.pieces, g.variant);
     g.dir = folder_or_default(o.dir);
     // A plan may be for another machine (a cluster's nodes): its threads are not this one's.
     if (o.plan && o.threads < 0) throw Error("--threads must not be negative");
@@ -214,10 +233,11 @@ GenerateOptions generate_options(const GenFlags& o) {
         throw Error("bad --metric '" + o.metric + "' (dtw or mtc)");
     if (o.dtw_pieces >= 0) {
         if (g.metric != Metric::mtc) throw Error("--dtw-pieces needs --metric mtc");
-        if (o.dtw_pieces > 8) throw Error("--dtw-pieces must be between 0 and 8");
+        if (o.dtw_pieces > max_class_pieces)
+            throw Error("--dtw-pieces must be between 0 and " + std::to_string(max_class_pieces));
         g.dtw_pieces = o.dtw_pieces;
     }
-    g.only = class_option(o.only);
+    g.only = class_option(o.only, g.variant);
     if (!o.memory.empty()) g.memory_bytes = parse_memory_size(o.memory);
     if (o.in_units) g.pair_solving = PairSolving::units;
     if (o.read_through) g.pair_solving = PairSolving::units_read_through;
@@ -287,12 +307,12 @@ RuleGenerateOptions rule_generate_options(const GenRulesFlags& o) {
     RuleGenerateOptions g;
     g.variant = variant_or_throw(o.variant);
     g.edition = edition_or_throw(o.edition);
-    g.max_pieces = checked_pieces(o.pieces);
+    g.max_pieces = checked_pieces(o.pieces, g.variant);
     g.dir = folder_or_default(o.dir);
     g.max_per_side = o.max_per_side;
     g.threads = checked_threads(o.threads);
     g.durable = !o.no_sync;
-    g.only = class_option(o.only);
+    g.only = class_option(o.only, g.variant);
     return g;
 }
 

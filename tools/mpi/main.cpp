@@ -18,8 +18,10 @@
 
 #include "gen/limits/rule_generate.hpp"
 #include "gen/plan/work_graph.hpp"
+#include "gen/plan/plan.hpp"
 #include "gen/process/threads.hpp"
 #include "gen/run/generate.hpp"
+#include "gen/solve/solver.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "rules/printable.hpp"
@@ -229,6 +231,7 @@ RankTimes run_gen_on_ranks(const Job& job, const GenerateOptions& o, GenerationR
 // and without pairs cut over ranks. The plan may be for other machines: its threads are not
 // checked against this one's (no GenerationRun).
 void print_distributed_plan(const GenerateOptions& o, int ranks, int cut, bool json) {
+    check_solvable(o.variant, o.metric);
     const GenerationPlan plan = plan_generation(o);
     const PairGraph pairs = plan_graph(plan);
     std::vector<double> seconds;
