@@ -14,10 +14,18 @@
 #include "gen/write/pair_writer.hpp"
 
 namespace damas {
+namespace {
+
+// Named by the pair's metric (folder/files.hpp).
+std::filesystem::path pair_unit_path(const GenerateOptions& o, Material m, int slice) {
+    return unit_path(o.dir, o.variant, m, slice, distance_metric(o, m));
+}
+
+}  // namespace
 
 void remove_units(const GenerateOptions& o, Material m, int slices, int from) {
     for (int s = from; s < slices; ++s) {
-        const std::filesystem::path path = unit_path(o.dir, o.variant, m, s);
+        const std::filesystem::path path = pair_unit_path(o, m, s);
         std::error_code ec;
         std::filesystem::remove(path, ec);
         std::filesystem::path tmp = path;
@@ -32,15 +40,15 @@ namespace {
 int first_missing_unit(const GenerateOptions& o, const PairLayout& layout) {
     int s = 0;
     while (s < layout.slice_count() &&
-           std::filesystem::exists(unit_path(o.dir, o.variant, layout.material(0), s)))
+           std::filesystem::exists(pair_unit_path(o, layout.material(0), s)))
         ++s;
     return s;
 }
 
 std::unique_ptr<UnitReader> open_pair_unit(const GenerateOptions& o, const PairLayout& layout,
                                            int s) {
-    return std::make_unique<UnitReader>(unit_path(o.dir, o.variant, layout.material(0), s),
-                                        o.variant, layout, s);
+    return std::make_unique<UnitReader>(pair_unit_path(o, layout.material(0), s), o.variant, layout,
+                                        s);
 }
 
 bool unit_opens(const GenerateOptions& o, const PairLayout& layout, int s) {
@@ -80,22 +88,21 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
         .stream_unit =
             [&](int s) {
                 ++summary.units_written;
-                return std::make_unique<UnitStream>(unit_path(o.dir, o.variant, m, s), o.variant,
-                                                    layout, s, split);
+                return std::make_unique<UnitStream>(pair_unit_path(o, m, s), o.variant, layout, s,
+                                                    split);
             },
         .progress = [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
         .times = &range,
         .metric = distance_metric(o, m)};
     if (by_bytes) {
-        solve_slices_compact(o.variant, layout, store, o.tuning, slices,
-                             [&](int slice, const SliceChunkFn& values) {
-                                 write_unit(unit_path(o.dir, o.variant, m, slice), o.variant,
-                                            layout, slice, values, split);
-                                 ++summary.units_written;
-                             });
+        solve_slices_compact(
+            o.variant, layout, store, o.tuning, slices, [&](int slice, const SliceChunkFn& values) {
+                write_unit(pair_unit_path(o, m, slice), o.variant, layout, slice, values, split);
+                ++summary.units_written;
+            });
     } else {
         solve_slices(o.variant, layout, store, slices, {}, [&](const SliceValues& slice) {
-            write_unit(unit_path(o.dir, o.variant, m, slice.slice), o.variant, layout, slice);
+            write_unit(pair_unit_path(o, m, slice.slice), o.variant, layout, slice);
             ++summary.units_written;
         });
     }

@@ -84,8 +84,8 @@ struct PairRunner::State {
         for (const auto& [m, last] : last_load)
             if (last == i) {
                 std::error_code ec;
-                std::filesystem::remove(
-                    solved_class_path(o.dir, o.variant, m, distance_metric(o, m)), ec);
+                for (const Metric form : {distance_metric(o, m), Metric::wdl})
+                    std::filesystem::remove(solved_class_path(o.dir, o.variant, m, form), ec);
             }
     }
 
@@ -146,6 +146,9 @@ void PairRunner::run(std::size_t i) {
     if (skip_if_complete(i)) return;
     const auto loading = std::chrono::steady_clock::now();
     const double cpu0 = cpu_seconds();
+    // A pair solved for mtc reads only the values of the classes below
+    // (gen/store/solved_store.hpp).
+    store.hold_values(distance_metric(o, m) == Metric::mtc);
     if (plan.bounded) {
         store.read_through(step.read_through, step.cache_bytes);
         store.retain(step.keep);
