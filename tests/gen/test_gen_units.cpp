@@ -189,13 +189,17 @@ TEST(UnitsResume, KilledRunsAndDamagedUnitsResumeToIdenticalFiles) {
         << " damaged)";
 }
 
-// The units a killed run of one metric leaves for a pair (its slices solved from `from`, a folder
-// of that metric), then a run in units of the other metric: its table files are the reference's.
+// The units a killed run of one metric leaves for a pair (its slices solved from a folder of
+// that metric), then a run in units: of the same metric, it resumes from every one of them (so
+// they are valid units); of the other, it resumes from none, and its table files are the
+// reference's.
 TEST(UnitsResume, UnitsOfTheOtherMetricAreNotRead) {
     const Variant v = parse_variant("english").value();
-    const Material pair = Material::parse("2101").value();  // men to advance, crowning into 1201
-    test::ScratchDir mtc("units-metric-mtc"), dtw_then("units-metric-dtw"),
-        mtc_then("units-metric-mtc-again");
+    // 2101 + 0121 (men to advance, crowning into 1201), named as the plan names it.
+    Material pair = Material::parse("2101").value();
+    for (const PairStep& step : plan_generation(test::generate_options(v, 4, "unused")).pairs)
+        if (step.material == pair.mirrored()) pair = step.material;
+    test::ScratchDir mtc("units-metric-mtc");
     GenerateOptions o = test::generate_options(v, 4, mtc.path);
     o.metric = Metric::mtc;
     test::generate_quietly(o);
@@ -207,29 +211,32 @@ TEST(UnitsResume, UnitsOfTheOtherMetricAreNotRead) {
                 out[name] = bytes;
         return out;
     };
-    for (const Metric left : {Metric::mtc, Metric::dtw}) {
-        const std::filesystem::path& from = left == Metric::mtc ? mtc.path : dtw;
-        const std::filesystem::path& dir = left == Metric::mtc ? dtw_then.path : mtc_then.path;
-        const PairLayout layout(v.info().board, pair, GenerationTuning{});
-        SolvedStore store(v, from);
+    for (const auto& [left, run] :
+         {std::pair{Metric::mtc, Metric::mtc}, std::pair{Metric::mtc, Metric::dtw},
+          std::pair{Metric::dtw, Metric::mtc}}) {
+        const std::string what =
+            std::string("units of ") + metric_name(left) + ", run of " + metric_name(run);
+        test::ScratchDir dir("units-metric");
+        GenerateOptions options = test::generate_options(v, 4, dir.path);
+        options.metric = run;
+        options.pair_solving = PairSolving::units;
+        const PairLayout layout(v.info().board, pair, options.tuning);
+        SolvedStore store(v, left == Metric::mtc ? mtc.path : dtw);
         store.set_distance_metric([left](Material) { return left; });
         store.load_below(pair);
         store.load_below(pair.mirrored());
-        std::filesystem::create_directories(units_dir(dir, v));
+        std::filesystem::create_directories(units_dir(dir.path, v));
         SlicesToSolve slices;
         slices.metric = left;
         int units = 0;
         solve_slices(v, layout, store, slices, {}, [&](const SliceValues& slice) {
-            write_unit(unit_path(dir, v, pair, slice.slice, left), v, layout, slice);
+            write_unit(unit_path(dir.path, v, pair, slice.slice, left), v, layout, slice);
             ++units;
         });
         ASSERT_EQ(units, layout.slice_count());
-        GenerateOptions other = test::generate_options(v, 4, dir);
-        other.metric = left == Metric::mtc ? Metric::dtw : Metric::mtc;
-        other.pair_solving = PairSolving::units;
-        test::generate_quietly(other);
-        EXPECT_TRUE(tables(dir) == tables(left == Metric::mtc ? dtw : mtc.path))
-            << "units of " << metric_name(left) << " read";
+        const GenerateSummary s = test::generate_quietly(options);
+        EXPECT_EQ(s.units_resumed, left == run ? static_cast<std::uint64_t>(units) : 0u) << what;
+        EXPECT_TRUE(tables(dir.path) == tables(run == Metric::mtc ? mtc.path : dtw)) << what;
     }
 }
 
