@@ -27,13 +27,15 @@ std::filesystem::path units_dir(const std::filesystem::path& dir, const Variant&
 }
 
 std::filesystem::path unit_path(const std::filesystem::path& dir, const Variant& v, Material pair,
-                                int slice) {
-    return units_dir(dir, v) / (pair.name() + "." + std::to_string(slice) + ".unit");
+                                int slice, Metric distance) {
+    return units_dir(dir, v) / (pair.name() + "." + std::to_string(slice) +
+                                (distance == Metric::mtc ? ".mtc" : "") + ".unit");
 }
 
 std::filesystem::path solved_class_path(const std::filesystem::path& dir, const Variant& v,
                                         Material m, Metric distance) {
-    return units_dir(dir, v) / (m.name() + (distance == Metric::mtc ? ".mtc" : "") + ".solved");
+    const char* form = distance == Metric::mtc ? ".mtc" : distance == Metric::wdl ? ".wdl" : "";
+    return units_dir(dir, v) / (m.name() + form + ".solved");
 }
 
 void sync_folder(const std::filesystem::path& folder) {

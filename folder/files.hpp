@@ -20,10 +20,13 @@ std::filesystem::path default_database_dir();  // $DAMAS_DB or ./db
 
 // The folder of every unit file of the variant, and the files in it.
 std::filesystem::path units_dir(const std::filesystem::path& dir, const Variant& v);
+// A pair solved for mtc has its own names (<class>.<slice>.mtc.unit): a run resumed with the
+// other metric solves its units again instead of reading distances of the other kind.
 std::filesystem::path unit_path(const std::filesystem::path& dir, const Variant& v, Material pair,
-                                int slice);
+                                int slice, Metric distance);
 // A class solved for mtc has its own name (<class>.mtc.solved): a dtw run never reads its
-// values as distances to the end.
+// values as distances to the end. Metric::wdl names the values-only form (<class>.wdl.solved:
+// gen/units/solved_class_file.hpp).
 std::filesystem::path solved_class_path(const std::filesystem::path& dir, const Variant& v,
                                         Material m, Metric distance = Metric::dtw);
 

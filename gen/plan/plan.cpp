@@ -1,6 +1,7 @@
 #include "gen/plan/plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "gen/solve/solver.hpp"
 #include "gen/store/solved_store.hpp"
 #include "gen/units/class_stream.hpp"
+#include "gen/units/class_values.hpp"
 #include "gen/units/pair_layout.hpp"
 #include "gen/units/solved_class_file.hpp"
 #include "gen/units/unit_file.hpp"
@@ -37,8 +39,11 @@ std::uint64_t with_overhead(std::uint64_t modelled) {
     return modelled + modelled / 20 + std::min(most, base + modelled / 4);
 }
 
-std::uint64_t store_bytes_of(const BoardSpec& board, Material m) {
-    return ClassIndex(board, m).size() * sizeof(std::uint16_t);
+// A class the store holds: 2 bytes a position, or its values alone (2 bits) for a pair solved
+// for mtc (`values`: gen/store/solved_store.hpp).
+std::uint64_t store_bytes_of(const BoardSpec& board, Material m, bool values) {
+    const std::uint64_t positions = ClassIndex(board, m).size();
+    return values ? value_bytes(positions) : positions * sizeof(std::uint16_t);
 }
 
 // The most modelled bytes whose with_overhead() is within `budget` (with_overhead grows with
@@ -62,9 +67,9 @@ std::uint64_t cache_bytes_for(std::uint64_t budget) {
 // reaches the small classes most often for their size; the largest are the crowning classes of
 // the pair's own size).
 std::set<Material> held_within(const BoardSpec& board, const std::set<Material>& classes,
-                               std::uint64_t bytes) {
+                               std::uint64_t bytes, bool values) {
     std::vector<std::pair<std::uint64_t, Material>> by_size;
-    for (Material m : classes) by_size.emplace_back(store_bytes_of(board, m), m);
+    for (Material m : classes) by_size.emplace_back(store_bytes_of(board, m, values), m);
     std::sort(by_size.begin(), by_size.end());
     std::set<Material> held;
     std::uint64_t used = 0;
@@ -212,7 +217,7 @@ std::uint64_t room_for_kept(std::uint64_t budget, std::uint64_t modelled) {
 // soonest first, within `room` bytes (their total in `bytes`).
 std::set<Material> kept_ahead(const BoardSpec& board, const NextUses& uses, std::size_t i,
                               const std::set<Material>& loaded, const std::set<Material>& closure,
-                              std::uint64_t room, std::uint64_t& bytes) {
+                              std::uint64_t room, bool values, std::uint64_t& bytes) {
     std::vector<std::pair<std::size_t, Material>> by_use;
     for (Material d : loaded)
         if (!closure.count(d))
@@ -222,7 +227,7 @@ std::set<Material> kept_ahead(const BoardSpec& board, const NextUses& uses, std:
     std::set<Material> kept;
     bytes = 0;
     for (const auto& [next, d] : by_use) {
-        const std::uint64_t size = store_bytes_of(board, d);
+        const std::uint64_t size = store_bytes_of(board, d, values);
         if (bytes + size > room) break;
         bytes += size;
         kept.insert(d);
@@ -325,7 +330,7 @@ struct WayPlan {
 // smallest are held within what the budget leaves beside the pair.
 WayPlan plan_way(Way way, const BoardSpec& board, const PairCosts& c,
                  const std::set<Material>& closure, std::uint64_t budget,
-                 const GenerationTuning& tuning, bool hold_none) {
+                 const GenerationTuning& tuning, bool hold_none, bool values) {
     const auto fits = [&](std::uint64_t bytes) { return with_overhead(bytes) <= budget; };
     const bool whole = way.solver == Solver::whole, compact = way.solver == Solver::compact;
     const std::uint64_t solve = whole ? c.whole_solve : compact ? c.compact_solve : c.units_solve;
@@ -338,12 +343,12 @@ WayPlan plan_way(Way way, const BoardSpec& board, const PairCosts& c,
         const std::uint64_t room = within_overhead(budget);
         const std::uint64_t taken = (whole ? std::max(solve, write) : solve) + cache;
         w.held = hold_none ? std::set<Material>{}
-                           : held_within(board, closure, room > taken ? room - taken : 0);
+                           : held_within(board, closure, room > taken ? room - taken : 0, values);
         for (Material d : closure)
             if (!w.held.count(d)) w.read_through.insert(d);
         if (!w.read_through.empty()) w.cache_bytes = cache;
     }
-    for (Material d : w.held) w.store_bytes += store_bytes_of(board, d);
+    for (Material d : w.held) w.store_bytes += store_bytes_of(board, d, values);
     const std::uint64_t store = w.store_bytes + w.cache_bytes;
     if (whole) {
         w.modelled = store + std::max(solve, write);
@@ -390,7 +395,7 @@ std::vector<Way> ways_for(PairSolving forced) {
 // least need (the fewest classes held) grows with the budget only by its cache, a sixteenth of
 // the budget, so a larger budget fits it too.
 WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Material>& closure,
-                   std::uint64_t budget, const GenerateOptions& o) {
+                   std::uint64_t budget, const GenerateOptions& o, bool values) {
     const bool hold_none = o.pair_solving == PairSolving::units_read_through;
     std::optional<WayPlan> least;
     for (const Way way : ways_for(o.pair_solving)) {
@@ -398,7 +403,7 @@ WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Ma
         if ((way.solver == Solver::whole && !c.whole_in_states) ||
             (way.solver == Solver::units && !c.units_in_states))
             continue;
-        WayPlan w = plan_way(way, board, c, closure, budget, o.tuning, hold_none);
+        WayPlan w = plan_way(way, board, c, closure, budget, o.tuning, hold_none, values);
         if (with_overhead(w.modelled) <= budget) return w;
         if (!least || w.modelled < least->modelled) least = std::move(w);
     }
@@ -471,19 +476,25 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
             for (Material d : dependencies(c))
                 if (d.pieces() == top) last_use[d] = i;
         }
+    // The store holds what a pair reads as values only while a pair solved for mtc runs.
+    const auto values_for = [&](Material m) { return distance_metric(o, m) == Metric::mtc; };
     std::vector<PairCosts> costs;
-    std::uint64_t kept_below = 0, whole_peak = 0;
+    std::uint64_t whole_peak = 0;
+    std::array<std::uint64_t, 2> kept_below{};  // as outcomes, as values
     std::set<Material> solved;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const Material m = pairs[i];
+        const bool values = values_for(m);
         costs.push_back(pair_costs(o.variant, m, threads, o.tuning));
-        std::uint64_t held = kept_below;
+        std::uint64_t held = kept_below[values];
         for (Material c : solved)
-            if (c.pieces() == top && last_use[c] >= i) held += store_bytes_of(board, c);
+            if (c.pieces() == top && last_use[c] >= i) held += store_bytes_of(board, c, values);
         const PairCosts& c = costs.back();
         whole_peak = std::max(whole_peak, held + std::max(c.whole_solve, c.whole_write));
         for (Material x : {m, m.mirrored()})
-            if (solved.insert(x).second && x.pieces() < top) kept_below += store_bytes_of(board, x);
+            if (solved.insert(x).second && x.pieces() < top)
+                for (const bool form : {false, true})
+                    kept_below[form] += store_bytes_of(board, x, form);
     }
     // A pair with a slice of 2^32 positions or more goes in units whatever the budget.
     const bool all_in_states = std::all_of(costs.begin(), costs.end(),
@@ -503,15 +514,16 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         step.positions = c.positions;
         step.slices = ClassIndex(board, m).slice_count();
         const std::set<Material>& closure = next_uses.closure(i);
+        const bool values = values_for(m);
         std::uint64_t closure_bytes = 0;
-        for (Material d : closure) closure_bytes += store_bytes_of(board, d);
+        for (Material d : closure) closure_bytes += store_bytes_of(board, d, values);
         step.whole_bytes = with_overhead(closure_bytes + std::max(c.whole_solve, c.whole_write));
         const double per_position = cpu_seconds_per_position(o.variant, m) / threads;
         double seconds = static_cast<double>(c.positions) * per_position;
         if (!plan.bounded) {
             step.peak_bytes = with_overhead(whole_peak);
         } else {
-            const WayPlan way = choose_way(board, c, closure, plan.budget_bytes, o);
+            const WayPlan way = choose_way(board, c, closure, plan.budget_bytes, o, values);
             step.in_units = way.way.solver != Solver::whole;
             step.compact = way.way.solver == Solver::compact;
             step.store_bytes = way.store_bytes;
@@ -522,7 +534,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
             std::set<Material> held = way.held;
             for (Material d : held) {
                 const double load =
-                    static_cast<double>(store_bytes_of(board, d) / 2) / reload_positions_per_second;
+                    static_cast<double>(ClassIndex(board, d).size()) / reload_positions_per_second;
                 step.inputs_load_seconds += load;
                 if (!loaded.count(d)) {
                     step.load_seconds += load;
@@ -542,9 +554,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
             }
             step.keep = closure;
             if (!step.empty_store_before_writing) {
-                const std::set<Material> ahead =
-                    kept_ahead(board, next_uses, i, loaded, closure,
-                               room_for_kept(plan.budget_bytes, modelled), step.kept_ahead_bytes);
+                const std::set<Material> ahead = kept_ahead(
+                    board, next_uses, i, loaded, closure,
+                    room_for_kept(plan.budget_bytes, modelled), values, step.kept_ahead_bytes);
                 step.keep.insert(ahead.begin(), ahead.end());
                 held.insert(ahead.begin(), ahead.end());
                 modelled += step.kept_ahead_bytes;

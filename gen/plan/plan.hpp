@@ -4,7 +4,8 @@
 // Owns: the memory model that keeps a run within its budget (GenerateOptions::memory_bytes).
 // Two ways to solve a pair:
 //  - whole: the pair's results (3 bytes a position) are held while it is solved, then written
-//    and kept in the store of solved classes (2 bytes a position) for later pairs. Fastest;
+//    and kept in the store of solved classes (2 bytes a position; 2 bits, their values alone,
+//    while a pair solved for mtc runs: gen/store/solved_store.hpp) for later pairs. Fastest;
 //    this is every pair when the whole run fits the budget.
 //  - in units: each slice of the pair (index/class_index.hpp) is solved from the store and the
 //    slice before it, and written to a unit file (gen/units/unit_file.hpp); only the slice being

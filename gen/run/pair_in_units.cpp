@@ -15,9 +15,17 @@
 #include "rules/error.hpp"
 
 namespace damas {
+namespace {
+
+// Named by the pair's metric (folder/files.hpp).
+std::filesystem::path pair_unit_path(const GenerateOptions& o, Material m, int slice) {
+    return unit_path(o.dir, o.variant, m, slice, distance_metric(o, m));
+}
+
+}  // namespace
 
 void remove_units(const GenerateOptions& o, Material m, int slices, int from) {
-    for (int s = from; s < slices; ++s) remove_unit_files(unit_path(o.dir, o.variant, m, s));
+    for (int s = from; s < slices; ++s) remove_unit_files(pair_unit_path(o, m, s));
 }
 
 namespace {
@@ -29,8 +37,8 @@ int active_threads() {
 
 std::unique_ptr<UnitReader> open_pair_unit(const GenerateOptions& o, const PairLayout& layout,
                                            int s) {
-    return std::make_unique<UnitReader>(unit_path(o.dir, o.variant, layout.material(0), s),
-                                        o.variant, layout, s);
+    return std::make_unique<UnitReader>(pair_unit_path(o, layout.material(0), s), o.variant, layout,
+                                        s);
 }
 
 bool unit_opens(const GenerateOptions& o, const PairLayout& layout, int s) {
@@ -45,7 +53,7 @@ bool unit_opens(const GenerateOptions& o, const PairLayout& layout, int s) {
 // Whether slice s is written: its unit file, or a complete set of its parts
 // (gen/units/unit_file.hpp) that covers it.
 bool unit_written(const GenerateOptions& o, const PairLayout& layout, int s) {
-    return std::filesystem::exists(unit_path(o.dir, o.variant, layout.material(0), s)) ||
+    return std::filesystem::exists(pair_unit_path(o, layout.material(0), s)) ||
            unit_opens(o, layout, s);
 }
 
@@ -80,8 +88,8 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
         .stream_unit =
             [&](int s) {
                 ++summary.units_written;
-                return std::make_unique<UnitStream>(unit_path(o.dir, o.variant, m, s), o.variant,
-                                                    layout, s, split, part);
+                return std::make_unique<UnitStream>(pair_unit_path(o, m, s), o.variant, layout, s,
+                                                    split, part);
             },
         .progress = [&](std::uint64_t d, std::uint64_t) { progress.update(d); },
         .times = &range,
@@ -89,15 +97,14 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
         .range = part.range,
         .ranges = part.ranges};
     if (by_bytes) {
-        solve_slices_compact(o.variant, layout, store, o.tuning, slices,
-                             [&](int slice, const SliceChunkFn& values) {
-                                 write_unit(unit_path(o.dir, o.variant, m, slice), o.variant,
-                                            layout, slice, values, split);
-                                 ++summary.units_written;
-                             });
+        solve_slices_compact(
+            o.variant, layout, store, o.tuning, slices, [&](int slice, const SliceChunkFn& values) {
+                write_unit(pair_unit_path(o, m, slice), o.variant, layout, slice, values, split);
+                ++summary.units_written;
+            });
     } else {
         solve_slices(o.variant, layout, store, slices, {}, [&](const SliceValues& slice) {
-            write_unit(unit_path(o.dir, o.variant, m, slice.slice), o.variant, layout, slice);
+            write_unit(pair_unit_path(o, m, slice.slice), o.variant, layout, slice);
             ++summary.units_written;
         });
     }
@@ -177,8 +184,7 @@ bool slice_written(const GenerateOptions& o, const PairLayout& layout, int s) {
 }
 
 bool slice_part_written(const GenerateOptions& o, const PairLayout& layout, int s, UnitPart part) {
-    return unit_part_opens(unit_path(o.dir, o.variant, layout.material(0), s), o.variant, layout, s,
-                           part);
+    return unit_part_opens(pair_unit_path(o, layout.material(0), s), o.variant, layout, s, part);
 }
 
 void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
@@ -191,7 +197,7 @@ void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const 
         throw Error(pair_label(layout.material(0)) + ": slice " + std::to_string(s) +
                     " cannot be cut into ranges (its configurations are not solved one at a "
                     "time into its unit)");
-    const std::filesystem::path unit = unit_path(o.dir, o.variant, layout.material(0), s);
+    const std::filesystem::path unit = pair_unit_path(o, layout.material(0), s);
     std::error_code ec;
     std::filesystem::remove(unit_part_path(unit, part), ec);
     try {

@@ -86,8 +86,8 @@ struct PairRunner::State {
         for (const auto& [m, last] : last_load)
             if (last == i) {
                 std::error_code ec;
-                std::filesystem::remove(
-                    solved_class_path(o.dir, o.variant, m, distance_metric(o, m)), ec);
+                for (const Metric form : {distance_metric(o, m), Metric::wdl})
+                    std::filesystem::remove(solved_class_path(o.dir, o.variant, m, form), ec);
             }
     }
 
@@ -96,6 +96,9 @@ struct PairRunner::State {
     double prepare_store(std::size_t i) {
         const auto loading = std::chrono::steady_clock::now();
         const PairStep& step = plan.pairs.at(i);
+        // A pair solved for mtc reads only the values of the classes below
+        // (gen/store/solved_store.hpp).
+        store.hold_values(distance_metric(o, step.material) == Metric::mtc);
         if (plan.bounded) {
             store.read_through(step.read_through, step.cache_bytes);
             store.retain(step.keep);

@@ -54,11 +54,7 @@ struct DeferredExits {
     // Where each exit's outcome is, or the outcome itself (packed) when no slot holds it.
     // Trivial members: the batch is made per men configuration, and initialising 512 entries
     // took a fifth of the time in the classes without kings (one position each).
-    struct Exit {
-        const std::uint16_t* slot;
-        std::uint16_t packed;
-    };
-    Exit exits[max_exits];
+    SolvedStore::Located exits[max_exits];
     int count = 0, exit_count = 0;
 
     // Whether position s with n such exits joins the batch (else they are looked up at once).
@@ -72,9 +68,9 @@ struct DeferredExits {
     }
     template <class R>
     void locate(const SolvedStore& store, const Position& p, const Move& m) {
-        const auto at = store.locate<R>(make_move(p, m));
-        if (at.slot) __builtin_prefetch(at.slot);
-        exits[exit_count++] = {at.slot, at.slot ? std::uint16_t{0} : pack_outcome(at.outcome)};
+        const SolvedStore::Located at = store.locate<R>(make_move(p, m));
+        if (at.at) __builtin_prefetch(at.at);
+        exits[exit_count++] = at;
     }
     bool full() const { return count == positions; }
 };
@@ -113,10 +109,8 @@ class PositionInitialiser {
         deferred.first[deferred.count] = static_cast<std::uint16_t>(deferred.exit_count);
         for (int k = 0; k < deferred.count; ++k) {
             Exits exits = deferred.known[k];
-            for (int e = deferred.first[k]; e < deferred.first[k + 1]; ++e) {
-                const auto& at = deferred.exits[e];
-                exits.add(unpack_outcome(at.slot ? *at.slot : at.packed));
-            }
+            for (int e = deferred.first[k]; e < deferred.first[k + 1]; ++e)
+                exits.add(deferred.exits[e].read());
             finish(deferred.state[k], exits, deferred.pending[k], sink);
         }
         deferred.count = deferred.exit_count = 0;

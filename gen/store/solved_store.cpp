@@ -15,11 +15,48 @@
 namespace damas {
 
 void SolvedStore::add(Material m, std::vector<std::uint16_t> outcomes, bool complete) {
-    SolvedClass c{m, std::make_unique<ClassIndex>(variant_.info().board, m), std::move(outcomes),
-                  complete, nullptr};
+    SolvedClass c{m,
+                  std::make_unique<ClassIndex>(variant_.info().board, m),
+                  std::move(outcomes),
+                  {},
+                  false,
+                  complete,
+                  nullptr};
+    if (values_only_) to_values(c);
+    keep(std::move(c));
+}
+
+void SolvedStore::keep(SolvedClass c) {
+    const Material m = c.material;
     const SolvedClass& kept = classes_.insert_or_assign(m, std::move(c)).first->second;
     by_key_[key(m)] = &kept;
     save_if_loaded_again(kept);
+}
+
+// A byte of values at a time (4 positions), so that no two threads write one byte.
+void SolvedStore::to_values(SolvedClass& c) const {
+    const std::uint64_t n = c.outcomes.size();
+    std::vector<std::uint8_t> values = huge_vector<std::uint8_t>(value_bytes(n));
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, values.size(), 4096),
+                      [&](const auto& r) {
+                          for (std::uint64_t i = 4 * r.begin(); i < std::min(n, 4 * r.end()); ++i)
+                              put_value(values.data(), i, unpack_outcome(c.outcomes[i]).value);
+                      });
+    c.values = std::move(values);
+    c.values_only = true;
+    std::vector<std::uint16_t>().swap(c.outcomes);
+}
+
+void SolvedStore::hold_values(bool values_only) {
+    if (values_only == values_only_) return;
+    values_only_ = values_only;
+    std::vector<Material> dropped;
+    for (auto& [m, c] : classes_)
+        if (c.files || !values_only)
+            dropped.push_back(m);
+        else
+            to_values(c);
+    for (const Material m : dropped) drop(m);
 }
 
 StoreNeeds store_needs(Material m) {
@@ -60,19 +97,25 @@ void SolvedStore::load_below(Material m) {
 
 // Replaces the fill values of the capture positions by their outcomes, so that lookups read
 // every position directly. A capture search only reads quiet positions of smaller classes.
+// Held as values, a byte of them (4 positions) at a time, so that no two threads write one byte.
 void SolvedStore::complete(SolvedClass& c) {
+    const std::uint64_t n = c.index->size(), step = c.values_only ? 4 : 1;
     dispatch(variant_.base, [&](auto rules) {
         using R = decltype(rules);
-        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, c.index->size(), 4096),
-                          [&](const auto& r) {
-                              c.index->for_each_position(
-                                  r.begin(), r.end(), [&](std::uint64_t i, const Position& p) {
-                                      if (MoveGenerator<R>::has_capture(p))
-                                          c.outcomes[i] = pack_outcome(resolve_outcome<R>(
-                                              p, variant_.giveaway,
-                                              [this](const Position& q) { return stored(q); }));
-                                  });
-                          });
+        tbb::parallel_for(
+            tbb::blocked_range<std::uint64_t>(0, (n + step - 1) / step, 4096), [&](const auto& r) {
+                c.index->for_each_position(step * r.begin(), std::min(n, step * r.end()),
+                                           [&](std::uint64_t i, const Position& p) {
+                                               if (!MoveGenerator<R>::has_capture(p)) return;
+                                               const Outcome o = resolve_outcome<R>(
+                                                   p, variant_.giveaway,
+                                                   [this](const Position& q) { return stored(q); });
+                                               if (c.values_only)
+                                                   set_value(c.values.data(), i, o.value);
+                                               else
+                                                   c.outcomes[i] = pack_outcome(o);
+                                           });
+            });
     });
     c.complete = true;
     save_if_loaded_again(c);
@@ -80,18 +123,52 @@ void SolvedStore::complete(SolvedClass& c) {
 
 void SolvedStore::save_if_loaded_again(const SolvedClass& c) const {
     if (!loaded_again_ || !c.complete || c.files || !loaded_again_(c.material)) return;
+    std::error_code ec;
+    if (c.values_only) {
+        // Either form gives the values (load_solved_file).
+        const std::filesystem::path path =
+            solved_class_path(dir_, variant_, c.material, Metric::wdl);
+        if (!std::filesystem::exists(path, ec) &&
+            !std::filesystem::exists(
+                solved_class_path(dir_, variant_, c.material, distance_metric(c.material)), ec))
+            write_solved_values(path, variant_, c.material, c.values, c.index->size(),
+                                solved_chunk_positions_);
+        return;
+    }
     const std::filesystem::path path =
         solved_class_path(dir_, variant_, c.material, distance_metric(c.material));
-    std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         write_solved_class(path, variant_, c.material, c.outcomes, solved_chunk_positions_);
 }
 
 // The class from its solved class file, if that is whole (else it is loaded from its tables).
+// Held as values: from the values-only form, else from the one with distances (written by a
+// pair in units).
 bool SolvedStore::load_solved_file(Material m) {
     if (!loaded_again_) return false;
-    const std::filesystem::path path = solved_class_path(dir_, variant_, m, distance_metric(m));
     std::error_code ec;
+    if (values_only_) {
+        const std::uint64_t n = ClassIndex(variant_.info().board, m).size();
+        for (const Metric form : {Metric::wdl, distance_metric(m)}) {
+            const std::filesystem::path path = solved_class_path(dir_, variant_, m, form);
+            if (!std::filesystem::exists(path, ec)) continue;
+            auto values = read_solved_values(path, variant_, m, n);
+            if (!values) {
+                std::filesystem::remove(path, ec);  // damaged: the tables give the values again
+                continue;
+            }
+            keep({m,
+                  std::make_unique<ClassIndex>(variant_.info().board, m),
+                  {},
+                  std::move(*values),
+                  true,
+                  true,
+                  nullptr});
+            return true;
+        }
+        return false;
+    }
+    const std::filesystem::path path = solved_class_path(dir_, variant_, m, distance_metric(m));
     if (!std::filesystem::exists(path, ec)) return false;
     auto outcomes =
         read_solved_class(path, variant_, m, ClassIndex(variant_.info().board, m).size());
@@ -138,7 +215,8 @@ void SolvedStore::retain(const std::set<Material>& keep) {
 
 std::size_t SolvedStore::bytes() const {
     std::size_t n = 0;
-    for (const auto& [m, c] : classes_) n += c.outcomes.size() * sizeof(std::uint16_t);
+    for (const auto& [m, c] : classes_)
+        n += c.outcomes.size() * sizeof(std::uint16_t) + c.values.size();
     return n + (cache_ ? cache_->capacity_bytes() : 0);
 }
 
@@ -154,6 +232,7 @@ void SolvedStore::load(Material m) {
     ++classes_loaded_;
     if (load_solved_file(m)) return void(++classes_from_solved_files_);
     std::unique_ptr<const SolvedClass::Files> files = open_files(m);
+    if (values_only_) return load_values(m, *files);
     // Looked up at random by the pairs that capture or crown into this class.
     std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(files->distance->size());
     const std::uint64_t dtw_block = files->distance->header().positions_per_block;
@@ -168,6 +247,29 @@ void SolvedStore::load(Material m) {
             files->read_range(first, std::span(outcomes).subspan(first, n));
         });
     add(m, std::move(outcomes), false);
+}
+
+// The class's values (2 bits a position), read a window of blocks at a time: whole bytes of
+// values (a multiple of 4 positions), the wdl file's blocks and, only where it holds no values,
+// the distance file's.
+void SolvedStore::load_values(Material m, const SolvedClass::Files& files) {
+    const std::uint64_t n = files.distance->size();
+    std::vector<std::uint8_t> values = huge_vector<std::uint8_t>(value_bytes(n));
+    std::uint64_t window = files.wdl ? files.wdl->header().positions_per_block : 1;
+    if (!files.wdl || files.wdl->half())
+        window = std::lcm(window, std::uint64_t{files.distance->header().positions_per_block});
+    window = std::lcm(window, std::uint64_t{4});
+    tbb::parallel_for(std::uint64_t{0}, (n + window - 1) / window, [&](std::uint64_t w) {
+        const std::uint64_t first = w * window;
+        files.read_values(first, std::min(window, n - first), values.data());
+    });
+    keep({m,
+          std::make_unique<ClassIndex>(variant_.info().board, m),
+          {},
+          std::move(values),
+          true,
+          false,
+          nullptr});
 }
 
 }  // namespace damas
@@ -231,7 +333,84 @@ void SolvedClass::Files::read_range(std::uint64_t first, std::span<std::uint16_t
     }
 }
 
+namespace {
+
+// Whether the wdl value read gives the position's value (else the distance file does, as in
+// packed_outcome()).
+bool wdl_holds_value(const SolvedClass::Files& f, std::uint8_t wdl) {
+    return f.wdl && !(f.wdl->half() && wdl == wdl_unknown);
+}
+Value value_of_wdl(std::uint8_t wdl) {  // as packed_outcome() reads it
+    return static_cast<Value>(wdl == wdl_unknown ? wdl_draw : wdl);
+}
+
+}  // namespace
+
+void SolvedClass::Files::read_values(std::uint64_t first, std::uint64_t n,
+                                     std::uint8_t* values) const {
+    thread_local std::vector<std::byte> dtw_plain, wdl_plain;
+    const TableFile* dtw = distance.get();
+    const std::uint64_t dtw_block = dtw->header().positions_per_block;
+    const std::uint64_t wdl_block = wdl ? wdl->header().positions_per_block : 1;
+    std::uint64_t dtw_at = UINT64_MAX, wdl_at = UINT64_MAX;
+    for (std::uint64_t at = first; at < first + n; ++at) {
+        std::uint8_t v = wdl_unknown;
+        if (wdl) {
+            if (at / wdl_block != wdl_at) {
+                wdl_at = at / wdl_block;
+                wdl_plain.resize(wdl->block_size(wdl_at));
+                if (const ReadStatus st = wdl->read_block(wdl_at, wdl_plain); st != ReadStatus::ok)
+                    read_failed(*wdl, wdl_at, st);
+            }
+            const std::uint64_t within = at % wdl_block;
+            v = static_cast<std::uint8_t>(
+                (static_cast<unsigned>(wdl_plain[within / 4]) >> (2 * (within % 4))) & 3u);
+        }
+        if (wdl_holds_value(*this, v)) {
+            put_value(values, at, value_of_wdl(v));
+            continue;
+        }
+        if (at / dtw_block != dtw_at) {
+            dtw_at = at / dtw_block;
+            dtw_plain.resize(dtw->block_size(dtw_at));
+            if (const ReadStatus st = dtw->read_block(dtw_at, dtw_plain); st != ReadStatus::ok)
+                read_failed(*dtw, dtw_at, st);
+        }
+        const std::uint16_t plies = le::load<std::uint16_t>(&dtw_plain[2 * (at % dtw_block)]);
+        put_value(values, at,
+                  unpack_outcome(packed_outcome(plies, metric, wdl != nullptr, v,
+                                                wdl && wdl->half(), giveaway))
+                      .value);
+    }
+}
+
+namespace {
+
+[[noreturn]] void read_failed(const TableFile& f, ReadResult r) {
+    throw Error(f.path().string() + ": " + read_status_name(r.status));
+}
+
+// Held as values: the wdl file's value, and the distance file only where it holds none.
+Outcome read_value(const SolvedClass::Files& f, std::uint64_t index, BlockCache& cache) {
+    std::uint8_t v = wdl_unknown;
+    if (f.wdl) {
+        const ReadResult r = f.wdl->value(index, cache);
+        if (!r.ok()) read_failed(*f.wdl, r);
+        v = static_cast<std::uint8_t>(r.value);
+        if (wdl_holds_value(f, v)) return {value_of_wdl(v), 0};
+    }
+    const ReadResult plies = f.distance->value(index, cache);
+    if (!plies.ok()) read_failed(*f.distance, plies);
+    return {unpack_outcome(packed_outcome(plies.value, f.metric, f.wdl != nullptr, v,
+                                          f.wdl && f.wdl->half(), f.giveaway))
+                .value,
+            0};
+}
+
+}  // namespace
+
 Outcome SolvedClass::Files::read(std::uint64_t index, BlockCache& cache) const {
+    if (values_only) return read_value(*this, index, cache);
     const auto fail = [](const TableFile& f, ReadResult r) {
         throw Error(f.path().string() + ": " + read_status_name(r.status));
     };
@@ -258,12 +437,18 @@ std::unique_ptr<const SolvedClass::Files> SolvedStore::open_files(Material m) co
                                            TableIdentity{variant_, m, Metric::wdl});
     if (wdl->holds_values()) files->wdl = std::move(wdl);
     files->giveaway = variant_.giveaway;
+    files->values_only = values_only_;
     return files;
 }
 
 void SolvedStore::open(Material m) {
-    SolvedClass c{
-        m, std::make_unique<ClassIndex>(variant_.info().board, m), {}, false, open_files(m)};
+    SolvedClass c{m,
+                  std::make_unique<ClassIndex>(variant_.info().board, m),
+                  {},
+                  {},
+                  false,
+                  false,
+                  open_files(m)};
     by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
 }
 

@@ -20,6 +20,14 @@
 // run stopped and resumed) then reads them again too, where it searched every capture of the
 // classes it had held (international 2-6: 1,096 s of a 3,065 s pair after a restart).
 //
+// A pair solved for mtc (hold_values) reads only the values of the classes it reaches, never a
+// distance (every exit counts 1 ply: gen/solve/exits.hpp), so the store then holds them at 2 bits
+// a position (4 to a byte, as the wdl files' blocks), loads them from the wdl files (the distance
+// file only where the wdl file holds no value: mirror layout, the odd positions of the half
+// layout) and reads through the cache only the wdl files' blocks where those hold the values.
+// Its solved class files then hold the values alone (<class>.wdl.solved). A pair solved for dtw
+// reads dtw classes only (a dtw class's smaller classes are dtw: --dtw-pieces), held as before.
+//
 // Thread safety: load() before a parallel phase; lookup() is then safe from any thread.
 #pragma once
 
@@ -31,6 +39,7 @@
 #include <span>
 #include <vector>
 
+#include "gen/units/class_values.hpp"
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
 #include "index/material.hpp"
@@ -53,6 +62,10 @@ struct SolvedClass {
     Material material;
     std::unique_ptr<ClassIndex> index;
     std::vector<std::uint16_t> outcomes;  // packed, by index
+    // Or the values alone (held for a pair solved for mtc: SolvedStore::hold_values), 2 bits a
+    // position: gen/units/class_values.hpp.
+    std::vector<std::uint8_t> values;
+    bool values_only = false;
     // Every position holds its value, capture positions included (a class straight from the
     // solver); otherwise capture positions hold fill values and are resolved by search.
     bool complete = false;
@@ -63,11 +76,17 @@ struct SolvedClass {
         std::unique_ptr<TableFile> distance, wdl;
         Metric metric = Metric::dtw;
         bool giveaway = false;
+        // Only the values are read (plies 0): the distance file only where the wdl file holds
+        // no value for the position.
+        bool values_only = false;
         // The outcome load() would hold at `index` (a fill value at capture positions). Throws
         // Error naming the file if a block cannot be read.
         Outcome read(std::uint64_t index, BlockCache& cache) const;
         // The packed outcomes of positions [first, first + out.size()), a block at a time.
         void read_range(std::uint64_t first, std::span<std::uint16_t> out) const;
+        // The values of positions [first, first + n) into `values` (first a
+        // multiple of 4, the bytes zero: gen/units/class_values.hpp), a block at a time.
+        void read_values(std::uint64_t first, std::uint64_t n, std::uint8_t* values) const;
     };
     std::unique_ptr<const Files> files;
 };
@@ -88,8 +107,15 @@ class SolvedStore {
     SolvedStore(Variant v, std::filesystem::path dir)
         : variant_(v), flip_(v.info().board), dir_(std::move(dir)) {}
 
-    // Keeps a class (takes the outcomes); `complete` as in SolvedClass.
+    // Keeps a class (takes the outcomes; only their values while hold_values()); `complete` as
+    // in SolvedClass.
     void add(Material m, std::vector<std::uint16_t> outcomes, bool complete);
+    // From now on classes are held as their values only (2 bits a position: what a pair solved
+    // for mtc reads), or as packed outcomes. Classes held whole the other way are converted to
+    // values, or dropped to be loaded again with their distances; classes read through are
+    // opened again.
+    void hold_values(bool values_only);
+    bool holds_values() const { return values_only_; }
     // Makes sure the classes solving m reads are in memory (store_needs), loading from the files
     // what is missing and resolving the capture positions of those one move away, so that they
     // are complete. Throws Error if a file is missing or corrupt.
@@ -140,32 +166,57 @@ class SolvedStore {
         const Position w = p.side == Color::white ? p : flip_(p);
         const SolvedClass& c = find(Material::of(w));
         if (c.files) return c.files->read(c.index->index(w), *cache_);
+        if (c.values_only) return {value_at(c.values.data(), c.index->index(w)), 0};
         return unpack_outcome(c.outcomes[c.index->index(w)]);
     }
 
     // The outcome of any position whose class (after the colour flip) is loaded.
     template <class R>
     Outcome lookup(const Position& p) const {
-        const Located at = locate<R>(p);
-        return at.slot ? unpack_outcome(*at.slot) : at.outcome;
+        if (!p.of(p.side)) return no_move_outcome(variant_.giveaway);
+        if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown)
+            return m;
+        const Position w = p.side == Color::white ? p : flip_(p);
+        const SolvedClass& c = find(Material::of(w));
+        if (c.complete) {
+            const std::uint64_t i = c.index->index(w);
+            return c.values_only ? Outcome{value_at(c.values.data(), i), 0}
+                                 : unpack_outcome(c.outcomes[i]);
+        }
+        return resolve_outcome<R>(p, variant_.giveaway,
+                                  [this](const Position& q) { return stored(q); });
     }
 
-    // Where lookup() would read p's outcome (slot), or the outcome itself when no stored value
-    // gives it: lets a caller prefetch a batch of slots before reading them.
+    // Where lookup() would read p's outcome (at: a packed outcome, or the byte of a value and its
+    // shift), or the outcome itself (packed) when no stored value gives it: lets a caller
+    // prefetch a batch of them before reading them. Trivial: batches are made in hot loops.
     struct Located {
-        const std::uint16_t* slot = nullptr;
-        Outcome outcome;
+        const void* at;
+        std::uint16_t packed;  // the outcome when `at` is null
+        std::int8_t shift;     // -1: `at` is a packed outcome; else a value's bits in byte `at`
+        Outcome read() const {
+            if (!at) return unpack_outcome(packed);
+            if (shift < 0) return unpack_outcome(*static_cast<const std::uint16_t*>(at));
+            return {static_cast<Value>((*static_cast<const std::uint8_t*>(at) >> shift) & 3), 0};
+        }
     };
     template <class R>
     Located locate(const Position& p) const {
-        if (!p.of(p.side)) return {nullptr, no_move_outcome(variant_.giveaway)};
+        if (!p.of(p.side)) return {nullptr, pack_outcome(no_move_outcome(variant_.giveaway)), -1};
         if (const Outcome m = material_outcome<R>(p, variant_.giveaway); m.value != Value::unknown)
-            return {nullptr, m};
+            return {nullptr, pack_outcome(m), -1};
         const Position w = p.side == Color::white ? p : flip_(p);
         const SolvedClass& c = find(Material::of(w));
-        if (c.complete) return {&c.outcomes[c.index->index(w)], {}};
-        return {nullptr, resolve_outcome<R>(p, variant_.giveaway,
-                                            [this](const Position& q) { return stored(q); })};
+        if (c.complete) {
+            const std::uint64_t i = c.index->index(w);
+            if (c.values_only)
+                return {&c.values[i / 4], 0, static_cast<std::int8_t>(value_shift_of(i))};
+            return {&c.outcomes[i], 0, -1};
+        }
+        return {nullptr,
+                pack_outcome(resolve_outcome<R>(p, variant_.giveaway,
+                                                [this](const Position& q) { return stored(q); })),
+                -1};
     }
 
   private:
@@ -180,9 +231,14 @@ class SolvedStore {
         return ((m.white_men * 10 + m.white_kings) * 10 + m.black_men) * 10 + m.black_kings;
     }
     void load(Material m);
+    void load_values(Material m, const SolvedClass::Files& files);
+    // Keeps a class as it is held, and writes its solved class file if that is asked.
+    void keep(SolvedClass c);
     void open(Material m);
     std::unique_ptr<const SolvedClass::Files> open_files(Material m) const;
     void complete(SolvedClass& c);
+    // Keeps only the values of a class held with its outcomes.
+    void to_values(SolvedClass& c) const;
     void drop(Material m);
     // Drops every class `keep` does not hold (of `pieces` pieces only, unless 0).
     void drop_unless(const std::set<Material>& keep, int pieces);
@@ -201,6 +257,7 @@ class SolvedStore {
     std::function<bool(Material)> loaded_again_;
     std::function<Metric(Material)> distance_metric_;
     std::uint64_t solved_chunk_positions_ = 0;  // of the solved class files written
+    bool values_only_ = false;
     std::uint64_t classes_loaded_ = 0, classes_from_solved_files_ = 0;
 };
 

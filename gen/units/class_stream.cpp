@@ -37,12 +37,12 @@ struct ClassStream::Decoded {
 };
 
 ClassStream::ClassStream(const std::filesystem::path& dir, const Variant& v,
-                         const PairLayout& layout, int c)
+                         const PairLayout& layout, int c, Metric distance)
     : layout_(layout), c_(c), walk_(layout.walk_slices(c)), decoded_(chunks_at_once) {
     for (int s = 0; s < layout.slice_count(); ++s) {
         auto cursor = std::make_unique<Cursor>();
-        cursor->reader =
-            std::make_unique<UnitReader>(unit_path(dir, v, layout.material(0), s), v, layout, s);
+        cursor->reader = std::make_unique<UnitReader>(
+            unit_path(dir, v, layout.material(0), s, distance), v, layout, s);
         slices_.push_back(std::move(cursor));
     }
 }

@@ -29,8 +29,9 @@ class ClassStream {
     }
     static constexpr std::size_t chunks_at_once = 16;
 
-    ClassStream(const std::filesystem::path& dir, const Variant& v, const PairLayout& layout,
-                int c);
+    // `distance`: the pair's metric (its units' names: folder/files.hpp).
+    ClassStream(const std::filesystem::path& dir, const Variant& v, const PairLayout& layout, int c,
+                Metric distance);
     ~ClassStream();
     // The next outcomes.size() values (capture.size() must be the same). Throws DamagedUnit.
     void next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t> capture);

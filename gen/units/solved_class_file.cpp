@@ -10,7 +10,9 @@
 
 #include "gen/process/huge_pages.hpp"
 #include "gen/units/chunked_file.hpp"
+#include "gen/units/class_values.hpp"
 #include "rules/error.hpp"
+#include "table/bytes.hpp"
 
 namespace damas {
 namespace {
@@ -19,21 +21,54 @@ constexpr int solved_class_slice = -1;  // the header's slice field: all ones
 
 // A solved class file's positions [first, first + outcomes.size()) (first a multiple of
 // chunk_positions): its chunks compressed in parallel and put in `out`.
+// `fill(at, part)`: the packed outcomes of positions [at, at + part.size()).
+template <class Fill>
 void put_class_run(chunked_file::Writer& out, const std::filesystem::path& path,
-                   std::uint64_t first, std::span<const std::uint16_t> outcomes,
-                   std::uint64_t chunk_positions) {
+                   std::uint64_t first, std::uint64_t positions, std::uint64_t chunk_positions,
+                   Fill&& fill) {
     std::vector<chunked_file::Chunk> chunks;
-    for (std::uint64_t at = 0; at < outcomes.size(); at += chunk_positions)
-        chunks.push_back(
-            {.first = first + at,
-             .positions = std::min<std::uint64_t>(chunk_positions, outcomes.size() - at)});
+    for (std::uint64_t at = 0; at < positions; at += chunk_positions)
+        chunks.push_back({.first = first + at,
+                          .positions = std::min<std::uint64_t>(chunk_positions, positions - at)});
     chunked_file::put_chunks(
         out, path, chunks, false,
         [&](std::uint64_t at, std::span<std::uint16_t> part, std::span<std::uint8_t>) {
-            std::copy_n(outcomes.begin() + static_cast<std::ptrdiff_t>(at - first), part.size(),
-                        part.begin());
+            fill(at, part);
         },
         static_cast<std::size_t>(first / chunk_positions));
+}
+
+void put_class_run(chunked_file::Writer& out, const std::filesystem::path& path,
+                   std::uint64_t first, std::span<const std::uint16_t> outcomes,
+                   std::uint64_t chunk_positions) {
+    put_class_run(out, path, first, outcomes.size(), chunk_positions,
+                  [&](std::uint64_t at, std::span<std::uint16_t> part) {
+                      std::copy_n(outcomes.begin() + static_cast<std::ptrdiff_t>(at - first),
+                                  part.size(), part.begin());
+                  });
+}
+
+// The chunks of a solved class file, each given to `use(chunk, its packed outcomes)` in
+// parallel; false if the file is missing, damaged or not this class's.
+template <class Use>
+bool read_class_chunks(const std::filesystem::path& path, const Variant& v, Material m,
+                       std::uint64_t positions, Use&& use) {
+    const chunked_file::Fd fd(path, O_RDONLY);
+    if (!fd) return false;
+    const auto chunks = chunked_file::read_table(fd.get(), v, m, solved_class_slice, positions);
+    if (!chunks) return false;
+    std::atomic<bool> damaged{false};
+    tbb::parallel_for(std::size_t{0}, chunks->size(), [&](std::size_t k) {
+        const chunked_file::Chunk& c = (*chunks)[k];
+        thread_local std::vector<std::byte> raw;
+        raw.resize(c.positions * 2);
+        if (!chunked_file::read_chunk(fd.get(), c, raw)) {
+            damaged = true;
+            return;
+        }
+        use(c, std::span<const std::byte>(raw));
+    });
+    return !damaged;
 }
 
 }  // namespace
@@ -102,24 +137,52 @@ void write_solved_class(const std::filesystem::path& path, const Variant& v, Mat
 std::optional<std::vector<std::uint16_t>> read_solved_class(const std::filesystem::path& path,
                                                             const Variant& v, Material m,
                                                             std::uint64_t positions) {
-    const chunked_file::Fd fd(path, O_RDONLY);
-    if (!fd) return std::nullopt;
-    const auto chunks = chunked_file::read_table(fd.get(), v, m, solved_class_slice, positions);
-    if (!chunks) return std::nullopt;
     std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(positions);
-    std::atomic<bool> damaged{false};
-    tbb::parallel_for(std::size_t{0}, chunks->size(), [&](std::size_t k) {
-        const chunked_file::Chunk& c = (*chunks)[k];
-        thread_local std::vector<std::byte> raw;
-        raw.resize(c.positions * 2);
-        if (!chunked_file::read_chunk(fd.get(), c, raw)) {
-            damaged = true;
-            return;
-        }
-        std::memcpy(outcomes.data() + c.first, raw.data(), raw.size());
-    });
-    if (damaged) return std::nullopt;
+    if (!read_class_chunks(path, v, m, positions,
+                           [&](const chunked_file::Chunk& c, std::span<const std::byte> raw) {
+                               std::memcpy(outcomes.data() + c.first, raw.data(), raw.size());
+                           }))
+        return std::nullopt;
     return outcomes;
+}
+
+void write_solved_values(const std::filesystem::path& path, const Variant& v, Material m,
+                         std::span<const std::uint8_t> values, std::uint64_t positions,
+                         std::uint64_t chunk_positions) {
+    chunked_file::Writer out(path, (positions + chunk_positions - 1) / chunk_positions);
+    put_class_run(out, path, 0, positions, chunk_positions,
+                  [&](std::uint64_t at, std::span<std::uint16_t> part) {
+                      for (std::size_t i = 0; i < part.size(); ++i)
+                          part[i] = static_cast<std::uint16_t>(value_at(values.data(), at + i));
+                  });
+    out.close(v, m, solved_class_slice, positions);
+}
+
+// A chunk's first and last bytes of values may be shared with its neighbours (chunks need not
+// start at multiples of 4 positions): those are or-ed in atomically, the others stored.
+std::optional<std::vector<std::uint8_t>> read_solved_values(const std::filesystem::path& path,
+                                                            const Variant& v, Material m,
+                                                            std::uint64_t positions) {
+    std::vector<std::uint8_t> values = huge_vector<std::uint8_t>(value_bytes(positions));
+    if (!read_class_chunks(
+            path, v, m, positions,
+            [&](const chunked_file::Chunk& c, std::span<const std::byte> raw) {
+                const std::uint64_t end = c.first + c.positions;
+                for (std::uint64_t byte = c.first / 4; byte < value_bytes(end); ++byte) {
+                    unsigned bits = 0;
+                    for (std::uint64_t i = std::max(c.first, 4 * byte);
+                         i < std::min(end, 4 * byte + 4); ++i)
+                        bits |= (le::load<std::uint16_t>(&raw[2 * (i - c.first)]) & 3u)
+                                << value_shift_of(i);
+                    if (4 * byte >= c.first && 4 * byte + 4 <= end)
+                        values[byte] = static_cast<std::uint8_t>(bits);
+                    else
+                        std::atomic_ref<std::uint8_t>(values[byte])
+                            .fetch_or(static_cast<std::uint8_t>(bits));
+                }
+            }))
+        return std::nullopt;
+    return values;
 }
 
 }  // namespace damas

@@ -177,7 +177,8 @@ class UnitsSource : public PairSource {
         const GenerateOptions& o = o_;
         const PairLayout& layout = layout_;
         WdlPasses units = [&o, &layout, c] {
-            auto stream = std::make_shared<ClassStream>(o.dir, o.variant, layout, c);
+            auto stream = std::make_shared<ClassStream>(o.dir, o.variant, layout, c,
+                                                        distance_metric(o, layout.material(0)));
             auto outcomes = std::make_shared<std::vector<std::uint16_t>>();
             auto capture = std::make_shared<std::vector<std::uint8_t>>();
             return WdlValues(
@@ -194,7 +195,8 @@ class UnitsSource : public PairSource {
     }
     void with_distance(int c, Metric metric,
                        const std::function<void(const DtwValues&)>& f) const override {
-        ClassStream stream(o_.dir, o_.variant, layout_, c);
+        ClassStream stream(o_.dir, o_.variant, layout_, c,
+                           distance_metric(o_, layout_.material(0)));
         std::vector<std::uint16_t> outcomes;
         std::vector<std::uint8_t> capture;
         // The writer asks for the blocks in order (write_dtw_table by block).

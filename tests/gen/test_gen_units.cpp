@@ -5,7 +5,9 @@
 //    again with every smaller class read through the block cache;
 //  - a run in units killed at several moments resumes to the same files, and a damaged unit file
 //    is solved again;
-//  - the plan: a budget too small is refused before anything is written.
+//  - the plan: a budget too small is refused before anything is written;
+//  - units are named by metric: a run resumed with the other --metric solves the pair again
+//    instead of reading the units a killed run of the other metric left.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -17,6 +19,8 @@
 
 #include "gen/plan/plan.hpp"
 #include "gen/solve/compact/compact_solver.hpp"
+#include "gen/solve/solver.hpp"
+#include "gen/store/solved_store.hpp"
 #include "gen/units/unit_file.hpp"
 #include "rules/error.hpp"
 #include "units_compare.hpp"
@@ -183,6 +187,57 @@ TEST(UnitsResume, KilledRunsAndDamagedUnitsResumeToIdenticalFiles) {
     EXPECT_TRUE(test::tree_bytes(dir.path) == expected)
         << "resumed files differ (" << units_left << " kills left unit files, " << damaged
         << " damaged)";
+}
+
+// The units a killed run of one metric leaves for a pair (its slices solved from a folder of
+// that metric), then a run in units: of the same metric, it resumes from every one of them (so
+// they are valid units); of the other, it resumes from none, and its table files are the
+// reference's.
+TEST(UnitsResume, UnitsOfTheOtherMetricAreNotRead) {
+    const Variant v = parse_variant("english").value();
+    // 2101 + 0121 (men to advance, crowning into 1201), named as the plan names it.
+    Material pair = Material::parse("2101").value();
+    for (const PairStep& step : plan_generation(test::generate_options(v, 4, "unused")).pairs)
+        if (step.material == pair.mirrored()) pair = step.material;
+    test::ScratchDir mtc("units-metric-mtc");
+    GenerateOptions o = test::generate_options(v, 4, mtc.path);
+    o.metric = Metric::mtc;
+    test::generate_quietly(o);
+    const std::filesystem::path& dtw = test::shared_database(v, 4);
+    const auto tables = [](const std::filesystem::path& dir) {
+        Tree out;
+        for (const auto& [name, bytes] : test::tree_bytes(dir))
+            if (name.ends_with(".wdl") || name.ends_with(".dtw") || name.ends_with(".mtc"))
+                out[name] = bytes;
+        return out;
+    };
+    for (const auto& [left, run] :
+         {std::pair{Metric::mtc, Metric::mtc}, std::pair{Metric::mtc, Metric::dtw},
+          std::pair{Metric::dtw, Metric::mtc}}) {
+        const std::string what =
+            std::string("units of ") + metric_name(left) + ", run of " + metric_name(run);
+        test::ScratchDir dir("units-metric");
+        GenerateOptions options = test::generate_options(v, 4, dir.path);
+        options.metric = run;
+        options.pair_solving = PairSolving::units;
+        const PairLayout layout(v.info().board, pair, options.tuning);
+        SolvedStore store(v, left == Metric::mtc ? mtc.path : dtw);
+        store.set_distance_metric([left](Material) { return left; });
+        store.load_below(pair);
+        store.load_below(pair.mirrored());
+        std::filesystem::create_directories(units_dir(dir.path, v));
+        SlicesToSolve slices;
+        slices.metric = left;
+        int units = 0;
+        solve_slices(v, layout, store, slices, {}, [&](const SliceValues& slice) {
+            write_unit(unit_path(dir.path, v, pair, slice.slice, left), v, layout, slice);
+            ++units;
+        });
+        ASSERT_EQ(units, layout.slice_count());
+        const GenerateSummary s = test::generate_quietly(options);
+        EXPECT_EQ(s.units_resumed, left == run ? static_cast<std::uint64_t>(units) : 0u) << what;
+        EXPECT_TRUE(tables(dir.path) == tables(run == Metric::mtc ? mtc.path : dtw)) << what;
+    }
 }
 
 TEST(UnitsPlan, TooSmallABudgetIsRefusedBeforeWriting) {

@@ -1,13 +1,16 @@
 // The plan's choice of how each pair is solved within a budget (gen/plan/plan.hpp): a smaller
 // budget is never accepted where a larger one is refused, a pair is held whole wherever that
 // fits, and no pair plans more than it takes held whole; the smallest budgets the documents
-// state for their examples (README.md, docs/generating.md, docs/draw-rules.md) are the plan's.
+// state for their examples (README.md, docs/generating.md, docs/draw-rules.md) are the plan's;
+// a pair solved for MTC counts the classes it reads at 2 bits a position (their values alone),
+// so at one budget it holds more of them and plans less.
 #include <gtest/gtest.h>
 
 #include <optional>
 
 #include "gen/plan/plan.hpp"
 #include "gen/store/solved_store.hpp"
+#include "index/class_index.hpp"
 #include "rules/error.hpp"
 
 namespace damas {
@@ -17,8 +20,11 @@ constexpr std::uint64_t mib = std::uint64_t{1} << 20;
 
 GenerationPlan plan_of(const char* variant, int pieces, std::uint64_t budget,
                        std::optional<Material> only = std::nullopt,
-                       PairSolving solving = PairSolving::automatic) {
+                       PairSolving solving = PairSolving::automatic, Metric metric = Metric::dtw,
+                       int dtw_pieces = 0) {
     GenerateOptions o;
+    o.metric = metric;
+    o.dtw_pieces = dtw_pieces;
     o.variant = parse_variant(variant).value();
     o.max_pieces = pieces;
     o.only = only;
@@ -36,11 +42,14 @@ bool accepted(const GenerationPlan& plan) {
 // every larger one is; in every plan a pair whose whole need fits is held whole, reading nothing
 // through the cache, and no pair plans more than the budget or its whole need, whichever is more
 // (kept-ahead classes fill only what the budget leaves).
-void expect_monotone(const char* variant, int pieces) {
-    const std::uint64_t unbounded = plan_of(variant, pieces, std::uint64_t{1} << 50).peak_bytes;
+void expect_monotone(const char* variant, int pieces, Metric metric = Metric::dtw) {
+    const auto plan_at = [&](std::uint64_t budget) {
+        return plan_of(variant, pieces, budget, std::nullopt, PairSolving::automatic, metric);
+    };
+    const std::uint64_t unbounded = plan_at(std::uint64_t{1} << 50).peak_bytes;
     std::optional<std::uint64_t> first_accepted;
     for (std::uint64_t budget = 24 * mib; budget <= unbounded + 8 * mib; budget += mib) {
-        const GenerationPlan plan = plan_of(variant, pieces, budget);
+        const GenerationPlan plan = plan_at(budget);
         if (first_accepted) {
             EXPECT_TRUE(accepted(plan))
                 << variant << " 2-" << pieces << ": " << budget / mib << " MiB refused, "
@@ -90,20 +99,25 @@ TEST(PlanBudgets, TheDocumentedSmallestBudgets) {
         int pieces;
         const char* only;
         std::uint64_t smallest_mib;
+        Metric metric = Metric::dtw;
     };
     for (const Example& e : {
-             Example{"english", 5, nullptr, 105},       // README.md
-             Example{"english", 6, nullptr, 381},       // docs/generating.md
-             Example{"english", 6, "2211", 381},        // docs/generating.md, --class
-             Example{"international", 4, nullptr, 65},  // docs/draw-rules.md
+             Example{"english", 5, nullptr, 105},               // README.md
+             Example{"english", 6, nullptr, 381},               // docs/generating.md
+             Example{"english", 6, "2211", 381},                // docs/generating.md, --class
+             Example{"international", 4, nullptr, 65},          // docs/draw-rules.md
+             Example{"english", 6, nullptr, 364, Metric::mtc},  // docs/generating.md
          }) {
         const std::optional<Material> only =
             e.only ? Material::parse(e.only) : std::optional<Material>();
         const std::string name = std::string(e.variant) + " 2-" + std::to_string(e.pieces) +
                                  (e.only ? std::string(" -c ") + e.only : "");
-        EXPECT_TRUE(accepted(plan_of(e.variant, e.pieces, e.smallest_mib * mib, only))) << name;
-        EXPECT_FALSE(accepted(plan_of(e.variant, e.pieces, (e.smallest_mib - 1) * mib, only)))
-            << name;
+        const auto plan = [&](std::uint64_t budget_mib) {
+            return plan_of(e.variant, e.pieces, budget_mib * mib, only, PairSolving::automatic,
+                           e.metric);
+        };
+        EXPECT_TRUE(accepted(plan(e.smallest_mib))) << name;
+        EXPECT_FALSE(accepted(plan(e.smallest_mib - 1))) << name;
     }
 }
 
@@ -141,6 +155,52 @@ TEST(PlanBudgets, ReadThroughFlagReadsEveryClassThrough) {
         EXPECT_EQ(step.read_through, store_closure(step.material)) << step.material.name();
         EXPECT_EQ(step.store_bytes, 0u) << step.material.name();
     }
+}
+
+// The classes a pair reads, held whole: 2 bits a position for a pair solved for MTC, 2 bytes for
+// one solved for DTW (--dtw-pieces 4: both kinds), counted class by class here; at one budget the
+// MTC plan reads fewer classes through the cache and plans a lower peak than the DTW plan.
+TEST(PlanBudgets, MtcPairsCountTheClassesTheyReadAtTwoBits) {
+    const BoardSpec board = parse_variant("english").value().info().board;
+    for (const std::uint64_t budget : {104 * mib, 120 * mib}) {
+        const GenerationPlan mixed =
+            plan_of("english", 5, budget, std::nullopt, PairSolving::automatic, Metric::mtc, 4);
+        ASSERT_TRUE(mixed.bounded);
+        int mtc_pairs = 0, dtw_pairs = 0;
+        for (const PairStep& step : mixed.pairs) {
+            const bool mtc = step.material.pieces() > 4;
+            (mtc ? mtc_pairs : dtw_pairs) += 1;
+            std::uint64_t held = 0;
+            for (const Material d : store_closure(step.material)) {
+                if (step.read_through.count(d)) continue;
+                const std::uint64_t positions = ClassIndex(board, d).size();
+                held += mtc ? (positions + 3) / 4 : 2 * positions;
+            }
+            EXPECT_EQ(step.store_bytes, held) << budget / mib << " MiB, " << step.material.name();
+        }
+        EXPECT_GT(mtc_pairs, 0);
+        EXPECT_GT(dtw_pairs, 0);
+    }
+    const auto read_through = [](const GenerationPlan& plan) {
+        std::size_t n = 0;
+        for (const PairStep& step : plan.pairs) n += step.read_through.size();
+        return n;
+    };
+    const GenerationPlan dtw = plan_of("english", 6, 400 * mib);
+    const GenerationPlan mtc =
+        plan_of("english", 6, 400 * mib, std::nullopt, PairSolving::automatic, Metric::mtc);
+    EXPECT_GT(read_through(dtw), 0u);
+    EXPECT_LT(read_through(mtc), read_through(dtw));
+    EXPECT_LT(mtc.peak_bytes, dtw.peak_bytes);
+    // Unbounded: every smaller class kept, at 2 bits.
+    const GenerationPlan dtw_whole = plan_of("english", 6, std::uint64_t{1} << 40);
+    const GenerationPlan mtc_whole = plan_of("english", 6, std::uint64_t{1} << 40, std::nullopt,
+                                             PairSolving::automatic, Metric::mtc);
+    EXPECT_LT(mtc_whole.peak_bytes, dtw_whole.peak_bytes);
+}
+
+TEST(PlanBudgets, MtcSmallerBudgetsAreNeverAcceptedWhereLargerAreRefused) {
+    expect_monotone("english", 4, Metric::mtc);
 }
 
 }  // namespace

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "gen/limits/rule_generate.hpp"
-#include "gen/plan/work_graph.hpp"
 #include "gen/plan/plan.hpp"
+#include "gen/plan/work_graph.hpp"
 #include "gen/process/threads.hpp"
 #include "gen/run/generate.hpp"
 #include "gen/solve/solver.hpp"
