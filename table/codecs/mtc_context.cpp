@@ -125,10 +125,15 @@ void encode_block(const Shape& shape, std::span<const std::uint16_t> values,
     out.clear();
     Encoding e{range_coder::Encoder(out)};
     Contexts k;
+    // A skipped neighbour is "not read" whatever value the caller left there, as the decoder
+    // sees it.
+    const auto neighbour = [&](std::size_t j) {
+        return (flags[j] & wdl_context::skipped) ? 0 : category(values[j]);
+    };
     for (std::size_t i = 0; i < values.size(); ++i) {
         if (flags[i] & wdl_context::skipped) continue;
-        const int left = i >= 1 ? category(values[i - 1]) : 0;
-        const int second = i >= shape.second ? category(values[i - shape.second]) : 0;
+        const int left = i >= 1 ? neighbour(i - 1) : 0;
+        const int second = i >= shape.second ? neighbour(i - shape.second) : 0;
         std::uint16_t coded;
         code_value(e, k, left, second, (flags[i] & wdl_context::threat) != 0, values[i], coded);
     }

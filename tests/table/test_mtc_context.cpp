@@ -8,6 +8,8 @@
 // test_probe_mtc.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <random>
 
 #include "gen/options.hpp"
@@ -73,7 +75,7 @@ TEST(MtcContext, AdversarialBlocksRoundTrip) {
             for (auto& x : v) x = static_cast<std::uint16_t>(rng());  // any u16
             expect_round_trip(second, v, some);
             for (std::size_t i = 0; i < n; ++i)  // long runs, then a change
-                v[i] = static_cast<std::uint16_t>(mtc_encode(i % 500 < 499, 1 + (i / 500) % 40));
+                v[i] = mtc_encode(i % 500 < 499, static_cast<int>(1 + (i / 500) % 40));
             expect_round_trip(second, v, none);
         }
     }
@@ -177,7 +179,7 @@ TEST(MtcContext, AnMtcRunWritesItAndTheOldCodingStillReads) {
         context_bytes += t.header().file_size;
         planes_bytes += o.header().file_size;
     }
-    // Measured: 0.59 of zstd-planes' bytes on english 2-4's files (about half on 2-5's).
+    // The bound is loose: english 2-5 takes 0.619 of zstd-planes' bytes (bench/mtc_codecs).
     EXPECT_LT(static_cast<double>(context_bytes), 0.75 * static_cast<double>(planes_bytes));
 }
 
