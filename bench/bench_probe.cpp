@@ -10,6 +10,8 @@
 // CachedWdlLocal: cached probes whose blocks stay in the processor's caches (local_positions).
 // Dtw: probe_dtw on the same positions (two tables per probe), 64 MiB cache: most DTW blocks
 //   miss, so this is mostly the cost of reading and decompressing a 16 KiB block.
+// Distance, DistanceLocal, UncachedDistance: probe_distance (the dtw or mtc file) on the random
+//   positions, on the local ones (their blocks cached), and without a cache.
 // UncachedWdl: a handle without a cache: every probe reads and decompresses a block.
 // ColdProbe: a fresh handle per probe, the handle's creation not timed (what the first probe of a
 //   fresh process pays: the table's file opened, its header and offset table read and checked,
@@ -159,6 +161,33 @@ void Dtw(benchmark::State& state) {
     probe_loop(state, [&](const Position& p) { return tb->probe_dtw(english, p); });
 }
 BENCHMARK(Dtw)->Threads(1)->UseRealTime();
+
+// probe_distance: the class's dtw or mtc file (MTC against DTW, and one mtc codec against
+// another: point DAMAS_BENCH_DB at a `damas gen --metric mtc` folder). Random positions in a 64
+// MiB cache (mostly a block read and decoded per probe), the local ones (blocks cached), and no
+// cache at all.
+void Distance(benchmark::State& state) {
+    if (skip_without_database(state)) return;
+    const auto tb = Tablebase::open(database(), 64);
+    probe_loop(state, [&](const Position& p) { return tb->probe_distance(english, p); });
+}
+BENCHMARK(Distance)->Threads(1)->UseRealTime();
+
+void DistanceLocal(benchmark::State& state) {
+    if (skip_without_database(state)) return;
+    const auto tb = Tablebase::open(database(), 64);
+    probe_loop(
+        state, [&](const Position& p) { return tb->probe_distance(english, p); },
+        local_positions());
+}
+BENCHMARK(DistanceLocal)->Threads(1)->UseRealTime();
+
+void UncachedDistance(benchmark::State& state) {
+    if (skip_without_database(state)) return;
+    const auto tb = Tablebase::open(database(), 0);
+    probe_loop(state, [&](const Position& p) { return tb->probe_distance(english, p); });
+}
+BENCHMARK(UncachedDistance)->UseRealTime();
 
 void UncachedWdl(benchmark::State& state) {
     if (skip_without_database(state)) return;

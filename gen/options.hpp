@@ -76,8 +76,11 @@ struct GenerateOptions : ClassSelection {
     // pieces still get dtw (distance_metric): Kingsrow's mix, DTW where it is affordable.
     Metric metric = Metric::dtw;
     int dtw_pieces = 0;
-    // The distance files' codec: zstd-planes (the default) or zstd (table/codecs/zstd_codec.cpp).
+    // The dtw files' codec: zstd-planes (the default) or zstd (table/codecs/zstd_codec.cpp).
     Codec distance_codec = default_codec(Metric::dtw);
+    // The mtc files' codec: mtc-context (the default, table/codecs/mtc_context.hpp), or a
+    // distance codec.
+    Codec mtc_codec = default_codec(Metric::mtc);
     // Classes of this many positions or more are "large": with automatic, the other codecs are
     // tried, and their codec (and, in a pair, the class that keeps the wdl values) is chosen
     // from estimates on a sample of blocks, so that one wdl file per pair is written whole

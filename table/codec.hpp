@@ -15,7 +15,9 @@
 // (table/codecs/context_codec.cpp over table/codecs/wdl_context.hpp, "context", and
 // table/codecs/wdl_mix.hpp, "context-mix"; stored wdl tables only; a model of probabilities;
 // positions the probe never reads are not coded and decode as 3; they alone can skip a class's odd
-// half, format.hpp's half layout).
+// half, format.hpp's half layout) and mtc-context (table/codecs/mtc_codec.cpp over
+// table/codecs/mtc_context.hpp; mtc tables only; no model: adaptive contexts in each block;
+// positions the probe never reads are not coded and decode as dtw_unknown).
 //
 // Estimates are an encoding of a sample of blocks: the model built from the sampled blocks, the
 // same blocks encoded (gen/write/writer.hpp's estimate_wdl_bytes drives it, on the writer's
@@ -153,5 +155,6 @@ const BlockCodec& zstd_block_codec();         // table/codecs/zstd_codec.cpp
 const BlockCodec& zstd_planes_block_codec();  // table/codecs/zstd_codec.cpp
 const BlockCodec& context_block_codec();      // table/codecs/context_codec.cpp
 const BlockCodec& context_mix_block_codec();  // table/codecs/context_codec.cpp
+const BlockCodec& mtc_context_block_codec();  // table/codecs/mtc_codec.cpp
 
 }  // namespace damas

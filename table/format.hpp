@@ -66,6 +66,10 @@
 //   smaller. A block's distances are few and close together, so the planes are most often
 //   the smaller (english 2-7: 0.84 of codec 0's bytes in all, 0.66 to 1.002 by pair);
 //   decoding them is one pass more over the block.
+//   Codec 4 (mtc-context, mtc files only; no model) codes a block's values with adaptive binary
+//   contexts and a range coder (table/codecs/mtc_context.hpp): the positions the probe never
+//   reads (the side to move must capture) are not coded and decode as dtw_unknown. It is the
+//   generator's codec for mtc files; mtc files of codec 3 (before it) are still read.
 //
 // Mirror layout (version 2): a class C and its mirror M (format.hpp's flip: the same positions
 // with the other side to move) hold the same information twice, since every value of C is the
@@ -269,12 +273,21 @@ enum class Layout : std::uint32_t {
 };
 
 // The header's codec byte: which codec (table/codec.hpp) codes the blocks.
-enum class Codec : std::uint8_t { zstd = 0, context = 1, context_mix = 2, zstd_planes = 3 };
+enum class Codec : std::uint8_t {
+    zstd = 0,
+    context = 1,
+    context_mix = 2,
+    zstd_planes = 3,
+    mtc_context = 4
+};
 // The codec the generator writes a metric's tables with unless asked otherwise: zstd for wdl
-// (the large classes' codec is then chosen by estimates, gen/write/wdl_policy.hpp), zstd-planes for
-// the 16-bit tables (table/codecs/zstd_codec.cpp says why).
+// (the large classes' codec is then chosen by estimates, gen/write/wdl_policy.hpp), mtc-context
+// for mtc (table/codecs/mtc_context.hpp), zstd-planes for the other 16-bit tables
+// (table/codecs/zstd_codec.cpp says why).
 constexpr Codec default_codec(Metric m) {
-    return m == Metric::wdl ? Codec::zstd : Codec::zstd_planes;
+    return m == Metric::wdl   ? Codec::zstd
+           : m == Metric::mtc ? Codec::mtc_context
+                              : Codec::zstd_planes;
 }
 
 // Every field of the header. Counts of the four piece kinds in the order white men, white

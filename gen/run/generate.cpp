@@ -29,6 +29,7 @@ RunDescription run_description(const GenerateOptions& o) {
     if (o.metric == Metric::mtc) {
         j["metric"] = "mtc";
         j["dtw_pieces"] = o.dtw_pieces;
+        j["mtc_codec"] = block_codec(o.mtc_codec).name();
         for (const Material m : planned_classes(o))
             if (distance_metric(o, m) == Metric::mtc) run.mtc.insert(m);
     }

@@ -104,6 +104,7 @@ WriteOptions write_options(const GenerateOptions& o) {
     wo.threads = static_cast<unsigned>(std::max(1, o.threads));
     wo.durable = o.durable;
     wo.distance_codec = o.distance_codec;
+    wo.mtc_codec = o.mtc_codec;
     return wo;
 }
 

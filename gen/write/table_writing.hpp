@@ -401,9 +401,11 @@ std::optional<TableHeader> write_coded_table(const std::filesystem::path& path,
     return h;
 }
 
-// The codec of a table without a model: zstd for wdl, opt.distance_codec for the others.
+// The codec of a table without a model in the file: zstd for wdl, opt.mtc_codec for mtc,
+// opt.distance_codec for the others.
 inline const BlockCodec& modelless_codec(const WriteOptions& opt, Metric metric) {
-    return metric == Metric::wdl ? zstd_block_codec() : block_codec(opt.distance_codec);
+    if (metric == Metric::wdl) return zstd_block_codec();
+    return block_codec(metric == Metric::mtc ? opt.mtc_codec : opt.distance_codec);
 }
 
 // A table of a codec without a model (modelless_codec).

@@ -92,6 +92,27 @@ std::vector<std::uint16_t> solved_dtw(Material m) {
     return v;
 }
 
+// The same set solved with --metric mtc, made once.
+const std::filesystem::path& solved_mtc_folder() {
+    static ScratchDir dir("codec-db-mtc");
+    static const bool made = [] {
+        GenerateOptions o = test::generate_options(english, 4, dir.path);
+        o.durable = false;
+        o.metric = Metric::mtc;
+        test::generate_quietly(o);
+        return true;
+    }();
+    (void)made;
+    return dir.path;
+}
+
+std::vector<std::uint16_t> solved_mtc(Material m) {
+    const TableFile t(table_path(solved_mtc_folder(), english, m.name(), Metric::mtc));
+    std::vector<std::uint16_t> v(t.size());
+    t.read_all(v);
+    return v;
+}
+
 // The file's codec with its model built from `values` (its blocks given to two workers, in
 // reverse order); null if the codec cannot code them.
 template <class T>
@@ -151,7 +172,8 @@ void expect_round_trip(const BlockCodec& codec, TableHeader h, const TableCodec*
                 }
             } else {
                 const auto x = le::load<std::uint16_t>(&plain[2 * i]);
-                if (v[i] != dtw_unknown) {
+                // dtw_unknown where the codec codes nothing (mtc-context: a capture position).
+                if (v[i] != dtw_unknown && x != dtw_unknown) {
                     ASSERT_EQ(x, v[i]) << codec.name() << " " << first + i;
                 }
             }
@@ -186,9 +208,10 @@ TEST(CodecRegistry, FindsEachCodecByItsByteAndNameAndNoOther) {
         EXPECT_EQ(find_block_codec(byte), c);
         EXPECT_EQ(find_block_codec(std::string_view(c->name())), c);
         EXPECT_EQ(&block_codec(c->id()), c);
-        // Each codes wdl tables or the 16-bit ones, and a header of a metric it does not code
-        // is refused.
-        EXPECT_TRUE(c->codes(Metric::wdl) || c->codes(Metric::dtw)) << c->name();
+        // Each codes wdl tables or 16-bit ones (mtc-context mtc alone), and a header of a metric
+        // it does not code is refused.
+        EXPECT_TRUE(c->codes(Metric::wdl) || c->codes(Metric::dtw) || c->codes(Metric::mtc))
+            << c->name();
         for (int m = 0; m < metric_count; ++m) {
             const auto metric = static_cast<Metric>(m);
             if (c->codes(metric)) continue;
@@ -229,8 +252,9 @@ TEST_P(EveryCodec, RoundTripsRandomBlocks) {
         }
         expect_round_trip(codec, h, table.get(), values);
     }
-    if (codec.codes(Metric::dtw)) {
-        const TableHeader d = header_for(codec, m, Metric::dtw, false);
+    if (codec.codes(Metric::dtw) || codec.codes(Metric::mtc)) {
+        const Metric metric = codec.codes(Metric::dtw) ? Metric::dtw : Metric::mtc;
+        const TableHeader d = header_for(codec, m, metric, false);
         const auto dtw = test::random_dtw(d.positions, 12);
         expect_round_trip(codec, d, build(codec, d, dtw).get(), dtw);
     }
@@ -253,6 +277,11 @@ TEST_P(EveryCodec, RoundTripsRealBlocks) {
         if (codec.codes(Metric::dtw)) {
             const TableHeader h = header_for(codec, m, Metric::dtw, false);
             expect_round_trip(codec, h, build(codec, h, dtw).get(), dtw);
+        }
+        if (codec.codes(Metric::mtc)) {
+            const auto mtc = solved_mtc(m);
+            const TableHeader h = header_for(codec, m, Metric::mtc, false);
+            expect_round_trip(codec, h, build(codec, h, mtc).get(), mtc);
         }
     }
 }
@@ -305,12 +334,23 @@ void set_codec_byte(const std::filesystem::path& path, unsigned byte) {
     test::write_bytes(path, bytes);
 }
 
-// A dtw file of class m written with `codec` (of 16-bit tables) from the solved folder's values.
+// A dtw file of class m written with `codec` (of 16-bit tables) from the solved folder's values;
+// an mtc file from the mtc folder's for a codec of mtc tables alone.
 TableHeader write_dtw_with(const BlockCodec& codec, Material m, const std::filesystem::path& path) {
     WriteOptions wo;
     wo.distance_codec = codec.id();
     wo.durable = false;
-    return write_dtw_table(path, info_of(m), solved_dtw(m), wo);
+    if (codec.codes(Metric::dtw)) return write_dtw_table(path, info_of(m), solved_dtw(m), wo);
+    wo.mtc_codec = codec.id();
+    const TableFile wdl(table_path(solved_mtc_folder(), english, m.name(), Metric::wdl));
+    wo.counts_from = &wdl.header();
+    const std::vector<std::uint16_t> mtc = solved_mtc(m);
+    return write_distance_table(
+        path, info_of(m), Metric::mtc, mtc.size(),
+        [&](std::uint64_t first, std::span<std::uint16_t> out) {
+            std::copy_n(mtc.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+        },
+        wo);
 }
 
 TEST_P(EveryCodec, AFileWithAnotherCodecByteIsAnError) {

@@ -167,7 +167,10 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
                   "about twice the wdl bytes (default: one class per pair, the other's file in "
                   "the mirror layout)");
     gen->add_option("--wdl-codec", g.wdl_codec, wdl_codec_help);
-    gen->add_option("--dtw-codec", g.dtw_codec, dtw_codec_help + std::string(" (mtc files too)"));
+    gen->add_option("--dtw-codec", g.dtw_codec, dtw_codec_help);
+    gen->add_option("--mtc-codec", g.mtc_codec,
+                    "mtc compression: mtc-context (default: a binary context coder, about half "
+                    "zstd-planes' bytes), zstd-planes or zstd");
     gen->add_option("--metric", g.metric,
                     "The distance beside the wdl values: dtw (default: plies to the end of the "
                     "game) or mtc (plies to the next capture or man move, far smaller; "
@@ -214,6 +217,12 @@ Codec dtw_codec_option(const std::string& name) {
     throw Error("bad --dtw-codec '" + name + "' (" + codec_names(Metric::dtw, "") + ")");
 }
 
+Codec mtc_codec_option(const std::string& name) {
+    const BlockCodec* codec = find_block_codec(name);
+    if (codec && codec->codes(Metric::mtc)) return codec->id();
+    throw Error("bad --mtc-codec '" + name + "' (" + codec_names(Metric::mtc, "") + ")");
+}
+
 GenerateOptions generate_options(const GenFlags& o) {
     GenerateOptions g;
     g.variant = variant_or_throw(o.variant);
@@ -227,6 +236,7 @@ GenerateOptions generate_options(const GenFlags& o) {
     g.durable = !o.no_sync;
     g.wdl_codec = wdl_codec_option(o.wdl_codec);
     if (!o.dtw_codec.empty()) g.distance_codec = dtw_codec_option(o.dtw_codec);
+    if (!o.mtc_codec.empty()) g.mtc_codec = mtc_codec_option(o.mtc_codec);
     if (o.metric == "mtc" || (o.metric.empty() && o.dtw_pieces >= 0))
         g.metric = Metric::mtc;
     else if (!o.metric.empty() && o.metric != "dtw")

@@ -31,6 +31,7 @@ struct GenFlags : RunFlags {
     bool full_wdl = false;
     std::string wdl_codec = "auto";
     std::string dtw_codec;  // empty: default_codec(Metric::dtw)
+    std::string mtc_codec;  // empty: default_codec(Metric::mtc)
     std::string metric;     // empty: dtw, or mtc with --dtw-pieces
     int dtw_pieces = -1;    // -1: not given
     std::string memory;
@@ -48,6 +49,7 @@ WdlCodec wdl_codec_option(const std::string& name);
 extern const char* const wdl_codec_help;
 // --dtw-codec: a codec of 16-bit tables (zstd-planes or zstd); throws Error naming the choices.
 Codec dtw_codec_option(const std::string& name);
+Codec mtc_codec_option(const std::string& name);
 extern const char* const dtw_codec_help;
 // The options the flags ask for; throws Error on a bad value.
 GenerateOptions generate_options(const GenFlags& flags);
