@@ -100,6 +100,9 @@ TEST(CutSlices, SameFilesAsOneProcess) {
     }
 }
 
+// The two below take a minute in all: in test_cut_slices_slow (mpi_gen_cut_kill resumes a cut run
+// in the slow set too).
+#ifdef DAMAS_TEST_SLOW
 // The byte-a-position solver's groups cut into ranges (every slice of every pair by it).
 TEST(CutSlices, ByteAPositionGroupsSameFiles) {
     for (const char* variant : {"english", "international"}) {
@@ -146,6 +149,7 @@ TEST(CutSlices, ResumesFromThePartsWritten) {
     run_cut(o, 3, 13u);
     expect_same_tables(one, tables(dir.path));
 }
+#endif
 
 TEST(CutSlices, GraphOfRangesAndWriting) {
     test::ScratchDir dir("cut-graph");
