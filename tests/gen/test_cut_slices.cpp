@@ -18,6 +18,13 @@
 #include "gen_fixtures.hpp"
 #include "rules/error.hpp"
 
+// The slow executable's tests have a suite name of their own: ctest names must differ.
+#ifdef DAMAS_TEST_SLOW
+#define CUT_SLICES CutSlicesSlow
+#else
+#define CUT_SLICES CutSlices
+#endif
+
 namespace damas {
 namespace {
 
@@ -88,7 +95,7 @@ void expect_same_tables(const Tree& a, const Tree& b) {
     }
 }
 
-TEST(CutSlices, SameFilesAsOneProcess) {
+TEST(CUT_SLICES, SameFilesAsOneProcess) {
     for (const auto& [variant, ranges] : {std::pair{"english", 3}, std::pair{"russian", 2}}) {
         const Tree one = tables(test::shared_database(*parse_variant(variant), 4));
         test::ScratchDir dir(std::string("cut-") + variant);
@@ -104,7 +111,7 @@ TEST(CutSlices, SameFilesAsOneProcess) {
 // in the slow set too).
 #ifdef DAMAS_TEST_SLOW
 // The byte-a-position solver's groups cut into ranges (every slice of every pair by it).
-TEST(CutSlices, ByteAPositionGroupsSameFiles) {
+TEST(CUT_SLICES, ByteAPositionGroupsSameFiles) {
     for (const char* variant : {"english", "international"}) {
         const int pieces = std::string(variant) == "english" ? 4 : 3;
         const Tree one = tables(test::shared_database(*parse_variant(variant), pieces));
@@ -118,7 +125,7 @@ TEST(CutSlices, ByteAPositionGroupsSameFiles) {
 
 // Stopped between units of work, then resumed; then a part lost and a part that names another
 // range: each solved again, the files the same.
-TEST(CutSlices, ResumesFromThePartsWritten) {
+TEST(CUT_SLICES, ResumesFromThePartsWritten) {
     const Tree one = tables(test::shared_database(*parse_variant("russian"), 4));
     test::ScratchDir dir("cut-resume");
     const GenerateOptions o = cut_options("russian", 4, dir.path);
@@ -151,7 +158,7 @@ TEST(CutSlices, ResumesFromThePartsWritten) {
 }
 #endif
 
-TEST(CutSlices, GraphOfRangesAndWriting) {
+TEST(CUT_SLICES, GraphOfRangesAndWriting) {
     test::ScratchDir dir("cut-graph");
     const GenerateOptions o = cut_options("english", 4, dir.path);
     GenerationRun run(o);
@@ -205,7 +212,7 @@ TEST(CutSlices, GraphOfRangesAndWriting) {
     EXPECT_NEAR(work, planned, 1e-9 * planned + 1e-12);
 }
 
-TEST(CutSlices, SliceThatCannotBeCutIsRefused) {
+TEST(CUT_SLICES, SliceThatCannotBeCutIsRefused) {
     test::ScratchDir dir("cut-refused");
     GenerateOptions o = cut_options("english", 3, dir.path);
     o.tuning.unit_chunk_positions = 1 << 20;  // no configuration streamed: nothing can be cut

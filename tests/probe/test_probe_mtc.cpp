@@ -32,6 +32,14 @@
 #include "tests/support/generate.hpp"
 #include "tests/support/scratch.hpp"
 
+// The slow executable's tests have a suite name of their own: ctest names must differ (a name
+// defined twice takes the labels of the last, and the fast ones would leave the fast set).
+#ifdef DAMAS_TEST_SLOW
+#define MTC_SUITE MtcSlow
+#else
+#define MTC_SUITE Mtc
+#endif
+
 namespace damas {
 namespace {
 
@@ -207,7 +215,7 @@ void expect_lines_win(const char* variant, int pieces, std::uint64_t stride) {
     EXPECT_GT(lines, 0u);
 }
 
-TEST(Mtc, WdlFilesAreTheDtwRunsBytes) {
+TEST(MTC_SUITE, WdlFilesAreTheDtwRunsBytes) {
     const Variant v = *parse_variant("english");
     ScratchDir dtw("mtc-wdl-dtw"), mtc("mtc-wdl-mtc"), mixed("mtc-wdl-mixed");
     test::generate_quietly(options(v, 4, dtw.path, Metric::dtw));
@@ -232,7 +240,7 @@ TEST(Mtc, WdlFilesAreTheDtwRunsBytes) {
 }
 
 // A dtw class answers probe_distance with its DTW, an mtc class with its MTC, in one folder.
-TEST(Mtc, MixedFolderSaysWhichDistance) {
+TEST(MTC_SUITE, MixedFolderSaysWhichDistance) {
     const Variant v = *parse_variant("english");
     ScratchDir mixed("mtc-mixed-probe"), dtw("mtc-mixed-dtw");
     test::generate_quietly(options(v, 4, mixed.path, Metric::mtc, 3));
@@ -263,7 +271,7 @@ TEST(Mtc, MixedFolderSaysWhichDistance) {
 
 // The lichess-shaped answer (probe/study/tablebase_answer.hpp) gives each position's distance in
 // the field of its class's metric, signed, with the category the value gives.
-TEST(Mtc, LichessShapedAnswerHasTheMtcWhereTheClassHasIt) {
+TEST(MTC_SUITE, LichessShapedAnswerHasTheMtcWhereTheClassHasIt) {
     const Variant v = *parse_variant("english");
     ScratchDir mixed("mtc-mixed-lichess");
     test::generate_quietly(options(v, 3, mixed.path, Metric::mtc, 2));
@@ -294,7 +302,7 @@ TEST(Mtc, LichessShapedAnswerHasTheMtcWhereTheClassHasIt) {
     EXPECT_GT(checked, 100);
 }
 
-TEST(Mtc, Turkish_IsRefused) {
+TEST(MTC_SUITE, Turkish_IsRefused) {
     ScratchDir dir("mtc-turkish");
     EXPECT_THROW(
         test::generate_quietly(options(*parse_variant("turkish"), 3, dir.path, Metric::mtc)),
@@ -302,29 +310,29 @@ TEST(Mtc, Turkish_IsRefused) {
 }
 
 #ifdef DAMAS_TEST_SLOW
-TEST(Mtc, English5EqualsForwardSearch) {
+TEST(MTC_SUITE, English5EqualsForwardSearch) {
     expect_forward_mtc("english", 5);
 }
-TEST(Mtc, International4EqualsForwardSearch) {
+TEST(MTC_SUITE, International4EqualsForwardSearch) {
     expect_forward_mtc("international", 4);
 }
-TEST(Mtc, Russian5EqualsForwardSearch) {
+TEST(MTC_SUITE, Russian5EqualsForwardSearch) {
     expect_forward_mtc("russian", 5);
 }
-TEST(Mtc, English4EqualsForwardSearch) {
+TEST(MTC_SUITE, English4EqualsForwardSearch) {
     expect_forward_mtc("english", 4);
 }
-TEST(Mtc, English4EveryLineWins) {
+TEST(MTC_SUITE, English4EveryLineWins) {
     expect_lines_win("english", 4, 1);
 }
 #else
-TEST(Mtc, English3EqualsForwardSearch) {
+TEST(MTC_SUITE, English3EqualsForwardSearch) {
     expect_forward_mtc("english", 3);
 }
-TEST(Mtc, International3EqualsForwardSearch) {
+TEST(MTC_SUITE, International3EqualsForwardSearch) {
     expect_forward_mtc("international", 3);
 }
-TEST(Mtc, English4LinesWin) {
+TEST(MTC_SUITE, English4LinesWin) {
     expect_lines_win("english", 4, 500);
 }
 #endif
