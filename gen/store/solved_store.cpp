@@ -4,12 +4,13 @@
 #include <tbb/parallel_for.h>
 
 #include <numeric>
+#include <optional>
 
 #include "folder/files.hpp"
 #include "gen/process/huge_pages.hpp"
+#include "gen/store/block_cursor.hpp"
 #include "gen/units/solved_class_file.hpp"
 #include "rules/error.hpp"
-#include "table/bytes.hpp"
 #include "table/table_file.hpp"
 
 namespace damas {
@@ -278,11 +279,6 @@ namespace damas {
 
 namespace {
 
-[[noreturn]] void read_failed(const TableFile& f, std::uint64_t block, ReadStatus st) {
-    throw Error(f.path().string() + ": block " + std::to_string(block) + ": " +
-                read_status_name(st));
-}
-
 // The outcome a class holds (as read_wdl_values gives it): the wdl file's value (3, the context
 // codec's skipped positions: a draw), or the distance file's where the wdl file holds none
 // (mirror layout) or not this position (half layout): the dtw's parity, the mtc's own bit.
@@ -303,32 +299,13 @@ std::uint16_t packed_outcome(std::uint16_t distance, Metric metric, bool has_wdl
 }  // namespace
 
 void SolvedClass::Files::read_range(std::uint64_t first, std::span<std::uint16_t> out) const {
-    thread_local std::vector<std::byte> dtw_plain, wdl_plain;
-    const TableFile* dtw = distance.get();
-    const std::uint64_t dtw_block = dtw->header().positions_per_block;
-    const std::uint64_t wdl_block = wdl ? wdl->header().positions_per_block : 1;
-    std::uint64_t dtw_at = UINT64_MAX, wdl_at = UINT64_MAX;
+    BlockCursor dtw(*distance);
+    std::optional<BlockCursor> wdl_values;
+    if (wdl) wdl_values.emplace(*wdl);
     for (std::size_t i = 0; i < out.size(); ++i) {
         const std::uint64_t at = first + i;
-        if (at / dtw_block != dtw_at) {
-            dtw_at = at / dtw_block;
-            dtw_plain.resize(dtw->block_size(dtw_at));
-            if (const ReadStatus st = dtw->read_block(dtw_at, dtw_plain); st != ReadStatus::ok)
-                read_failed(*dtw, dtw_at, st);
-        }
-        const std::uint16_t plies = le::load<std::uint16_t>(&dtw_plain[2 * (at % dtw_block)]);
-        std::uint8_t v = wdl_unknown;
-        if (wdl) {
-            if (at / wdl_block != wdl_at) {
-                wdl_at = at / wdl_block;
-                wdl_plain.resize(wdl->block_size(wdl_at));
-                if (const ReadStatus st = wdl->read_block(wdl_at, wdl_plain); st != ReadStatus::ok)
-                    read_failed(*wdl, wdl_at, st);
-            }
-            const std::uint64_t within = at % wdl_block;
-            v = static_cast<std::uint8_t>(
-                (static_cast<unsigned>(wdl_plain[within / 4]) >> (2 * (within % 4))) & 3u);
-        }
+        const std::uint16_t plies = dtw.u16_at(at);
+        const std::uint8_t v = wdl_values ? wdl_values->wdl_at(at) : wdl_unknown;
         out[i] = packed_outcome(plies, metric, wdl != nullptr, v, wdl && wdl->half(), giveaway);
     }
 }
@@ -348,37 +325,17 @@ Value value_of_wdl(std::uint8_t wdl) {  // as packed_outcome() reads it
 
 void SolvedClass::Files::read_values(std::uint64_t first, std::uint64_t n,
                                      std::uint8_t* values) const {
-    thread_local std::vector<std::byte> dtw_plain, wdl_plain;
-    const TableFile* dtw = distance.get();
-    const std::uint64_t dtw_block = dtw->header().positions_per_block;
-    const std::uint64_t wdl_block = wdl ? wdl->header().positions_per_block : 1;
-    std::uint64_t dtw_at = UINT64_MAX, wdl_at = UINT64_MAX;
+    BlockCursor dtw(*distance);
+    std::optional<BlockCursor> wdl_values;
+    if (wdl) wdl_values.emplace(*wdl);
     for (std::uint64_t at = first; at < first + n; ++at) {
-        std::uint8_t v = wdl_unknown;
-        if (wdl) {
-            if (at / wdl_block != wdl_at) {
-                wdl_at = at / wdl_block;
-                wdl_plain.resize(wdl->block_size(wdl_at));
-                if (const ReadStatus st = wdl->read_block(wdl_at, wdl_plain); st != ReadStatus::ok)
-                    read_failed(*wdl, wdl_at, st);
-            }
-            const std::uint64_t within = at % wdl_block;
-            v = static_cast<std::uint8_t>(
-                (static_cast<unsigned>(wdl_plain[within / 4]) >> (2 * (within % 4))) & 3u);
-        }
+        const std::uint8_t v = wdl_values ? wdl_values->wdl_at(at) : wdl_unknown;
         if (wdl_holds_value(*this, v)) {
             put_value(values, at, value_of_wdl(v));
             continue;
         }
-        if (at / dtw_block != dtw_at) {
-            dtw_at = at / dtw_block;
-            dtw_plain.resize(dtw->block_size(dtw_at));
-            if (const ReadStatus st = dtw->read_block(dtw_at, dtw_plain); st != ReadStatus::ok)
-                read_failed(*dtw, dtw_at, st);
-        }
-        const std::uint16_t plies = le::load<std::uint16_t>(&dtw_plain[2 * (at % dtw_block)]);
         put_value(values, at,
-                  unpack_outcome(packed_outcome(plies, metric, wdl != nullptr, v,
+                  unpack_outcome(packed_outcome(dtw.u16_at(at), metric, wdl != nullptr, v,
                                                 wdl && wdl->half(), giveaway))
                       .value);
     }
@@ -411,15 +368,12 @@ Outcome read_value(const SolvedClass::Files& f, std::uint64_t index, BlockCache&
 
 Outcome SolvedClass::Files::read(std::uint64_t index, BlockCache& cache) const {
     if (values_only) return read_value(*this, index, cache);
-    const auto fail = [](const TableFile& f, ReadResult r) {
-        throw Error(f.path().string() + ": " + read_status_name(r.status));
-    };
     const ReadResult plies = distance->value(index, cache);
-    if (!plies.ok()) fail(*distance, plies);
+    if (!plies.ok()) read_failed(*distance, plies);
     std::uint8_t v = wdl_unknown;
     if (wdl) {
         const ReadResult r = wdl->value(index, cache);
-        if (!r.ok()) fail(*wdl, r);
+        if (!r.ok()) read_failed(*wdl, r);
         v = static_cast<std::uint8_t>(r.value);
     }
     return unpack_outcome(
