@@ -9,8 +9,8 @@
 // mutation broke are computed again (the offset table's, the context model's and the header's),
 // so the mutations of the header fields, offsets, block hashes and model reach the code behind
 // the checksums instead of stopping at them. The seed corpus (tests/data/table_corpus) holds
-// small real files of every codec (zstd, zstd-planes, context, context-mix) and metric, each with
-// both modes.
+// small real files of every codec (zstd, zstd-planes, context, context-mix, mtc-context) and
+// metric, each with both modes.
 #include <unistd.h>
 
 #include <algorithm>
