@@ -10,6 +10,7 @@ namespace damas {
 std::uint64_t BlockCursor::hold(std::uint64_t at) {
     const std::uint64_t block = at / positions_per_block_;
     if (block != block_) {
+        block_ = UINT64_MAX;  // until the block is read whole: a failed read leaves none held
         bytes_.resize(file_.block_size(block));
         if (const ReadStatus st = file_.read_block(block, bytes_); st != ReadStatus::ok)
             throw Error(file_.path().string() + ": block " + std::to_string(block) + ": " +
