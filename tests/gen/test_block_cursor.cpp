@@ -56,7 +56,9 @@ TEST_F(TwoFiles, GivesTheValuesTheFileHolds) {
 
 TEST_F(TwoFiles, ADamagedBlockIsAnErrorNamingFileAndBlock) {
     std::vector<char> bytes = test::file_bytes(dtw_path);
-    const std::uint64_t in_first_block = TableFile(dtw_path).header().blocks_offset + 20;
+    // Among block 0's values (not its frame's header): the block decodes, into the cursor's
+    // bytes, and fails its hash, so a cursor that still took block 1 as held would misread it.
+    const std::uint64_t in_first_block = TableFile(dtw_path).header().blocks_offset + 300;
     bytes[in_first_block] = static_cast<char>(bytes[in_first_block] ^ 0x10);
     test::write_bytes(dtw_path, bytes);
     const TableFile damaged(dtw_path);  // opens: only a block is damaged
