@@ -123,6 +123,11 @@ constexpr double table_bytes_per_position(Metric distance) {
            8;
 }
 constexpr double unit_bytes_per_position = 1.0;
+// A unit chunk's frame while it is compressed (gen/units/chunked_file.hpp), at most the unit
+// files' byte a position, in a vector that grows as zstd writes it.
+constexpr std::uint64_t unit_frame_bytes(std::uint64_t positions) {
+    return 2 * positions;
+}
 
 // The pairs in the order they are solved, each named by its first class.
 std::vector<Material> pairs_of(const std::vector<Material>& classes) {
@@ -256,31 +261,42 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
     const std::uint64_t results = solver_result_bytes(board, m);
     const std::uint64_t layout = layout_bytes(board, m, tuning);
     c.whole_solve = solver_bytes(v, m, threads) + layout + 3 * two_slices_positions(board, m);
-    // In units, the values of the slice being solved, unless streamed to its unit file.
-    c.units_solve = solver_bytes(v, m, threads, true) + layout +
-                    3 * held_slice_positions(v, m, threads, unit_chunk);
     // Writing (gen/run/generate.cpp): held whole, the results, a byte a position of one class at a
     // time for its wdl values and one more for the context codec's position flags; the DTW
     // values are taken block by block. In units, every value is read in passes from the unit
     // files (gen/write/writer.hpp: WdlPasses), a chunk of each slice's unit at a time and a segment
-    // gathered from them (gen/units/class_stream.hpp), up to chunks_at_once chunks
-    // decompressed for it, each thread's buffers of a chunk's raw and compressed bytes, and a
-    // batch of the solved class file being written (16 chunks of u16, and their compressed
-    // bytes). A chunk is a men configuration or 64 Ki positions, or 64 Ki positions of a
-    // configuration split into chunks. The context codec's flags of the class being written,
-    // compressed (gen/write/writer.hpp).
+    // gathered from them (gen/units/class_stream.hpp), the chunks decompressed for a segment, each
+    // thread's compressed bytes of the chunk it decompresses, and a batch of the solved class file
+    // being written (16 chunks of u16, and their compressed bytes). The context codec's flags of
+    // the class being written, compressed (gen/write/writer.hpp).
     const ClassIndex index(board, m), mirror(board, m.mirrored());
-    const bool splits = compact_splits_configurations(index.kings_per_men(), unit_chunk);
-    const std::uint64_t chunk =
-        splits ? unit_chunk : std::max<std::uint64_t>(unit_chunk, index.kings_per_men());
-    const std::uint64_t streams =
-        3 * chunk *
-            (static_cast<std::uint64_t>(index.slice_count()) + ClassStream::chunks_at_once) +
-        3 * ClassStream::segment_positions(unit_chunk) +
-        6 * chunk * static_cast<std::uint64_t>(threads) +
-        4 * SolvedClassWriter::batch_chunks * unit_chunk;
+    const std::uint64_t k = index.kings_per_men(), t = static_cast<std::uint64_t>(threads);
+    const bool splits = compact_splits_configurations(k, unit_chunk);
+    // A unit's chunk: the solver of state words writes whole men configurations (or 64 Ki
+    // positions of small ones: gen/units/unit_file.hpp); the byte-a-position solver cuts the
+    // large ones into chunks of 64 Ki positions.
+    const std::uint64_t runs_chunk = std::max<std::uint64_t>(unit_chunk, k);
+    const std::uint64_t split_chunk = splits ? unit_chunk : runs_chunk;
+    const auto reading = [&](std::uint64_t chunk) {
+        // A segment's pieces are men configurations (or parts of one): one needs a fresh chunk
+        // at most for each configuration it crosses, and at most chunks_at_once.
+        const std::uint64_t segment = ClassStream::segment_positions(unit_chunk);
+        const std::uint64_t fresh =
+            std::min<std::uint64_t>(ClassStream::chunks_at_once, segment / k + 2);
+        return 3 * chunk * (static_cast<std::uint64_t>(index.slice_count()) + fresh) + 3 * segment +
+               std::min(chunk, chunked_file::frame_block_bytes) * std::min(t, fresh) +
+               4 * SolvedClassWriter::batch_chunks * unit_chunk;
+    };
     c.whole_write = results + 2 * c.largest_class;
-    c.units_write = layout + streams + held_flags_limit(c.largest_class);
+    c.units_write = layout + reading(runs_chunk) + held_flags_limit(c.largest_class);
+    // In units, the values of the slice being solved, unless streamed to its unit file, and the
+    // frames of its unit's chunks being compressed, a chunk a thread (gen/units/unit_file.hpp:
+    // write_unit compresses the values where they are held, the large chunks straight into the
+    // file).
+    const std::uint64_t held = held_slice_positions(v, m, threads, unit_chunk);
+    const std::uint64_t frames =
+        t * unit_frame_bytes(std::min(runs_chunk, held_chunk_streamed_above(unit_chunk)));
+    c.units_solve = solver_bytes(v, m, threads, true) + layout + 3 * held + (held ? frames : 0);
     // With the byte-a-position solver: for every slice where it splits men configurations, else
     // for the slices solved whole beside the components of the others
     // (gen/solve/compact/compact_solver.hpp).
@@ -299,7 +315,9 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
         c.compact_solve = compact_solver_bytes(v, m, threads, true, unit_chunk) +
                           solver_bytes(v, m, threads, true, true) + layout +
                           3 * held_slice_positions(v, m, threads, unit_chunk, true);
-    c.compact_write = c.units_write;  // the same writer, reading the same unit files
+    // Its units are written a chunk a thread, the values gathered for it and its frame.
+    c.compact_solve += t * split_chunk * (3 + unit_frame_bytes(1));
+    c.compact_write = layout + reading(split_chunk) + held_flags_limit(c.largest_class);
     c.whole_in_states = largest_whole_slice(v, m, threads, false) < state_word_slice_limit;
     c.units_in_states = largest_whole_slice(v, m, threads, true) < state_word_slice_limit;
     return c;

@@ -5,9 +5,11 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 #include <tbb/parallel_for.h>
@@ -60,13 +62,43 @@ Header make_header(const Variant& v, Material m, int slice, std::uint64_t positi
     return h;
 }
 
-// A chunk's values as stored: outcomes, then capture flags.
-std::vector<std::byte> chunk_bytes(std::span<const std::uint16_t> outcomes,
-                                   std::span<const std::uint8_t> capture) {
-    std::vector<std::byte> raw(outcomes.size() * 2 + capture.size());
-    std::memcpy(raw.data(), outcomes.data(), outcomes.size() * 2);
-    std::memcpy(raw.data() + outcomes.size() * 2, capture.data(), capture.size());
-    return raw;
+// A chunk's values as stored: outcomes, then capture flags (their bytes, one after the other).
+std::array<std::span<const std::byte>, 2> stored_parts(std::span<const std::uint16_t> outcomes,
+                                                       std::span<const std::uint8_t> capture) {
+    return {std::as_bytes(outcomes), std::as_bytes(capture)};
+}
+
+// A frame of the stored bytes `parts` (one after the other) compressed, handed to `sink` a
+// piece at a time as zstd writes it; returns their xxh64. Streamed from the values where they are:
+// a copy of them in stored order and a frame buffer of ZSTD_compressBound filled with zeros took 6
+// bytes a position of the chunk beside them (a kings-only slice is a chunk a class: english
+// 0109 + 0901 peaked 5.3 GiB above its plan while it wrote its unit).
+template <class Sink>
+std::uint64_t compress_parts(const std::filesystem::path& path,
+                             const std::array<std::span<const std::byte>, 2>& parts, Sink&& sink) {
+    const auto check = [&](std::size_t r) {
+        if (ZSTD_isError(r)) throw Error(path.string() + ": zstd: " + ZSTD_getErrorName(r));
+    };
+    const std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(),
+                                                                    ZSTD_freeCCtx);
+    if (!cctx) throw Error(path.string() + ": zstd: out of memory");
+    check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, 1));
+    check(ZSTD_CCtx_setPledgedSrcSize(cctx.get(), parts[0].size() + parts[1].size()));
+    std::vector<std::byte> piece(ZSTD_CStreamOutSize());
+    Xxh64Stream digest;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        digest.update(parts[p]);
+        ZSTD_inBuffer in{parts[p].data(), parts[p].size(), 0};
+        const ZSTD_EndDirective end = p + 1 == parts.size() ? ZSTD_e_end : ZSTD_e_continue;
+        for (bool done = false; !done;) {
+            ZSTD_outBuffer out{piece.data(), piece.size(), 0};
+            const std::size_t left = ZSTD_compressStream2(cctx.get(), &out, &in, end);
+            check(left);
+            sink(std::span<const std::byte>(piece.data(), out.pos));
+            done = end == ZSTD_e_end ? left == 0 : in.pos == in.size;
+        }
+    }
+    return digest.digest();
 }
 
 }  // namespace
@@ -104,6 +136,18 @@ void Writer::put(std::size_t k, std::uint64_t first, std::uint64_t positions,
     table_[k] = {first, positions, end_, compressed.size(), hash};
     pwrite_all(compressed.data(), compressed.size(), end_);
     end_ += compressed.size();
+}
+
+void Writer::put_streamed(std::size_t k, std::uint64_t first,
+                          std::span<const std::uint16_t> outcomes,
+                          std::span<const std::uint8_t> capture) {
+    const std::uint64_t offset = end_;
+    const std::uint64_t hash = compress_parts(path_, stored_parts(outcomes, capture),
+                                              [&](std::span<const std::byte> piece) {
+                                                  pwrite_all(piece.data(), piece.size(), end_);
+                                                  end_ += piece.size();
+                                              });
+    table_[k] = {first, outcomes.size(), offset, end_ - offset, hash};
 }
 
 void Writer::close_part(const Variant& v, Material m, int slice, const std::string& part) {
@@ -144,12 +188,11 @@ void Writer::pwrite_all(const void* data, std::size_t n, std::uint64_t at) {
 std::vector<std::byte> compress(const std::filesystem::path& path,
                                 std::span<const std::uint16_t> outcomes,
                                 std::span<const std::uint8_t> capture, std::uint64_t& hash) {
-    const std::vector<std::byte> raw = chunk_bytes(outcomes, capture);
-    std::vector<std::byte> packed(ZSTD_compressBound(raw.size()));
-    const std::size_t n = ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1);
-    if (ZSTD_isError(n)) throw Error(path.string() + ": zstd: " + ZSTD_getErrorName(n));
-    packed.resize(n);
-    hash = xxh64(raw);
+    std::vector<std::byte> packed;
+    hash = compress_parts(path, stored_parts(outcomes, capture),
+                          [&](std::span<const std::byte> piece) {
+                              packed.insert(packed.end(), piece.begin(), piece.end());
+                          });
     return packed;
 }
 
@@ -158,16 +201,35 @@ void put_chunks(Writer& out, const std::filesystem::path& path, const std::vecto
     std::mutex writing;
     tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t k) {
         const Chunk& c = chunks[k];
-        thread_local std::vector<std::uint16_t> outcomes;
-        thread_local std::vector<std::uint8_t> capture;
-        outcomes.resize(c.positions);
-        capture.resize(with_capture ? c.positions : 0);
+        // A chunk's own buffers, freed with it (kept by each thread, those of one large chunk
+        // stayed resident for the rest of the run).
+        std::vector<std::uint16_t> outcomes(c.positions);
+        std::vector<std::uint8_t> capture(with_capture ? c.positions : 0);
         values(c.first, outcomes, capture);
         std::uint64_t hash = 0;
         const std::vector<std::byte> packed = compress(path, outcomes, capture, hash);
         const std::lock_guard lock(writing);
         out.put(first_slot + k, c.first, c.positions, packed, hash);
     });
+}
+
+void put_held_chunks(Writer& out, const std::filesystem::path& path,
+                     const std::vector<Chunk>& chunks, std::span<const std::uint16_t> outcomes,
+                     std::span<const std::uint8_t> capture, std::uint64_t large) {
+    std::mutex writing;
+    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t k) {
+        const Chunk& c = chunks[k];
+        if (c.positions > large) return;
+        std::uint64_t hash = 0;
+        const std::vector<std::byte> packed = compress(path, outcomes.subspan(c.first, c.positions),
+                                                       capture.subspan(c.first, c.positions), hash);
+        const std::lock_guard lock(writing);
+        out.put(k, c.first, c.positions, packed, hash);
+    });
+    for (std::size_t k = 0; k < chunks.size(); ++k)
+        if (const Chunk& c = chunks[k]; c.positions > large)
+            out.put_streamed(k, c.first, outcomes.subspan(c.first, c.positions),
+                             capture.subspan(c.first, c.positions));
 }
 
 namespace {
@@ -230,6 +292,51 @@ bool read_chunk(int fd, const Chunk& c, std::vector<std::byte>& raw) {
         return false;
     const std::size_t n = ZSTD_decompress(raw.data(), raw.size(), packed.data(), packed.size());
     return !ZSTD_isError(n) && n == raw.size() && xxh64(raw) == c.hash;
+}
+
+bool read_chunk_parts(int fd, const Chunk& c, std::span<std::byte> first,
+                      std::span<std::byte> second) {
+    const std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(),
+                                                                    ZSTD_freeDCtx);
+    if (!dctx) throw Error("zstd: out of memory");
+    // The frame is read a block at a time (a large chunk's frame is not held whole).
+    std::vector<std::byte> block(std::min(c.bytes, frame_block_bytes));
+    std::uint64_t read = 0;
+    ZSTD_inBuffer in{block.data(), 0, 0};
+    const auto refill = [&] {
+        if (in.pos < in.size || read == c.bytes) return true;
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), c.bytes - read));
+        if (::pread(fd, block.data(), n, static_cast<off_t>(c.offset + read)) !=
+            static_cast<ssize_t>(n))
+            return false;
+        read += n;
+        in = {block.data(), n, 0};
+        return true;
+    };
+    std::size_t left = 1;  // what the frame still holds (0: it is complete)
+    for (const std::span<std::byte> part : {first, second}) {
+        ZSTD_outBuffer out{part.data(), part.size(), 0};
+        while (out.pos < out.size) {
+            if (!refill()) return false;
+            const std::size_t in_before = in.pos, out_before = out.pos;
+            left = ZSTD_decompressStream(dctx.get(), &out, &in);
+            if (ZSTD_isError(left)) return false;
+            if (in.pos == in_before && out.pos == out_before) return false;  // ended short
+        }
+    }
+    while (left != 0) {  // the frame may end without more output (an empty last block)
+        if (!refill()) return false;
+        const std::size_t in_before = in.pos;
+        ZSTD_outBuffer none{nullptr, 0, 0};
+        left = ZSTD_decompressStream(dctx.get(), &none, &in);
+        if (ZSTD_isError(left) || (left != 0 && in.pos == in_before)) return false;
+    }
+    if (in.pos != in.size || read != c.bytes) return false;
+    Xxh64Stream digest;
+    digest.update(first);
+    digest.update(second);
+    return digest.digest() == c.hash;
 }
 
 }  // namespace damas::chunked_file

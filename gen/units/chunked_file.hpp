@@ -37,6 +37,9 @@
 
 namespace damas::chunked_file {
 
+// A chunk's frame is read a block of this many bytes at a time (read_chunk_parts).
+inline constexpr std::uint64_t frame_block_bytes = std::uint64_t{1} << 20;
+
 // A chunk table entry: the chunk's positions, where its frame is, and the xxh64 of its values.
 struct Chunk {
     std::uint64_t first = 0, positions = 0, offset = 0, bytes = 0, hash = 0;
@@ -75,6 +78,9 @@ class Writer {
     // Chunk k (in position order) compressed; any order, one call at a time.
     void put(std::size_t k, std::uint64_t first, std::uint64_t positions,
              std::span<const std::byte> compressed, std::uint64_t hash);
+    // Chunk k's values compressed here and written as they are (not with put()'s calls).
+    void put_streamed(std::size_t k, std::uint64_t first, std::span<const std::uint16_t> outcomes,
+                      std::span<const std::uint8_t> capture);
     // The header names v, m and slice (and `part`, a part of the slice: "1-3"), and the file
     // holds `positions`.
     void close(const Variant& v, Material m, int slice, std::uint64_t positions,
@@ -102,6 +108,13 @@ std::vector<std::byte> compress(const std::filesystem::path& path,
 // and put in `out`, chunks[k] in table slot first_slot + k.
 void put_chunks(Writer& out, const std::filesystem::path& path, const std::vector<Chunk>& chunks,
                 bool with_capture, const ValuesFn& values, std::size_t first_slot = 0);
+// The same for values held whole (positions from 0), compressed from where they are: what is
+// resident beyond them is the frames of the chunks being compressed, a chunk a thread, but for
+// chunks of more than `large` positions, each written to the file one after the other as zstd
+// makes its frame (gen/plan/plan.cpp counts both).
+void put_held_chunks(Writer& out, const std::filesystem::path& path,
+                     const std::vector<Chunk>& chunks, std::span<const std::uint16_t> outcomes,
+                     std::span<const std::uint8_t> capture, std::uint64_t large);
 
 // The chunk table of the file open at fd, checked against the header expected for it (v, m,
 // slice, positions): chunks in order, covering `positions`. Nothing if anything differs.
@@ -118,5 +131,9 @@ std::optional<std::vector<Chunk>> read_part_table(int fd, const Variant& v, Mate
 // Chunk c's values (raw.size() bytes of them) decompressed into raw and checked; false if
 // damaged.
 bool read_chunk(int fd, const Chunk& c, std::vector<std::byte>& raw);
+// The same into two spans, the chunk's stored bytes one after the other (a unit's outcomes, then
+// its capture flags), with no copy of them beside.
+bool read_chunk_parts(int fd, const Chunk& c, std::span<std::byte> first,
+                      std::span<std::byte> second);
 
 }  // namespace damas::chunked_file

@@ -191,16 +191,12 @@ void write_unit(const std::filesystem::path& path, const Variant& v, const PairL
 
 void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                 const SliceValues& values) {
-    write_unit(
-        path, v, layout, values.slice,
-        [&](std::uint64_t first, std::span<std::uint16_t> outcomes,
-            std::span<std::uint8_t> capture) {
-            std::copy_n(values.outcomes.begin() + static_cast<std::ptrdiff_t>(first),
-                        outcomes.size(), outcomes.begin());
-            std::copy_n(values.capture.begin() + static_cast<std::ptrdiff_t>(first), capture.size(),
-                        capture.begin());
-        },
-        false);
+    const std::vector<UnitReader::Chunk> chunks =
+        slice_chunks(layout, values.slice, Chunking::runs);
+    chunked_file::Writer out(path, chunks.size());
+    chunked_file::put_held_chunks(out, path, chunks, values.outcomes, values.capture,
+                                  held_chunk_streamed_above(layout.unit_chunk_positions()));
+    out.close(v, layout.material(0), values.slice, layout.slice_positions(values.slice));
 }
 
 UnitReader::UnitReader(const std::filesystem::path& path, const Variant& v,
@@ -284,13 +280,12 @@ std::size_t UnitReader::chunk_at(std::uint64_t at) const {
 void UnitReader::read(std::size_t i, std::vector<std::uint16_t>& outcomes,
                       std::vector<std::uint8_t>& capture) const {
     const Chunk& c = chunks_[i];
-    thread_local std::vector<std::byte> raw;
-    raw.resize(c.positions * 3);
-    if (!chunked_file::read_chunk(fds_[file_[i]], c, raw)) throw DamagedUnit{slice_};
     outcomes.resize(c.positions);
     capture.resize(c.positions);
-    std::memcpy(outcomes.data(), raw.data(), c.positions * 2);
-    std::memcpy(capture.data(), raw.data() + c.positions * 2, c.positions);
+    if (!chunked_file::read_chunk_parts(fds_[file_[i]], c,
+                                        std::as_writable_bytes(std::span(outcomes)),
+                                        std::as_writable_bytes(std::span(capture))))
+        throw DamagedUnit{slice_};
 }
 
 std::optional<SliceValues> read_unit(const std::filesystem::path& path, const Variant& v,

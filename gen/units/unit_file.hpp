@@ -58,8 +58,14 @@ bool unit_part_opens(const std::filesystem::path& unit, const Variant& v, const 
 // Removes the slice's unit file and its parts, and what a killed writer left of them.
 void remove_unit_files(const std::filesystem::path& unit);
 
+// A slice's values held whole, compressed from where they are: a chunk a thread, but chunks of
+// more than held_chunk_streamed_above positions (large men configurations: a kings-only slice is
+// one chunk a class) one at a time, each written to the file as zstd makes its frame.
 void write_unit(const std::filesystem::path& path, const Variant& v, const PairLayout& layout,
                 const SliceValues& values);
+inline constexpr std::uint64_t held_chunk_streamed_above(std::uint64_t chunk_positions) {
+    return 16 * chunk_positions;
+}
 // Fills the values of slice positions [first, first + outcomes.size()) (thread-safe).
 using SliceChunkFn = chunked_file::ValuesFn;
 // The same with the values asked for a chunk at a time; `split`: men configurations larger than

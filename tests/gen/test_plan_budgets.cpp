@@ -102,11 +102,11 @@ TEST(PlanBudgets, TheDocumentedSmallestBudgets) {
         Metric metric = Metric::dtw;
     };
     for (const Example& e : {
-             Example{"english", 5, nullptr, 105},               // README.md
-             Example{"english", 6, nullptr, 381},               // docs/generating.md
-             Example{"english", 6, "2211", 381},                // docs/generating.md, --class
-             Example{"international", 4, nullptr, 65},          // docs/draw-rules.md
-             Example{"english", 6, nullptr, 364, Metric::mtc},  // docs/generating.md
+             Example{"english", 5, nullptr, 95},                // README.md
+             Example{"english", 6, nullptr, 399},               // docs/generating.md
+             Example{"english", 6, "2211", 399},                // docs/generating.md, --class
+             Example{"international", 4, nullptr, 63},          // docs/draw-rules.md
+             Example{"english", 6, nullptr, 381, Metric::mtc},  // docs/generating.md
          }) {
         const std::optional<Material> only =
             e.only ? Material::parse(e.only) : std::optional<Material>();
