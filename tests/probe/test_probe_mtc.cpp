@@ -199,11 +199,17 @@ void expect_lines_win(const char* variant, int pieces, std::uint64_t stride) {
     for (const Material m : planned_classes({v, pieces, 0, std::nullopt})) {
         const ClassIndex index(v.info().board, m);
         for (std::uint64_t i = 0; i < index.size(); ++i) {
+            // The value alone first (a WDL probe): the root analysis, which probes every
+            // successor, only for the wins a line starts from.
             const Position p = index.unindex(i);
+            const ProbeResult value = tb->probe_wdl(v, p);
+            ASSERT_TRUE(value.ok());
+            if (value.value != Value::win) continue;
+            if (wins++ % stride != 0) continue;
             const study::RootAnalysis start = analyse(p, {});
             ASSERT_TRUE(start.root.ok());
-            if (start.root.value != Value::win || start.game_over) continue;
-            if (wins++ % stride != 0) continue;
+            ASSERT_EQ(start.root.value, Value::win);
+            ASSERT_FALSE(start.game_over);
             ASSERT_EQ(start.root.metric, Metric::mtc);
             const study::OptimalLine line = study::optimal_line(v, p, start, analyse);
             ASSERT_FALSE(line.moves.empty());
