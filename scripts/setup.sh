@@ -21,7 +21,7 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDAMAS_WERROR=ON \
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDAMAS_WERROR=ON -DDAMAS_SLOW_TESTS=OFF \
       -DPython_EXECUTABLE="$(command -v python3)" > /dev/null
 cmake --build build --parallel "$(nproc)"
 

@@ -37,6 +37,13 @@ function outcome(value, dtw) {
   return value + (dtw === null || dtw === undefined ? '' : ' ' + dtw);
 }
 
+// The distance of a position or a move as text: its DTW, or its MTC (plies to the next
+// conversion) marked so, where its class was generated with --metric mtc; '' for a draw.
+function distanceText(d) {
+  if (d.mtc !== undefined) return d.mtc === null ? '' : d.mtc + ' (mtc)';
+  return d.dtw === null || d.dtw === undefined ? '' : String(d.dtw);
+}
+
 // The canonical FEN the server writes ("W:W28,K32:BK5,12"), as a map square -> piece.
 function parseFen(fen) {
   const pieces = {};
@@ -83,7 +90,9 @@ function clickSquare(name) {
 function renderSummary(d) {
   $('value').textContent = d.value;
   $('value').className = 'value ' + d.value;
-  $('dtw').textContent = d.dtw === null ? '' : 'DTW ' + d.dtw + (d.game_over ? ' (game over)' : '');
+  const metric = d.mtc !== undefined ? 'MTC ' : 'DTW ';
+  const distance = distanceText(d).replace(' (mtc)', '');
+  $('dtw').textContent = distance === '' ? '' : metric + distance + (d.game_over ? ' (game over)' : '');
   const r = d.rules;
   $('rules').textContent = r ? 'under the rules: ' + r.summary + ' (' + r.count + ', ' + r.plies_left + ' plies left)'
     : (d.rules_missing || '');
@@ -98,7 +107,7 @@ function renderMoves(d) {
     const row = document.createElement('tr');
     row.dataset.move = m.move;
     row.className = m.value;
-    const cells = [m.move, m.value, m.dtw === null ? '' : m.dtw,
+    const cells = [m.move, m.value, distanceText(m),
       m.rules ? outcome(m.rules.value, m.rules.dtr) : ''];
     for (const text of cells) {
       const cell = document.createElement('td');
@@ -155,7 +164,7 @@ async function optimalLine() {
   for (let ply = 0; d && !d.game_over && d.value !== 'draw' && d.moves.length && ply < 300; ++ply) {
     const m = d.moves[0];
     const item = document.createElement('li');
-    item.textContent = m.move + '  ' + outcome(m.value, m.dtw);
+    item.textContent = m.move + '  ' + outcome(m.value, distanceText(m) || null);
     const fen = m.fen_after;
     item.addEventListener('click', () => load(fen));
     list.appendChild(item);
@@ -164,19 +173,21 @@ async function optimalLine() {
   if (d && d.value === 'draw') list.insertAdjacentText('beforeend', 'draw: no forced end of the game');
 }
 
-function histogramSvg(rows) {
-  const width = 360, height = 140, mid = height / 2;
+// metric: the distance the rows count ("dtw", or "mtc": plies to the next conversion).
+function histogramSvg(rows, metric) {
+  const width = 360, height = 140, mid = height / 2, label = metric.toUpperCase();
   const most = Math.max(1, ...rows.map((r) => Math.max(r.wins, r.losses)));
-  const last = Math.max(1, ...rows.map((r) => r.dtw));
+  const last = Math.max(1, ...rows.map((r) => r[metric]));
   const bar = width / (last + 1);
   let bars = '';
   for (const r of rows) {
-    const x = (r.dtw * bar).toFixed(1), w = Math.max(1, bar - 1).toFixed(1);
+    const d = r[metric];
+    const x = (d * bar).toFixed(1), w = Math.max(1, bar - 1).toFixed(1);
     const hw = (r.wins / most * (mid - 2)).toFixed(1), hl = (r.losses / most * (mid - 2)).toFixed(1);
-    bars += `<rect class="bar-win" x="${x}" y="${mid - hw}" width="${w}" height="${hw}"><title>DTW ${r.dtw}: ${r.wins} wins</title></rect>`;
-    bars += `<rect class="bar-loss" x="${x}" y="${mid}" width="${w}" height="${hl}"><title>DTW ${r.dtw}: ${r.losses} losses</title></rect>`;
+    bars += `<rect class="bar-win" x="${x}" y="${mid - hw}" width="${w}" height="${hw}"><title>${label} ${d}: ${r.wins} wins</title></rect>`;
+    bars += `<rect class="bar-loss" x="${x}" y="${mid}" width="${w}" height="${hl}"><title>${label} ${d}: ${r.losses} losses</title></rect>`;
   }
-  return `<svg viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="DTW histogram">` +
+  return `<svg viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${label} histogram">` +
     `<line x1="0" x2="${width}" y1="${mid}" y2="${mid}" stroke="#888"/>${bars}</svg>`;
 }
 
@@ -186,13 +197,15 @@ async function classStats() {
   box.textContent = 'reading class ' + state.data.class + '...';
   try {
     const s = await api('/' + state.variant + '/stats', { class: state.data.class });
+    const metric = s.metric || 'dtw';
+    const to = metric === 'mtc' ? ' plies to the next conversion' : ' plies';
     box.innerHTML = `<p>class ${s.class}: ${s.positions} positions, ${s.wins} wins, ${s.draws} draws, ` +
-      `${s.losses} losses (White to move); longest win ${s.longest_win} plies</p>` +
+      `${s.losses} losses (White to move); longest win ${s.longest_win}${to}</p>` +
       (s.rules ? `<p>${s.rules.wins_drawn} of ${s.rules.pure_wins} quiet wins are draws under the rules (${s.rules.edition})</p>` : '') +
-      histogramSvg(s.histogram) + '<p>Longest wins:</p><ol id="longest"></ol>';
+      histogramSvg(s.histogram, metric) + '<p>Longest wins:</p><ol id="longest"></ol>';
     for (const w of s.longest_wins) {
       const item = document.createElement('li');
-      item.textContent = w.fen + '  win ' + w.dtw;
+      item.textContent = w.fen + '  win ' + w[metric] + (metric === 'mtc' ? ' (mtc)' : '');
       item.addEventListener('click', () => load(w.fen));
       $('longest').appendChild(item);
     }

@@ -12,28 +12,64 @@
 namespace damas::study {
 namespace {
 
+// The class's distance beside its wdl values: its dtw file, else its mtc file.
+Metric distance_of(Variant v, const std::filesystem::path& dir, Material m) {
+    return !std::filesystem::exists(table_path(dir, v, m.name(), Metric::dtw)) &&
+                   std::filesystem::exists(table_path(dir, v, m.name(), Metric::mtc))
+               ? Metric::mtc
+               : Metric::dtw;
+}
+
+// Each position's value and plies as the files store them: of dtw (values from the wdl file,
+// its mirror and half layouts resolved by the dtw's parity), or of mtc (whose values give the
+// outcome whatever the wdl file's layout). Capture positions hold none.
+struct StoredValues {
+    std::vector<std::uint8_t> values;
+    std::vector<std::uint16_t> plies;
+};
+
+StoredValues stored_values(Variant v, const std::filesystem::path& dir, Material m, Metric distance,
+                           std::uint64_t size) {
+    const TableFile file(table_path(dir, v, m.name(), distance), {v, m, distance});
+    StoredValues out;
+    out.plies.resize(size);
+    file.read_all(out.plies);
+    if (distance == Metric::dtw) {
+        const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl), {v, m, Metric::wdl});
+        out.values = read_wdl_values(wdl, file, out.plies);
+        return out;
+    }
+    out.values.resize(size);
+    for (std::uint64_t i = 0; i < size; ++i) {
+        out.values[i] = mtc_outcome(out.plies[i]);
+        out.plies[i] = static_cast<std::uint16_t>(mtc_distance(out.plies[i]));
+    }
+    return out;
+}
+
 template <class R>
 ClassStats walk_class(Variant v, const std::filesystem::path& dir, Material m,
                       const std::function<ProbeResult(const Position&)>& probe, int keep_longest) {
     const ClassIndex index(v.info().board, m);
-    const TableFile wdl(table_path(dir, v, m.name(), Metric::wdl), {v, m, Metric::wdl});
-    const TableFile dtw(table_path(dir, v, m.name(), Metric::dtw), {v, m, Metric::dtw});
-    std::vector<std::uint16_t> plies(index.size());
-    dtw.read_all(plies);
-    const std::vector<std::uint8_t> values = read_wdl_values(wdl, dtw, plies);
     ClassStats s;
     s.material = m;
+    s.metric = distance_of(v, dir, m);
+    const StoredValues stored = stored_values(v, dir, m, s.metric, index.size());
     // The longest wins so far, the shortest of them on top (index breaks ties: the first wins).
     using Kept = std::pair<int, std::uint64_t>;
     std::priority_queue<Kept, std::vector<Kept>, std::greater<>> longest;
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
         // Stored positions straight from the arrays; capture and rule-ended ones by a probe.
-        Outcome o{static_cast<Value>(values[i]), plies[i]};
+        Outcome o{static_cast<Value>(stored.values[i]), stored.plies[i]};
         if (MoveGenerator<R>::has_capture(p) ||
             material_outcome<R>(p, v.giveaway).value != Value::unknown) {
             const ProbeResult r = probe(p);
             o = {r.value, r.plies};
         }
+        if (o.value == Value::unknown)
+            throw Error(table_path(dir, v, m.name(), s.metric).string() +
+                        ": no value for a position the side to move need not capture in (" +
+                        m.name() + " index " + std::to_string(i) + "): the file is damaged");
         ++s.positions;
         if (o.value == Value::draw) {
             ++s.draws;
@@ -119,7 +155,6 @@ RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRule
 
 ClassStats class_stats(Variant v, const std::filesystem::path& dir, Material m,
                        const std::function<ProbeResult(const Position&)>& probe, int keep_longest) {
-    refuse_mtc(dir, v, m, "statistics");
     return dispatch(v.base, [&](auto rules) {
         return walk_class<decltype(rules)>(v, dir, m, probe, keep_longest);
     });
@@ -127,7 +162,8 @@ ClassStats class_stats(Variant v, const std::filesystem::path& dir, Material m,
 
 std::optional<RuleClassStats> rule_stats(const std::filesystem::path& dir, const DrawRules& rules,
                                          Material m) {
-    if (!rules.any()) return std::nullopt;
+    // An mtc class has no rule tables (gen-rules needs dtw).
+    if (!rules.any() || distance_of(rules.variant, dir, m) == Metric::mtc) return std::nullopt;
     try {
         return rule_class_stats(dir, rules, m);
     } catch (const MissingRuleTable&) {

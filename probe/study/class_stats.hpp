@@ -1,7 +1,8 @@
 // Statistics of a class: what `damas stats` prints and the explorer shows.
 //
-// Owns: the walk over a class's stored positions (its WDL and DTW files read whole), counting
-// wins, draws and losses, the DTW histogram, and the longest wins as positions; positions where
+// Owns: the walk over a class's stored positions (its WDL and DTW files read whole, or its MTC
+// file), counting wins, draws and losses, the histogram of the class's distance (DTW, or MTC: the
+// plies to the next conversion), and the longest wins as positions; positions where
 // the side to move must capture, or that a rule ends, come from a probe (the files hold no value
 // there); and, when the class has rule tables, the pure wins the move-limit rules draw.
 #pragma once
@@ -38,6 +39,9 @@ RuleClassStats rule_class_stats(const std::filesystem::path& dir, const DrawRule
 struct ClassStats {
     Material material;
     std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
+    // The distance of the histogram and the longest wins: dtw, or mtc where the class has an mtc
+    // file and no dtw file.
+    Metric metric = Metric::dtw;
     int longest_win = 0;
     std::map<int, std::pair<std::uint64_t, std::uint64_t>> histogram;  // plies -> wins, losses
     std::optional<RuleClassStats> rules;  // when the class has rule tables
@@ -46,11 +50,12 @@ struct ClassStats {
 };
 
 // Throws Error (naming `what` and the class) where class m has an mtc file and no dtw file: the
-// statistics and histograms of this file are of DTW.
+// rule statistics read the pure values beside dtw.
 void refuse_mtc(const std::filesystem::path& dir, Variant v, Material m, const char* what);
 
-// Walks class m of variant v in dir. `probe` gives the value of a capture or rule-ended
-// position (and throws Error when it cannot). Keeps up to `keep_longest` longest wins. Throws
+// Walks class m of variant v in dir. `probe` gives the value and distance (of the class's own
+// metric: Tablebase::probe_distance) of a capture or rule-ended position (and throws Error when
+// it cannot). Keeps up to `keep_longest` longest wins. Throws
 // Error when a file is missing or damaged.
 ClassStats class_stats(Variant v, const std::filesystem::path& dir, Material m,
                        const std::function<ProbeResult(const Position&)>& probe,

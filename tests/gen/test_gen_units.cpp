@@ -45,21 +45,11 @@ TEST_P(UnitsAgree, SameFilesAsPairsHeldWholeAlsoReadThrough) {
 INSTANTIATE_TEST_SUITE_P(AllVariants, UnitsAgree, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
 
-// The wdl writer from the units: the context codec wherever it applies (its position flags
-// computed again per block, not held), and the codec and the class that keeps the values chosen
-// from estimates, with the values read in passes from the unit files, and packed from one pass.
+// The wdl writer from the units (units_compare.hpp): english and international here, russian in
+// test_gen_units_slow.
 TEST(UnitsCodecs, ContextCodecAndEstimatesFromUnits) {
-    GenerationTuning unpacked, packed;
-    unpacked.wdl_packed = false;
-    packed.wdl_packed = true;
-    const std::vector<test::UnitsRun> runs = {{PairSolving::units, unpacked},
-                                              {PairSolving::units, packed}};
-    for (const char* name : {"english", "international", "russian"}) {
-        const Variant v = parse_variant(name).value();
-        const int pieces = test::small_set(v) ? 3 : 4;
-        test::expect_same_files_in_units(v, pieces, runs, Codec::context);
-        test::expect_same_files_in_units(v, pieces, runs, automatic_wdl_codec, 1000);
-    }
+    for (const char* name : {"english", "international"})
+        test::expect_wdl_codecs_from_units(parse_variant(name).value());
 }
 
 // The byte-a-position solver (gen/solve/compact/compact_solver.hpp), which the plan takes for the
@@ -73,18 +63,6 @@ TEST_P(CompactAgrees, SameFilesAsPairsHeldWhole) {
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, CompactAgrees, ::testing::ValuesIn(all_variants()),
                          test::variant_test_name);
-
-// Small classes made to take the paths of large ones: unit chunks of a few hundred positions
-// (men configurations split into several chunks; components' values streamed to the unit file
-// a configuration at a time), bytes that hold 3 plies (most values in the overflow map) and
-// losses whose exits are read in batches of 7 (settled within a level, not only at its end).
-GenerationTuning small_chunks_and_bytes(std::uint64_t chunk, int distances) {
-    GenerationTuning tuning;
-    tuning.unit_chunk_positions = chunk;
-    tuning.compact_byte_distances = distances;
-    tuning.compact_deferred_batch = 7;
-    return tuning;
-}
 
 // The groups the byte-a-position solver holds at a time, counted by hand: a configuration and
 // its flip's on the diagonal boards; on the turkish board (8 squares a row, men on rows 1-6) the
@@ -117,23 +95,17 @@ TEST(CompactGroups, ConfigurationsQuietMovesConnect) {
     EXPECT_EQ(group("turkish", "0204"), std::uint64_t{2} * 2016 * 557845);
 }
 
+// Small classes on the paths of large ones (units_compare.hpp: small_chunks_and_bytes): here the
+// 8x8 diagonal board, the turkish one and a 10x10 one; in test_gen_units_slow the giveaway sets
+// (byte-a-position) and russian and italian (components streamed).
 TEST(CompactAgrees, OverflowMapAndSplitChunks) {
-    const GenerationTuning small = small_chunks_and_bytes(512, 3);
-    for (const char* name :
-         {"english", "turkish", "turkish-giveaway", "international", "russian-giveaway"}) {
-        const Variant v = parse_variant(name).value();
-        test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4, PairSolving::units_compact,
-                                         automatic_wdl_codec, 0, std::nullopt, small);
-    }
+    for (const char* name : {"english", "turkish", "international"})
+        test::expect_compact_overflow_and_split_chunks(parse_variant(name).value());
 }
 
 TEST(UnitsAgree, ComponentsStreamedToTheirUnits) {
-    const GenerationTuning small = small_chunks_and_bytes(256, 76);
-    for (const char* name : {"english", "russian", "italian", "international"}) {
-        const Variant v = parse_variant(name).value();
-        test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4, PairSolving::units,
-                                         automatic_wdl_codec, 0, std::nullopt, small);
-    }
+    for (const char* name : {"english", "international"})
+        test::expect_components_streamed(parse_variant(name).value());
 }
 
 std::string units_args(const std::filesystem::path& dir) {

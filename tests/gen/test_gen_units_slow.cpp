@@ -36,5 +36,21 @@ TEST(CompactAgreesLarger, TurkishKingsHeldAQuarter) {
                                      Material::parse("0203"));
 }
 
+// The small-class paths test_gen_units takes on english, turkish and international, on the other
+// sets.
+TEST(UnitsCodecsLarger, ContextCodecAndEstimatesFromUnitsRussian) {
+    test::expect_wdl_codecs_from_units(parse_variant("russian").value());
+}
+
+TEST(CompactAgreesLarger, OverflowMapAndSplitChunksGiveaway) {
+    for (const char* name : {"turkish-giveaway", "russian-giveaway"})
+        test::expect_compact_overflow_and_split_chunks(parse_variant(name).value());
+}
+
+TEST(UnitsAgreeLarger, ComponentsStreamedToTheirUnitsRussianItalian) {
+    for (const char* name : {"russian", "italian"})
+        test::expect_components_streamed(parse_variant(name).value());
+}
+
 }  // namespace
 }  // namespace damas

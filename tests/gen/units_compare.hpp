@@ -88,4 +88,45 @@ inline bool small_set(const Variant& v) {
     return v.info().board.width == 10 || v.base == BaseVariant::turkish;
 }
 
+// The wdl writer from the units: the context codec wherever it applies (its position flags
+// computed again per block, not held), and the codec and the class that keeps the values chosen
+// from estimates, with the values read in passes from the unit files, and packed from one pass.
+inline void expect_wdl_codecs_from_units(const Variant& v) {
+    GenerationTuning unpacked, packed;
+    unpacked.wdl_packed = false;
+    packed.wdl_packed = true;
+    const std::vector<UnitsRun> runs = {{PairSolving::units, unpacked},
+                                        {PairSolving::units, packed}};
+    const int pieces = small_set(v) ? 3 : 4;
+    expect_same_files_in_units(v, pieces, runs, Codec::context);
+    expect_same_files_in_units(v, pieces, runs, automatic_wdl_codec, 1000);
+}
+
+// Small classes made to take the paths of large ones: unit chunks of a few hundred positions
+// (men configurations split into several chunks; components' values streamed to the unit file
+// a configuration at a time), bytes that hold 3 plies (most values in the overflow map) and
+// losses whose exits are read in batches of 7 (settled within a level, not only at its end).
+inline GenerationTuning small_chunks_and_bytes(std::uint64_t chunk, int distances) {
+    GenerationTuning tuning;
+    tuning.unit_chunk_positions = chunk;
+    tuning.compact_byte_distances = distances;
+    tuning.compact_deferred_batch = 7;
+    return tuning;
+}
+
+// The byte-a-position solver with most values in its overflow map and men configurations split
+// into several chunks.
+inline void expect_compact_overflow_and_split_chunks(const Variant& v) {
+    expect_same_files_in_units(v, small_set(v) ? 3 : 4, PairSolving::units_compact,
+                               automatic_wdl_codec, 0, std::nullopt,
+                               small_chunks_and_bytes(512, 3));
+}
+
+// The solver of state words with components' values streamed to their units a configuration at
+// a time.
+inline void expect_components_streamed(const Variant& v) {
+    expect_same_files_in_units(v, small_set(v) ? 3 : 4, PairSolving::units, automatic_wdl_codec, 0,
+                               std::nullopt, small_chunks_and_bytes(256, 76));
+}
+
 }  // namespace damas::test

@@ -25,6 +25,7 @@
 #include "index/flip.hpp"
 #include "index/material.hpp"
 #include "probe/probe.hpp"
+#include "probe/study/class_stats.hpp"
 #include "probe/study/line.hpp"
 #include "probe/study/root_analysis.hpp"
 #include "probe/study/tablebase_answer.hpp"
@@ -199,11 +200,17 @@ void expect_lines_win(const char* variant, int pieces, std::uint64_t stride) {
     for (const Material m : planned_classes({v, pieces, 0, std::nullopt})) {
         const ClassIndex index(v.info().board, m);
         for (std::uint64_t i = 0; i < index.size(); ++i) {
+            // The value alone first (a WDL probe): the root analysis, which probes every
+            // successor, only for the wins a line starts from.
             const Position p = index.unindex(i);
+            const ProbeResult value = tb->probe_wdl(v, p);
+            ASSERT_TRUE(value.ok());
+            if (value.value != Value::win) continue;
+            if (wins++ % stride != 0) continue;
             const study::RootAnalysis start = analyse(p, {});
             ASSERT_TRUE(start.root.ok());
-            if (start.root.value != Value::win || start.game_over) continue;
-            if (wins++ % stride != 0) continue;
+            ASSERT_EQ(start.root.value, Value::win);
+            ASSERT_FALSE(start.game_over);
             ASSERT_EQ(start.root.metric, Metric::mtc);
             const study::OptimalLine line = study::optimal_line(v, p, start, analyse);
             ASSERT_FALSE(line.moves.empty());
@@ -334,6 +341,55 @@ TEST(MTC_SUITE, International3EqualsForwardSearch) {
 }
 TEST(MTC_SUITE, English4LinesWin) {
     expect_lines_win("english", 4, 500);
+}
+
+// study::class_stats of an mtc class (`damas stats`, the explorer's statistics) against every
+// position probed: the same counts, the MTC histogram, the longest win; its wins, draws and
+// losses are the dtw run's.
+TEST(MTC_SUITE, StatsOfMtcClassesAreTheirProbes) {
+    const Variant v = *parse_variant("english");
+    ScratchDir mtc("mtc-stats"), dtw("mtc-stats-dtw");
+    test::generate_quietly(options(v, 3, mtc.path, Metric::mtc));
+    test::generate_quietly(options(v, 3, dtw.path, Metric::dtw));
+    const auto tb = Tablebase::open(mtc.path, 64), tb_dtw = Tablebase::open(dtw.path, 64);
+    const auto probe = [&](const Position& p) { return tb->probe_distance(v, p); };
+    for (const Material m : classes_up_to(3)) {
+        if (m.white() == 0 || m.black() == 0) continue;
+        SCOPED_TRACE(m.name());
+        const study::ClassStats s = study::class_stats(v, mtc.path, m, probe, 3);
+        EXPECT_EQ(s.metric, Metric::mtc);
+        study::ClassStats expected;
+        const ClassIndex index(v.info().board, m);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const ProbeResult r = probe(index.unindex(i));
+            ASSERT_TRUE(r.ok());
+            ASSERT_EQ(r.metric, Metric::mtc);
+            ++expected.positions;
+            if (r.value == Value::draw) {
+                ++expected.draws;
+            } else if (r.value == Value::win) {
+                ++expected.wins;
+                ++expected.histogram[r.plies].first;
+                expected.longest_win = std::max<int>(expected.longest_win, r.plies);
+            } else {
+                ++expected.losses;
+                ++expected.histogram[r.plies].second;
+            }
+        }
+        EXPECT_EQ(s.positions, expected.positions);
+        EXPECT_EQ(s.wins, expected.wins);
+        EXPECT_EQ(s.draws, expected.draws);
+        EXPECT_EQ(s.losses, expected.losses);
+        EXPECT_EQ(s.histogram, expected.histogram);
+        EXPECT_EQ(s.longest_win, expected.longest_win);
+        ASSERT_FALSE(s.longest_wins.empty());
+        EXPECT_EQ(s.longest_wins.front().first, s.longest_win);
+        EXPECT_EQ(probe(s.longest_wins.front().second).plies, s.longest_win);
+        const study::ClassStats d = study::class_stats(
+            v, dtw.path, m, [&](const Position& p) { return tb_dtw->probe_distance(v, p); });
+        EXPECT_EQ(d.metric, Metric::dtw);
+        EXPECT_EQ(std::tie(d.wins, d.draws, d.losses), std::tie(s.wins, s.draws, s.losses));
+    }
 }
 #endif
 

@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "gen/options.hpp"
 #include "probe/limits_probe.hpp"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
@@ -307,6 +308,52 @@ TEST_F(ServeApi, ZLogsOneLinePerRequest) {
     // The raw junk connection may or may not be logged.
     EXPECT_GE(lines, before + 1);
     EXPECT_LE(lines, before + 2);
+}
+
+// A database generated with --metric mtc: the position page answers "mtc" in place of "dtw",
+// and the statistics count the MTC histogram, as the probing engine gives them.
+TEST(ServeApiMtc, PositionAndStatsOfAnMtcClass) {
+    test::ScratchDir dir("serve-mtc");
+    GenerateOptions o = test::generate_options(english, 3, dir.path);
+    o.metric = Metric::mtc;
+    test::generate_quietly(o);
+    const ServerProcess server(dir.path, dir.path / "serve.log", 2);
+    const auto tb = Tablebase::open(dir.path);
+    httplib::Client client("127.0.0.1", server.port());
+    const auto get = [&](const std::string& target) {
+        const auto r = client.Get(target.c_str());
+        EXPECT_TRUE(r) << target;
+        EXPECT_EQ(r ? r->status : 0, 200) << target << (r ? r->body : "");
+        return r ? json::parse(r->body, nullptr, false) : json();
+    };
+
+    const std::string fen = "W:WK18,K19:BK1";
+    const ProbeResult root = tb->probe_distance(english, parse_fen(english, fen));
+    ASSERT_EQ(root.metric, Metric::mtc);
+    json d = get("/api/v1/english?fen=" + httplib::detail::encode_query_param(fen));
+    EXPECT_EQ(d["value"], "win");
+    EXPECT_FALSE(d.contains("dtw")) << d;
+    EXPECT_EQ(d["mtc"], root.plies);
+    ASSERT_FALSE(d["moves"].empty());
+    EXPECT_EQ(d["moves"][0]["value"], "win");
+    EXPECT_TRUE(d["moves"][0].contains("mtc")) << d["moves"][0];
+
+    d = get("/api/v1/english/stats?class=0201");
+    EXPECT_EQ(d["metric"], "mtc");
+    std::uint64_t sum = 0;
+    for (const json& h : d["histogram"]) {
+        ASSERT_TRUE(h.contains("mtc")) << h;
+        sum += h["wins"].get<std::uint64_t>() + h["losses"].get<std::uint64_t>();
+    }
+    EXPECT_EQ(sum + d["draws"].get<std::uint64_t>(), d["positions"].get<std::uint64_t>());
+    ASSERT_FALSE(d["longest_wins"].empty());
+    const json& longest = d["longest_wins"][0];
+    EXPECT_EQ(longest["mtc"], d["longest_win"]);
+    const ProbeResult p =
+        tb->probe_distance(english, parse_fen(english, longest["fen"].get<std::string>()));
+    EXPECT_EQ(p.value, Value::win);
+    EXPECT_EQ(p.metric, Metric::mtc);
+    EXPECT_EQ(p.plies, longest["mtc"].get<int>());
 }
 
 }  // namespace

@@ -219,16 +219,19 @@ std::vector<Material> stats_classes(const Database& db, const std::string& only)
 }
 
 void print_stats(const ClassStats& s, const DrawRules& rules) {
+    // An mtc class says so: its distances are plies to the next conversion, not to the end.
+    const bool mtc = s.metric == Metric::mtc;
     std::printf("class %s: positions %" PRIu64 ", wins %" PRIu64 ", draws %" PRIu64
-                ", losses %" PRIu64 ", longest win %d\n",
-                s.material.name().c_str(), s.positions, s.wins, s.draws, s.losses, s.longest_win);
+                ", losses %" PRIu64 ", longest win %d%s\n",
+                s.material.name().c_str(), s.positions, s.wins, s.draws, s.losses, s.longest_win,
+                mtc ? " (mtc)" : "");
     if (s.rules)
         std::printf("  move-limit rules (%s edition), count starting at the position: %" PRIu64
                     " of %" PRIu64 " quiet pure wins are draws, %" PRIu64 " of %" PRIu64
                     " quiet pure losses\n",
                     edition_name(rules.edition), s.rules->wins_drawn, s.rules->pure_wins,
                     s.rules->losses_drawn, s.rules->pure_losses);
-    std::printf("  dtw wins losses\n");
+    std::printf("  %s wins losses\n", mtc ? "mtc" : "dtw");
     for (const auto& [plies, counts] : s.histogram)
         std::printf("  %d %" PRIu64 " %" PRIu64 "\n", plies, counts.first, counts.second);
 }

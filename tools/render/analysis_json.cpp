@@ -67,14 +67,20 @@ Json root_json(Variant v, const Position& p, const RootQuery& q, const RootAnaly
 
 Json stats_json(const ClassStats& s, const DrawRules& rules) {
     using ordered_json = Json;
+    // The histogram's distance is named by its metric: "dtw", or "mtc" for an mtc class.
+    const char* metric = distance_key(s.metric);
     ordered_json histogram = ordered_json::array();
     for (const auto& [plies, counts] : s.histogram)
         histogram.push_back(
-            ordered_json{{"dtw", plies}, {"wins", counts.first}, {"losses", counts.second}});
-    ordered_json out{
-        {"class", s.material.name()}, {"positions", s.positions}, {"wins", s.wins},
-        {"draws", s.draws},           {"losses", s.losses},       {"longest_win", s.longest_win},
-        {"histogram", histogram}};
+            ordered_json{{metric, plies}, {"wins", counts.first}, {"losses", counts.second}});
+    ordered_json out{{"class", s.material.name()},
+                     {"positions", s.positions},
+                     {"wins", s.wins},
+                     {"draws", s.draws},
+                     {"losses", s.losses},
+                     {"metric", metric},
+                     {"longest_win", s.longest_win},
+                     {"histogram", histogram}};
     if (s.rules)
         out["rules"] = ordered_json{
             {"edition", edition_name(rules.edition)}, {"quiet_positions", s.rules->quiet_positions},

@@ -228,10 +228,8 @@ ApiReply ExplorerApi::position(std::string_view variant, const QueryParams& q) c
                                             "database");
             return error_reply(status_of(a.root.status), probe_status_name(a.root.status));
         }
-        // The page shows DTW: an MTC (plies to the next conversion) is refused, not shown as one.
-        if (a.root.metric == Metric::mtc)
-            return error_reply(501, "class " + class_of(r.variant, r.position) +
-                                        " has mtc, not dtw: the explorer does not show mtc yet");
+        // An mtc class answers "mtc" in place of "dtw" (the page marks it: plies to the next
+        // conversion, not to the end of the game).
         return json_reply(root_json(r.variant, r.position, rq, a));
     }));
 }
@@ -265,10 +263,6 @@ ApiReply ExplorerApi::stats(std::string_view variant, const QueryParams& q) cons
             throw RequestError{400, "too many pieces in class " + m->name()};
         if (!std::filesystem::exists(table_path(tb_->dir(), *v, m->name(), Metric::wdl)))
             throw RequestError{404, "class " + m->name() + " is not in the database"};
-        if (!std::filesystem::exists(table_path(tb_->dir(), *v, m->name(), Metric::dtw)) &&
-            std::filesystem::exists(table_path(tb_->dir(), *v, m->name(), Metric::mtc)))
-            throw RequestError{501, "class " + m->name() +
-                                        " has mtc, not dtw: the explorer's statistics need dtw"};
         const std::string key = v->name() + "/" + m->name();
         std::lock_guard lock(stats_mutex_);
         if (const auto it = stats_cache_.find(key); it != stats_cache_.end())
@@ -277,7 +271,7 @@ ApiReply ExplorerApi::stats(std::string_view variant, const QueryParams& q) cons
         ClassStats s = study::class_stats(
             *v, tb_->dir(), *m,
             [&](const Position& p) {
-                const ProbeResult r = tb_->probe_dtw(*v, p);
+                const ProbeResult r = tb_->probe_distance(*v, p);
                 if (!r.ok()) throw Error(probe_status_name(r.status));
                 return r;
             },
@@ -286,7 +280,7 @@ ApiReply ExplorerApi::stats(std::string_view variant, const QueryParams& q) cons
         json out = stats_json(s, rules);
         json longest = json::array();
         for (const auto& [plies, p] : s.longest_wins)
-            longest.push_back({{"fen", to_fen(*v, p)}, {"dtw", plies}});
+            longest.push_back({{"fen", to_fen(*v, p)}, {distance_key(s.metric), plies}});
         out["variant"] = v->name();
         out["longest_wins"] = std::move(longest);
         return ApiReply{200, stats_cache_[key] = dump(out), "application/json", {}, {}};
