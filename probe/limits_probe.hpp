@@ -22,6 +22,11 @@
 
 namespace damas {
 
+// Why a class generated with --metric mtc has no rule value: the rule tables are made from dtw
+// files (damas gen-rules), which it has not.
+inline constexpr char mtc_rules_missing[] =
+    "the move-limit rules need the class's dtw file; it has mtc";
+
 // Thrown by study::rule_class_stats (probe/study/class_stats.hpp) when a rule table (.dtr,
 // .dtr-fmjd, .dtr-forcada) is not in the folder: `damas gen-rules` has not been run for its class
 // (a damaged file is a plain Error).

@@ -438,12 +438,11 @@ class PyTablebase {
 
   private:
     Probe probe_of(const PositionValue& v, const Position& p, const std::string& missing) const {
-        Probe out{to_fen(variant_, p),
-                  value_name(v.pure.value),
-                  distance(v.pure.value, v.pure.plies),
-                  {},
-                  {},
-                  {}};
+        const bool mtc = v.pure.metric == Metric::mtc;
+        const std::optional<int> plies = distance(v.pure.value, v.pure.plies);
+        Probe out{
+            to_fen(variant_, p),       value_name(v.pure.value), mtc ? std::nullopt : plies, {}, {},
+            mtc ? plies : std::nullopt};
         if (v.rules)
             out.rules = rules_of(*v.rules);
         else if (!missing.empty())
@@ -497,11 +496,8 @@ class PyTablebase {
                 pure_probe(distance_probe.value, distance_probe.plies, distance_probe.metric);
             // The rule tables are made from dtw files, which an mtc class has not.
             if (q.rules.any()) {
-                if (q.required)
-                    throw MissingRuleTable(
-                        "the move-limit rules need the class's dtw file; it "
-                        "has mtc");
-                out.rules_missing = "the move-limit rules need the class's dtw file; it has mtc";
+                if (q.required) throw MissingRuleTable(mtc_rules_missing);
+                out.rules_missing = mtc_rules_missing;
             }
             return out;
         }

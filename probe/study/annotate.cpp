@@ -133,17 +133,15 @@ class GameAnnotator::Replay {
     // The position's value, or nullopt outside the tablebase (or when only checking).
     std::optional<PositionValue> evaluate(const Position& p, const RuleCounters& counts) {
         if (!tb_) return std::nullopt;
-        PositionValue value{tb_->probe_dtw(v_, p), std::nullopt};
-        if (value.pure.status == ProbeStatus::not_in_database) {
-            // An mtc class has no DTW to annotate with: said, not taken for a missing class.
-            if (tb_->probe_distance(v_, p).metric == Metric::mtc)
-                fail("annotate reads DTW, and class " +
-                     Material::of(p.side == Color::white ? p : flip(v_.info().board, p)).name() +
-                     " has mtc (plies to the next conversion), which it does not read yet");
-            return std::nullopt;
-        }
+        // The class's own distance: DTW, or MTC where it was generated with --metric mtc.
+        PositionValue value{tb_->probe_distance(v_, p), std::nullopt};
+        if (value.pure.status == ProbeStatus::not_in_database) return std::nullopt;
         if (!value.pure.ok()) fail(describe(p, value.pure.status));
         if (!rules_.any()) return value;
+        if (value.pure.metric == Metric::mtc) {  // no rule tables: its rule value stays unknown
+            if (out_.rules_missing.empty()) out_.rules_missing = mtc_rules_missing;
+            return value;
+        }
         const RulesResult r = tb_->probe_rules(rules_, p, counts);
         if (r.ok())
             value.rules = r.answer;
@@ -288,7 +286,7 @@ std::string value_comment(const PositionValue& v, Color side_to_move) {
     const Color winner = r.value == Value::win ? side_to_move : ~side_to_move;
     std::string s = std::string(colour_name(winner)) + " wins";
     if (r.plies == 0) return s + ", game over";
-    s += ", dtw " + std::to_string(r.plies);
+    s += (r.metric == Metric::mtc ? ", mtc " : ", dtw ") + std::to_string(r.plies);
     if (!v.rules) return s;
     const Outcome& rule = v.rules->rule;
     if (rule.value == r.value)

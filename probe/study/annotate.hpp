@@ -17,6 +17,8 @@
 // reaches it (the start position's before the first move):
 //   {White wins, dtw 23, dtr 9}               the pure value and DTW, and the rules' dtr (plies
 //                                             to the rule's goal) when they agree
+//   {White wins, mtc 3}                       MTC in place of DTW where the class has it
+//                                             (`damas gen --metric mtc`; no rule value)
 //   {White wins, dtw 23; drawn by the 40-move king rule}   when the rules make it a draw
 //   {draw}   {Black wins, game over}
 // the marks (replacing a mark written on that move), and the game's summary as a last comment
@@ -41,7 +43,7 @@ namespace damas {
 
 // A position of a game inside the tablebase.
 struct PositionValue {
-    ProbeResult pure;                  // value and DTW for the side to move
+    ProbeResult pure;                  // value and DTW (or MTC: pure.metric) for the side to move
     std::optional<RulesAnswer> rules;  // under the rules with the game's counts, when known
 };
 

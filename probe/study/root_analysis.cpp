@@ -13,7 +13,7 @@ RootAnalysis analyse_root(const Tablebase& tb, Variant v, const Position& p, con
     a.game_over = a.root.value != Value::draw && a.root.plies == 0;
     if (q.rules.any() && a.root.metric == Metric::mtc) {
         // The rule tables are made from dtw files (damas gen-rules), which an mtc class has not.
-        a.rules_missing = "the move-limit rules need the class's dtw file; it has mtc";
+        a.rules_missing = mtc_rules_missing;
     } else if (q.rules.any()) {
         const RulesResult r = tb.probe_rules(q.rules, p, q.counters);
         if (r.ok()) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "gen/options.hpp"
 #include "index/class_index.hpp"
 #include "probe/probe.hpp"
 #include "rules/movegen.hpp"
@@ -306,6 +307,45 @@ TEST_F(AnnotateCli, WithoutRuleTablesPureValuesAndANote) {
     const json j = json_of({"annotate", "-v", "english", "-d", pure_db().string(), path});
     EXPECT_TRUE(j["games"][0].contains("rules_missing"));
     EXPECT_FALSE(j["games"][0]["start"].contains("rules"));
+}
+
+// A folder generated with --metric mtc: every position of an optimal line (`damas line`) is
+// annotated with its MTC as the probing engine gives it, marked "mtc", without a rule value.
+TEST_F(AnnotateCli, MtcClassesAreAnnotatedWithTheirMtc) {
+    const std::filesystem::path mtc = dir_->path / "mtc";
+    GenerateOptions o = test::generate_options(english, 3, mtc);
+    o.metric = Metric::mtc;
+    test::generate_quietly(o);
+    const std::string start = "W:WK18,K19:BK1";
+    const json line = json_of({"line", "-v", "english", "-d", mtc.string(), start});
+    const std::string path =
+        file("mtc.pdn", "[FEN \"" + start + "\"]\n" + line["pdn"].get<std::string>() + " *\n");
+    const auto tb = Tablebase::open(mtc);
+    const auto expect_mtc = [&](const json& after, const std::string& fen) {
+        const ProbeResult r = tb->probe_distance(english, parse_fen(english, fen));
+        EXPECT_EQ(after["value"], value_name(r.value)) << fen;
+        if (r.value != Value::draw && r.plies == 0) return;  // game over: no class, no distance
+        ASSERT_EQ(r.metric, Metric::mtc) << fen;
+        EXPECT_FALSE(after.contains("dtw")) << after;
+        EXPECT_EQ(after["mtc"], r.value == Value::draw ? json(nullptr) : json(r.plies)) << fen;
+        if (r.value != Value::draw && r.plies > 0) {
+            EXPECT_NE(after["comment"].get<std::string>().find(", mtc " + std::to_string(r.plies)),
+                      std::string::npos)
+                << after;
+        }
+    };
+    const json j = json_of({"annotate", "-v", "english", "-d", mtc.string(), path});
+    const json& game = j["games"][0];
+    expect_mtc(game["start"], start);
+    ASSERT_EQ(game["moves"].size(), line["line"].size());
+    for (const json& m : game["moves"]) expect_mtc(m["after"], m["fen_after"]);
+    EXPECT_EQ(game["rules_missing"], "the move-limit rules need the class's dtw file; it has mtc");
+    const CliRun r = annotate(path, {}, mtc);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const ProbeResult first = tb->probe_distance(english, parse_fen(english, start));
+    EXPECT_NE(r.out.find("{White wins, mtc " + std::to_string(first.plies) + "} 1..."),
+              std::string::npos)
+        << r.out;
 }
 
 // Without -v the first [GameType] tag names the variant; a tag already there is kept.

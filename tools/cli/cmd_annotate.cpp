@@ -182,7 +182,7 @@ std::string dumped(const Json& j) {
 Json position_json(const DrawRules& rules, const std::optional<PositionValue>& v, Color side) {
     if (!v) return nullptr;
     Json j{{"value", value_name(v->pure.value)},
-           {"dtw", distance_json(v->pure.value, v->pure.plies)}};
+           {distance_key(v->pure.metric), distance_json(v->pure.value, v->pure.plies)}};
     if (v->rules) j["rules"] = rules_json(rules, *v->rules);
     j["comment"] = value_comment(*v, side);
     return j;

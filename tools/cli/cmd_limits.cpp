@@ -5,6 +5,7 @@
 #include "folder/files.hpp"
 #include "gen/limits/rule_generate.hpp"
 #include "gen/process/threads.hpp"
+#include "probe/limits_probe.hpp"
 #include "probe/messages.hpp"
 #include "probe/probe.hpp"
 #include "rules/error.hpp"
@@ -55,7 +56,7 @@ RuleReport probe_under_rules(const Tablebase& tb, const RuleQuery& q, const Posi
     if (!r.applies) return r;
     if (tb.probe_distance(q.rules.variant, p).metric == Metric::mtc) {
         // The rule tables are made from dtw files, which an mtc class has not.
-        r.missing = "the move-limit rules need the class's dtw file; it has mtc";
+        r.missing = mtc_rules_missing;
         if (q.required) throw Error(r.missing);
         return r;
     }

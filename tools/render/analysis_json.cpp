@@ -73,14 +73,10 @@ Json stats_json(const ClassStats& s, const DrawRules& rules) {
     for (const auto& [plies, counts] : s.histogram)
         histogram.push_back(
             ordered_json{{metric, plies}, {"wins", counts.first}, {"losses", counts.second}});
-    ordered_json out{{"class", s.material.name()},
-                     {"positions", s.positions},
-                     {"wins", s.wins},
-                     {"draws", s.draws},
-                     {"losses", s.losses},
-                     {"metric", metric},
-                     {"longest_win", s.longest_win},
-                     {"histogram", histogram}};
+    ordered_json out{
+        {"class", s.material.name()}, {"positions", s.positions}, {"wins", s.wins},
+        {"draws", s.draws},           {"losses", s.losses},       {"longest_win", s.longest_win},
+        {"histogram", histogram},     {"metric", metric}};
     if (s.rules)
         out["rules"] = ordered_json{
             {"edition", edition_name(rules.edition)}, {"quiet_positions", s.rules->quiet_positions},
