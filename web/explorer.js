@@ -90,9 +90,9 @@ function clickSquare(name) {
 function renderSummary(d) {
   $('value').textContent = d.value;
   $('value').className = 'value ' + d.value;
-  const metric = d.mtc !== undefined ? 'MTC ' : 'DTW ';
-  const distance = distanceText(d).replace(' (mtc)', '');
-  $('dtw').textContent = distance === '' ? '' : metric + distance + (d.game_over ? ' (game over)' : '');
+  const mtc = d.mtc !== undefined, plies = mtc ? d.mtc : d.dtw;
+  $('dtw').textContent = plies === null || plies === undefined ? ''
+    : (mtc ? 'MTC ' : 'DTW ') + plies + (d.game_over ? ' (game over)' : '');
   const r = d.rules;
   $('rules').textContent = r ? 'under the rules: ' + r.summary + ' (' + r.count + ', ' + r.plies_left + ' plies left)'
     : (d.rules_missing || '');

@@ -105,8 +105,7 @@ ClassStats walk_class(Variant v, const std::filesystem::path& dir, Material m,
 }  // namespace
 
 void refuse_mtc(const std::filesystem::path& dir, Variant v, Material m, const char* what) {
-    if (!std::filesystem::exists(table_path(dir, v, m.name(), Metric::dtw)) &&
-        std::filesystem::exists(table_path(dir, v, m.name(), Metric::mtc)))
+    if (distance_of(v, dir, m) == Metric::mtc)
         throw Error(std::string(what) + " of class " + m.name() +
                     " need its dtw file; the class has mtc (plies to the next conversion), which "
                     "they do not read yet: generate it with --metric dtw for them");
