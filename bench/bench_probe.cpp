@@ -12,6 +12,8 @@
 //   miss, so this is mostly the cost of reading and decompressing a 16 KiB block.
 // Distance, DistanceLocal, UncachedDistance: probe_distance (the dtw or mtc file) on the random
 //   positions, on the local ones (their blocks cached), and without a cache.
+// MirrorBlockWdl: the wdl values of every quiet position of 8 Ki consecutive indexes of a
+//   mirror-layout class (what an mtc coding given every wdl value would pay on a cache miss).
 // UncachedWdl: a handle without a cache: every probe reads and decompresses a block.
 // ColdProbe: a fresh handle per probe, the handle's creation not timed (what the first probe of a
 //   fresh process pays: the table's file opened, its header and offset table read and checked,
@@ -24,6 +26,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -31,6 +34,7 @@
 #include "index/flip.hpp"
 #include "index/material.hpp"
 #include "probe/probe.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 namespace {
@@ -188,6 +192,59 @@ void UncachedDistance(benchmark::State& state) {
     probe_loop(state, [&](const Position& p) { return tb->probe_distance(english, p); });
 }
 BENCHMARK(UncachedDistance)->UseRealTime();
+
+// What an mtc coding given every wdl value (docs/format.md, "MTC codings measured", option (b))
+// would pay on each mtc block's cache miss in a class whose wdl file has the mirror layout: the
+// wdl value of every quiet position of the block (8 Ki consecutive indexes), each a one-ply
+// search into the mirror class, through the warm 64 MiB handle. Windows of the largest such
+// 5-piece class; a block's time is the iteration's.
+const std::vector<std::vector<Position>>& mirror_class_blocks() {
+    static const std::vector<std::vector<Position>> blocks = [] {
+        std::vector<std::vector<Position>> out;
+        std::optional<ClassIndex> largest;
+        for (const Material m : classes_with_pieces(pieces())) {
+            const auto path = table_path(database(), english, m.name(), Metric::wdl);
+            if (!m.white() || !m.black() || !std::filesystem::exists(path) ||
+                TableFile(path).holds_values())
+                continue;
+            ClassIndex c(english.info().board, m);
+            if (!largest || c.size() > largest->size()) largest.emplace(c);
+        }
+        if (!largest || largest->size() < 8192) return out;
+        std::mt19937_64 rng(8);
+        for (int b = 0; b < 16; ++b) {
+            std::vector<Position> block;
+            const std::uint64_t first = (rng() % (largest->size() / 8192)) * 8192;
+            for (std::uint64_t i = first; i < first + 8192; ++i) {
+                const Position p = largest->unindex(i);
+                if (!MoveGenerator<English>::has_capture(p)) block.push_back(p);
+            }
+            out.push_back(std::move(block));
+        }
+        return out;
+    }();
+    return blocks;
+}
+
+void MirrorBlockWdl(benchmark::State& state) {
+    if (skip_without_database(state)) return;
+    const auto& blocks = mirror_class_blocks();
+    if (blocks.empty()) {
+        state.SkipWithError("no 5-piece class whose wdl file has the mirror layout");
+        return;
+    }
+    Tablebase& tb = warm_handle();
+    std::size_t b = 0;
+    std::uint64_t positions = 0;
+    for (auto _ : state) {
+        for (const Position& p : blocks[b++ % blocks.size()])
+            benchmark::DoNotOptimize(tb.probe_wdl(english, p));
+        positions += blocks[(b - 1) % blocks.size()].size();
+    }
+    state.counters["positions_a_block"] =
+        static_cast<double>(positions) / static_cast<double>(state.iterations());
+}
+BENCHMARK(MirrorBlockWdl)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 void UncachedWdl(benchmark::State& state) {
     if (skip_without_database(state)) return;

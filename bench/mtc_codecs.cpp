@@ -2,7 +2,7 @@
 // codings, to choose the mtc files' codec by measurement. Not a benchmark of speed and not a
 // test.
 //
-//   build/bench/mtc_codecs [--fold K] FILE.mtc...
+//   build/bench/mtc_codecs [--fold K] [--adapt L] FILE.mtc...
 //
 // Reads every value through TableFile, computes which positions the probe never reads (the side
 // to move must capture: wdl_context's skipped flag) and prints per candidate the bytes summed over
@@ -10,18 +10,24 @@
 // for 16-bit tables; the entropies are static (fitted to the file, the model's own bytes not
 // counted) over the positions the probe reads, in bytes; "mtc-context (the file)" is the file
 // the writer makes with table/codecs/mtc_context.hpp, header and offset table included.
-// "folded below K" (--fold K): the distances below K made one symbol, for a probe that would
-// resolve them by a short search. --quick: only the file's bytes against mtc-context's.
+// "(a) mtc-wdl" codes the blocks given the wdl values the class's wdl file (FILE with .wdl) holds,
+// as the mtc-wdl codec does (none where it has the mirror layout), "(b)" given every wdl value, as
+// a decoder that resolved the mirror and half layouts by search would; --adapt L: their contexts'
+// adaptation (mtc_context::Shape; 0: mtc-context's). "folded below K" (--fold K):
+// the distances below K made one symbol, for a probe that would resolve them by a short search.
+// --quick: only the file's bytes against mtc-context's.
 #include <zstd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "table/bytes.hpp"
 #include "table/codec.hpp"
 #include "table/codecs/mtc_context.hpp"
 #include "table/codecs/wdl_context.hpp"
@@ -121,13 +127,61 @@ void mtc_context_file(const TableHeader& h, std::span<const std::uint16_t> v,
     }
 }
 
+// The bytes of mtc-wdl's blocks (table/codecs/mtc_context.hpp given the wdl values `wdl`) of
+// values v, header and offset table included, added to total; each block decoded back.
+void given_wdl_file(const TableHeader& h, std::span<const std::uint16_t> v,
+                    std::span<const std::uint8_t> flags, std::span<const std::uint8_t> wdl,
+                    std::uint64_t s, std::uint32_t adapt, const std::string& path, double& total) {
+    const std::uint32_t ppb = mtc_context::positions_per_block;
+    mtc_context::Shape shape;
+    shape.second = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(s, 1, ppb));
+    shape.adapt = adapt;
+    std::vector<std::uint16_t> values;
+    std::vector<std::byte> coded, decoded;
+    total += static_cast<double>(format::header_size +
+                                 format::table_bytes((h.positions + ppb - 1) / ppb));
+    for (std::uint64_t first = 0; first < v.size(); first += ppb) {
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(ppb, v.size() - first));
+        values.assign(v.begin() + first, v.begin() + first + n);
+        const auto f = flags.subspan(first, n);
+        for (std::size_t i = 0; i < n; ++i)
+            if (f[i] & wdl_context::skipped) values[i] = dtw_unknown;
+        const auto w = wdl.subspan(first, n);
+        mtc_context::encode_block(shape, values, f, w, coded);
+        total += static_cast<double>(coded.size());
+        decoded.resize(2 * n);
+        if (!mtc_context::decode_block(shape, coded, f, w, decoded))
+            throw Error(path + ": mtc-wdl does not decode what it coded");
+        for (std::size_t i = 0; i < n; ++i)
+            if (le::load<std::uint16_t>(&decoded[2 * i]) != values[i])
+                throw Error(path + ": mtc-wdl decodes another value");
+    }
+}
+
+// The wdl values an mtc-wdl decoder of the mtc file at `path` would know: its class's wdl file
+// (the same name, .wdl) where that holds values, else none (every one wdl_unknown).
+std::vector<std::uint8_t> wdl_file_values(const std::string& path, std::uint64_t positions,
+                                          bool& stored) {
+    std::filesystem::path p = path;
+    p.replace_extension(".wdl");
+    std::vector<std::uint8_t> w(positions, wdl_unknown);
+    const TableFile file(p);
+    stored = file.holds_values();
+    if (stored) file.read_all(w);
+    return w;
+}
+
 int run(int argc, char** argv) {
     int fold = 0;
+    std::uint32_t adapt = mtc_context::adapt_given_wdl;
     bool quick = false;
     std::vector<std::string> files;
     for (int a = 1; a < argc; ++a) {
         if (std::string(argv[a]) == "--quick")
             quick = true;
+        else if (std::string(argv[a]) == "--adapt" && a + 1 < argc)
+            adapt = static_cast<std::uint32_t>(std::atoi(argv[++a]));
         else if (std::string(argv[a]) == "--fold" && a + 1 < argc)
             fold = std::atoi(argv[++a]);
         else
@@ -148,6 +202,8 @@ int run(int argc, char** argv) {
         h_dist_folded,
         h_folded,
         real_context,
+        wdl_file,
+        wdl_all,
         count
     };
     const char* names[count] = {"zstd-planes (now)",
@@ -163,9 +219,11 @@ int run(int argc, char** argv) {
                                 "H(distance | wdl, left, S)",
                                 "H(distance folded | wdl, left, S)",
                                 "H(value folded | left, S)",
-                                "mtc-context (the file)"};
+                                "mtc-context (the file)",
+                                "(a) mtc-wdl, the wdl file's values",
+                                "(b) mtc-wdl, every wdl value"};
     std::vector<double> total(count, 0);
-    std::uint64_t positions = 0, read = 0, draws = 0, file_bytes = 0;
+    std::uint64_t positions = 0, read = 0, draws = 0, file_bytes = 0, mirror_read = 0;
     std::vector<std::uint64_t> histogram(64, 0);
     for (const std::string& path : files) {
         const TableFile file(path);
@@ -196,6 +254,22 @@ int run(int argc, char** argv) {
                           : d < fold       ? static_cast<std::uint16_t>(v[i] & 1)
                                            : v[i];
             dist_fold[i] = static_cast<std::uint16_t>(known && dist[i] >= fold ? dist[i] : 0);
+        }
+        {
+            // (a): the wdl values its class's wdl file holds; (b): every one, as a decoder that
+            // resolved the mirror and half layouts by search would know them.
+            bool stored = false;
+            const std::vector<std::uint8_t> known = wdl_file_values(path, v.size(), stored);
+            given_wdl_file(h, v, flags, known, s, adapt, path, total[wdl_file]);
+            std::vector<std::uint8_t> all(v.size());
+            for (std::size_t i = 0; i < v.size(); ++i)
+                all[i] = v[i] == dtw_unknown ? wdl_unknown
+                         : v[i] == mtc_draw  ? wdl_draw
+                         : (v[i] & 1)        ? wdl_win
+                                             : wdl_loss;
+            given_wdl_file(h, v, flags, all, s, adapt, path, total[wdl_all]);
+            if (!stored)
+                for (std::size_t i = 0; i < v.size(); ++i) mirror_read += care[i];
         }
         if (quick) {
             total[now] += static_cast<double>(h.file_size);
@@ -257,10 +331,12 @@ int run(int argc, char** argv) {
         total[h_dist_folded] += entropy_bytes(j4);
         total[h_folded] += entropy_bytes(j5);
     }
-    std::printf("%llu positions, %llu read by the probe (%llu draws), file %llu B, fold %d\n",
-                static_cast<unsigned long long>(positions), static_cast<unsigned long long>(read),
-                static_cast<unsigned long long>(draws), static_cast<unsigned long long>(file_bytes),
-                fold);
+    std::printf(
+        "%llu positions, %llu read by the probe (%llu draws, %llu in classes whose wdl "
+        "file holds no values), file %llu B, fold %d\n",
+        static_cast<unsigned long long>(positions), static_cast<unsigned long long>(read),
+        static_cast<unsigned long long>(draws), static_cast<unsigned long long>(mirror_read),
+        static_cast<unsigned long long>(file_bytes), fold);
     for (int c = 0; c < count; ++c)
         std::printf("%-36s %14.0f B  %.3f bits a position  %.3f of now\n", names[c], total[c],
                     8.0 * total[c] / static_cast<double>(positions), total[c] / total[now]);

@@ -8,10 +8,10 @@ namespace damas {
 namespace {
 
 // The registry: one entry per codec, at the index of its codec byte.
-const std::array<const BlockCodec*, 5>& registry() {
-    static const std::array<const BlockCodec*, 5> codecs{
-        &zstd_block_codec(), &context_block_codec(), &context_mix_block_codec(),
-        &zstd_planes_block_codec(), &mtc_context_block_codec()};
+const std::array<const BlockCodec*, 6>& registry() {
+    static const std::array<const BlockCodec*, 6> codecs{
+        &zstd_block_codec(),        &context_block_codec(),     &context_mix_block_codec(),
+        &zstd_planes_block_codec(), &mtc_context_block_codec(), &mtc_wdl_block_codec()};
     return codecs;
 }
 

@@ -17,7 +17,8 @@
 // positions the probe never reads are not coded and decode as 3; they alone can skip a class's odd
 // half, format.hpp's half layout) and mtc-context (table/codecs/mtc_codec.cpp over
 // table/codecs/mtc_context.hpp; mtc tables only; no model: adaptive contexts in each block;
-// positions the probe never reads are not coded and decode as dtw_unknown).
+// positions the probe never reads are not coded and decode as dtw_unknown) and mtc-wdl (the same
+// coding given the class's wdl values: the one codec that reads another file, reads_wdl).
 //
 // Estimates are an encoding of a sample of blocks: the model built from the sampled blocks, the
 // same blocks encoded (gen/write/writer.hpp's estimate_wdl_bytes drives it, on the writer's
@@ -26,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -47,11 +49,17 @@ enum class FillRule : std::uint8_t {
     block_majority,  // the most frequent known value of the block
 };
 
+// Reads the wdl values (0..3, wdl_unknown where the file does not tell) of a class's positions
+// [first, first + out.size()) from its wdl file, for a codec that codes distances given them
+// (BlockCodec::reads_wdl). Throws Error if they cannot be read.
+using WdlReader = std::function<void(std::uint64_t first, std::span<std::uint8_t> out)>;
+
 // What a writer may ask of an encoder beyond a codec's defaults; each codec reads the settings
 // that apply to it (the context codec none).
 struct EncodeSettings {
     FillRule fill = FillRule::automatic;
     int zstd_level = 0;  // 0: the format's default for the metric (with its cheaper dtw search)
+    WdlReader wdl;       // a codec that reads_wdl: the class's wdl file the readers will read
 };
 
 // One thread's encoder of one file's blocks (not thread-safe: one per thread).
@@ -81,6 +89,14 @@ class TableCodec {
     // out.size() is block_bytes(metric, n)). False if `in` is corrupt: never reads past it.
     virtual bool decode(std::uint64_t first, std::uint64_t n, std::span<const std::byte> in,
                         std::span<std::byte> out) const = 0;
+    // The same for a codec that reads_wdl, given `wdl`, the n positions' values in the class's
+    // wdl file (WdlReader's); decode() then answers false.
+    virtual bool decode_given_wdl(std::uint64_t first, std::uint64_t n,
+                                  std::span<const std::byte> in, std::span<const std::uint8_t> wdl,
+                                  std::span<std::byte> out) const {
+        (void)wdl;
+        return decode(first, n, in, out);
+    }
     // An encoder for one thread.
     virtual std::unique_ptr<BlockEncoder> encoder(const EncodeSettings& settings) const = 0;
 };
@@ -128,6 +144,10 @@ class BlockCodec {
     virtual std::string header_problem(const TableHeader& h) const = 0;
     // Whether it can store a class in the half layout (format.hpp).
     virtual bool codes_half() const = 0;
+    // Whether its blocks code values given the class's wdl values (mtc-wdl): the reader decodes
+    // them with the class's wdl file (TableCodec::decode_given_wdl), the writer's encoders read it
+    // (EncodeSettings::wdl).
+    virtual bool reads_wdl() const { return false; }
     // The positions per block of its files of metric m (`asked`: the writer's wish, 0: none).
     virtual std::uint32_t positions_per_block(Metric m, std::uint32_t asked) const = 0;
     // Reading: the codec of the file of header h whose model bytes are `model`. Throws Error,
@@ -156,5 +176,6 @@ const BlockCodec& zstd_planes_block_codec();  // table/codecs/zstd_codec.cpp
 const BlockCodec& context_block_codec();      // table/codecs/context_codec.cpp
 const BlockCodec& context_mix_block_codec();  // table/codecs/context_codec.cpp
 const BlockCodec& mtc_context_block_codec();  // table/codecs/mtc_codec.cpp
+const BlockCodec& mtc_wdl_block_codec();      // table/codecs/mtc_codec.cpp
 
 }  // namespace damas

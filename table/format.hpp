@@ -69,7 +69,14 @@
 //   Codec 4 (mtc-context, mtc files only; no model) codes a block's values with adaptive binary
 //   contexts and a range coder (table/codecs/mtc_context.hpp): the positions the probe never
 //   reads (the side to move must capture) are not coded and decode as dtw_unknown. It is the
-//   generator's codec for mtc files; mtc files of codec 3 (before it) are still read.
+//   generator's codec for mtc files before codec 5; mtc files of codec 3 (before it) are still
+//   read.
+//   Codec 5 (mtc-wdl, mtc files only; no model) is codec 4's coding given the wdl values of the
+//   class's wdl file (table/codecs/mtc_context.hpp): a draw there codes nothing, a win or a loss
+//   its distance alone. Its reader needs that wdl file, unchanged since the mtc file was
+//   written (the blocks' hashes catch another); where that has the mirror layout it tells no
+//   value, and every value codes as in codec 4 (with faster-adapting contexts). The generator's
+//   codec for mtc files.
 //
 // Mirror layout (version 2): a class C and its mirror M (format.hpp's flip: the same positions
 // with the other side to move) hold the same information twice, since every value of C is the
@@ -278,16 +285,15 @@ enum class Codec : std::uint8_t {
     context = 1,
     context_mix = 2,
     zstd_planes = 3,
-    mtc_context = 4
+    mtc_context = 4,
+    mtc_wdl = 5
 };
 // The codec the generator writes a metric's tables with unless asked otherwise: zstd for wdl
-// (the large classes' codec is then chosen by estimates, gen/write/wdl_policy.hpp), mtc-context
+// (the large classes' codec is then chosen by estimates, gen/write/wdl_policy.hpp), mtc-wdl
 // for mtc (table/codecs/mtc_context.hpp), zstd-planes for the other 16-bit tables
 // (table/codecs/zstd_codec.cpp says why).
 constexpr Codec default_codec(Metric m) {
-    return m == Metric::wdl   ? Codec::zstd
-           : m == Metric::mtc ? Codec::mtc_context
-                              : Codec::zstd_planes;
+    return m == Metric::wdl ? Codec::zstd : m == Metric::mtc ? Codec::mtc_wdl : Codec::zstd_planes;
 }
 
 // Every field of the header. Counts of the four piece kinds in the order white men, white

@@ -183,6 +183,81 @@ void TableFile::load_codec() {
                         " model (checksum mismatch)");
     }
     codec_ = codec.open(header_, raw, path_.string());
+    if (codec.reads_wdl()) open_wdl_companion();
+}
+
+void TableFile::open_wdl_companion() {
+    std::filesystem::path p = path_;
+    p.replace_extension(".wdl");
+    const Material m{header_.material[0], header_.material[1], header_.material[2],
+                     header_.material[3]};
+    const std::string what = path_.string() + " (" + block_codec(header_.codec).name() +
+                             ": decoded with its class's wdl file)";
+    // A file named .wdl is no mtc file's companion of its own (nor does opening it recurse).
+    if (p == path_) throw Error(what + ": it is not named as an mtc file (.mtc)");
+    if (!std::filesystem::exists(p)) throw Error(what + ": " + p.string() + " is missing");
+    try {
+        wdl_ = std::make_unique<const TableFile>(p, TableIdentity{header_.variant, m, Metric::wdl});
+    } catch (const TableIoError&) {
+        throw;
+    } catch (const Error& e) {
+        throw Error(what + ": " + e.what());
+    }
+}
+
+ReadStatus TableFile::read_wdl(std::uint64_t first, std::span<std::uint8_t> out,
+                               BlockCache* cache) const noexcept {
+    if (header_.metric != Metric::wdl || first > header_.positions ||
+        out.size() > header_.positions - first)
+        return ReadStatus::out_of_range;
+    if (!holds_values()) {  // the mirror layout tells no value
+        std::fill(out.begin(), out.end(), wdl_unknown);
+        return ReadStatus::ok;
+    }
+    // The last block decoded by this thread, of any file (by id).
+    struct Kept {
+        std::uint32_t table = 0;
+        std::uint64_t block = UINT64_MAX;
+        std::vector<std::byte> plain;
+    };
+    try {
+        thread_local Kept kept;
+        thread_local std::vector<std::byte> part;
+        const std::uint64_t ppb = header_.positions_per_block;
+        for (std::size_t i = 0; i < out.size();) {
+            const std::uint64_t index = first + i, block = index / ppb;
+            const std::uint64_t from = index - block * ppb;  // within the block
+            const std::uint64_t to =
+                std::min<std::uint64_t>((block + 1) * ppb, first + out.size()) - block * ppb;
+            // The bytes of positions [from, to) of the block: bytes from / 4 on.
+            const std::size_t first_byte = static_cast<std::size_t>(from / 4);
+            const std::size_t bytes = static_cast<std::size_t>((to + 3) / 4) - first_byte;
+            const std::byte* packed = nullptr;
+            part.resize(bytes);
+            if (cache && cache->try_get(BlockKey{id_, block}, first_byte, part)) {
+                packed = part.data();
+            } else {
+                if (kept.table != id_ || kept.block != block) {
+                    kept.block = UINT64_MAX;
+                    kept.plain.resize(block_size(block));
+                    const ReadStatus st = read_block(block, kept.plain);
+                    if (st != ReadStatus::ok) return st;
+                    kept.table = id_;
+                    kept.block = block;
+                }
+                if (cache) cache->put(BlockKey{id_, block}, kept.plain);
+                packed = kept.plain.data() + first_byte;
+            }
+            for (std::uint64_t j = from; j < to; ++j, ++i) {
+                const std::uint64_t k = j - 4 * first_byte;
+                out[i] = static_cast<std::uint8_t>(
+                    (static_cast<unsigned>(packed[k / 4]) >> (2 * (k % 4))) & 3u);
+            }
+        }
+        return ReadStatus::ok;
+    } catch (...) {
+        return ReadStatus::io_error;  // out of memory for the kept block
+    }
 }
 
 std::uint64_t TableFile::positions_in(std::uint64_t block) const {
@@ -195,15 +270,30 @@ std::size_t TableFile::block_size(std::uint64_t block) const {
 }
 
 ReadStatus TableFile::read_block(std::uint64_t block, std::span<std::byte> out) const noexcept {
+    return read_block_with(block, out, nullptr);
+}
+
+ReadStatus TableFile::read_block_with(std::uint64_t block, std::span<std::byte> out,
+                                      BlockCache* cache) const noexcept {
     if (block >= header_.blocks || out.size() != block_size(block)) return ReadStatus::out_of_range;
     try {
+        const std::uint64_t first = block * header_.positions_per_block;
+        const std::uint64_t n = positions_in(block);
+        // The wdl values first: reading them uses this thread's scratch too.
+        thread_local std::vector<std::uint8_t> wdl;
+        if (wdl_) {
+            wdl.resize(static_cast<std::size_t>(n));
+            if (const ReadStatus st = wdl_->read_wdl(first, wdl, cache); st != ReadStatus::ok)
+                return st;
+        }
         Scratch& s = scratch();
         const std::uint64_t csize = offsets_[block + 1] - offsets_[block];
         if (s.compressed.size() < csize) s.compressed.resize(csize);
         const std::span<std::byte> comp(s.compressed.data(), csize);
         if (!pread_all(fd_, offsets_[block], comp)) return ReadStatus::io_error;
-        if (!codec_->decode(block * header_.positions_per_block, positions_in(block), comp, out))
-            return ReadStatus::corrupt_block;
+        const bool decoded = wdl_ ? codec_->decode_given_wdl(first, n, comp, wdl, out)
+                                  : codec_->decode(first, n, comp, out);
+        if (!decoded) return ReadStatus::corrupt_block;
         if (xxh64(out) != block_hashes_[block]) return ReadStatus::corrupt_block;
         return ReadStatus::ok;
     } catch (...) {
@@ -236,7 +326,7 @@ ReadResult TableFile::probe(std::uint64_t index, BlockCache& cache,
         const std::size_t n = block_size(block);
         if (s.plain.size() < n) s.plain.resize(n);
         const std::span<std::byte> plain(s.plain.data(), n);
-        const ReadStatus st = read_block(block, plain);
+        const ReadStatus st = read_block_with(block, plain, &cache);
         if (st != ReadStatus::ok) return {st, 0};
         cache.put(key, plain);
         return {ReadStatus::ok, extract(plain.subspan(offset, width), within)};

@@ -106,6 +106,16 @@ class TableFile {
     ReadStatus read_block(std::uint64_t block, std::span<std::byte> out) const noexcept;
     std::size_t block_size(std::uint64_t block) const;
 
+    // A wdl table's values of positions [first, first + out.size()) (0..3, as value()'s; all 3
+    // in the mirror layout, which tells none): from `cache` where it holds their blocks (a block
+    // decoded is put there), else from the last block decoded, kept per thread (a reader of an
+    // mtc-wdl file reads a wdl block for each of its 8 blocks).
+    ReadStatus read_wdl(std::uint64_t first, std::span<std::uint8_t> out,
+                        BlockCache* cache = nullptr) const noexcept;
+    // The class's wdl file that an mtc-wdl file (table/codec.hpp's reads_wdl) is decoded with,
+    // or null.
+    const TableFile* wdl_companion() const { return wdl_.get(); }
+
     // Every value, in index order; out.size() must be size(). The span type must match the
     // metric (uint8_t for wdl, uint16_t for dtw). Throws Error on any failure.
     void read_all(std::span<std::uint8_t> out) const;
@@ -122,9 +132,13 @@ class TableFile {
   private:
     std::uint16_t extract(std::span<const std::byte> block, std::uint64_t within) const;
     ReadResult probe(std::uint64_t index, BlockCache& cache, bool cache_only) const noexcept;
+    // read_block, an mtc-wdl file's wdl values read through `cache` if not null.
+    ReadStatus read_block_with(std::uint64_t block, std::span<std::byte> out,
+                               BlockCache* cache) const noexcept;
     void read_exact(std::uint64_t offset, std::span<std::byte> out, const char* what) const;
     void load_table();
     void load_codec();
+    void open_wdl_companion();
     std::uint64_t positions_in(std::uint64_t block) const;
     void read_all_blocks(void* out, std::size_t value_size) const;
 
@@ -136,6 +150,8 @@ class TableFile {
     std::vector<std::uint64_t> offsets_;       // blocks + 1
     std::vector<std::uint64_t> block_hashes_;  // blocks
     std::unique_ptr<const TableCodec> codec_;  // decodes the blocks, with the file's model
+    // A codec that reads_wdl: the class's wdl file (the same name, .wdl), opened with this one.
+    std::unique_ptr<const TableFile> wdl_;
 };
 
 // The wdl values (0..2) of a class, by index: read from its wdl file or, when that has the mirror

@@ -381,7 +381,8 @@ std::optional<TableHeader> write_coded_table(const std::filesystem::path& path,
 
     std::vector<std::unique_ptr<BlockEncoder>> encoders;
     for (unsigned t = 0; t < threads; ++t)
-        encoders.push_back(table->encoder({.fill = opt.fill, .zstd_level = opt.zstd_level}));
+        encoders.push_back(
+            table->encoder({.fill = opt.fill, .zstd_level = opt.zstd_level, .wdl = opt.mtc_wdl}));
     TmpFile file(path);
     if (!model.empty()) file.write_at(h.table_offset + format::table_bytes(h.blocks), model);
     write_blocks(

@@ -22,6 +22,11 @@
 //   then the distance d = value >> 1 in unary, "d > t" for t = 0, 1, ... up to t = 11, and a
 //   d of 12 or more as an Elias-gamma code of d - 11 (the number of bits after the first in
 //   unary, "another bit", then those bits, a probability each by position).
+// Given the wdl values (the mtc-wdl codec, codec 5: the decoder reads them from the class's wdl
+// file), a position whose wdl value is known codes neither decision: a draw codes nothing, a win
+// or a loss its distance alone; where the wdl file does not tell (wdl_unknown) the value codes
+// as above. In international most positions are draws (17.5 M of the 28.8 M read in 2-4), and
+// what mtc-context spends there is nearly all the wdl value again (docs/format.md).
 // Contexts: the categories of the left neighbour (i - 1) and of the S-th neighbour (i - S), not
 // read (before the block's start, or skipped), draw, win at distance 1, 2, 3 or more, loss at
 // distance 0-1, 2, 3 or more: 8 each, 64 together. draw and win take the pair's
@@ -46,24 +51,33 @@ namespace damas::mtc_context {
 inline constexpr std::uint32_t positions_per_block = 8 * 1024;
 inline constexpr std::uint32_t max_positions_per_block = 64 * 1024;
 
-// The shape of a file's contexts: the distance of the second neighbour (S, at least 1).
+// The shape of a file's contexts: the distance of the second neighbour (S, at least 1), and how
+// the probabilities adapt: 0, a fixed 1/8 of the way (mtc-context), or L, 1 / (bits seen + 2)
+// of the way but at least 1 / L (mtc-wdl: adapt_given_wdl).
 struct Shape {
     std::uint32_t second = 1;
+    std::uint32_t adapt = 0;
 };
+inline constexpr std::uint32_t adapt_given_wdl = 16;
 
 // Encodes one block's values into out (replaced): those of the positions not skipped
-// (wdl_context's flags of the same positions: bits wdl_context::skipped and threat).
+// (wdl_context's flags of the same positions: bits wdl_context::skipped and threat). `wdl`: the
+// wdl values the decoder will know of the same positions (mtc-wdl: its class's wdl file), or
+// empty (mtc-context: none). Throws Error where a value is not the wdl value known.
 void encode_block(const Shape& shape, std::span<const std::uint16_t> values,
-                  std::span<const std::uint8_t> flags, std::vector<std::byte>& out);
+                  std::span<const std::uint8_t> flags, std::span<const std::uint8_t> wdl,
+                  std::vector<std::byte>& out);
 // The largest encoded size of a block of n positions (a corrupt offset table is caught by it):
 // a value costs at most 50 decisions at probability 1/4096 or more.
 constexpr std::size_t max_encoded_bytes(std::size_t n) {
     return 80 * n + 16;
 }
 // Decodes a block of flags.size() positions into out (its decoded bytes: u16 little-endian,
-// 2 * n bytes; a skipped position dtw_unknown). False if the bytes run out before the coder's
-// flush or decode a distance beyond 0x7FFF (corrupt input); never reads past `in`.
+// 2 * n bytes; a skipped position dtw_unknown), knowing the wdl values `wdl` (as encode_block's).
+// False if the bytes run out before the coder's flush or decode a distance beyond 0x7FFF
+// (corrupt input); never reads past `in`.
 bool decode_block(const Shape& shape, std::span<const std::byte> in,
-                  std::span<const std::uint8_t> flags, std::span<std::byte> out);
+                  std::span<const std::uint8_t> flags, std::span<const std::uint8_t> wdl,
+                  std::span<std::byte> out);
 
 }  // namespace damas::mtc_context

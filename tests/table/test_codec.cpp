@@ -135,10 +135,32 @@ std::unique_ptr<const TableCodec> build(const BlockCodec& codec, const TableHead
     return builder->finish();
 }
 
+// The wdl values an mtc-wdl codec is given with mtc values: each value's own (wdl_unknown for
+// dtw_unknown), and wdl_unknown one time in seven, as where a wdl file does not tell.
+std::vector<std::uint8_t> wdl_given(std::span<const std::uint16_t> mtc) {
+    std::vector<std::uint8_t> w(mtc.size());
+    for (std::size_t i = 0; i < w.size(); ++i)
+        w[i] = i % 7 == 3 || mtc[i] == dtw_unknown ? wdl_unknown
+               : mtc[i] == mtc_draw                ? wdl_draw
+               : (mtc[i] & 1)                      ? wdl_win
+                                                   : wdl_loss;
+    return w;
+}
+
+// A codec's decoding of block [first, first + n): given the wdl values `wdl` if it reads_wdl.
+bool decode_block(const BlockCodec& codec, const TableCodec& table, std::uint64_t first,
+                  std::size_t n, std::span<const std::byte> in, std::span<const std::uint8_t> wdl,
+                  std::span<std::byte> out) {
+    if (!codec.reads_wdl()) return table.decode(first, n, in, out);
+    EXPECT_FALSE(table.decode(first, n, in, out)) << codec.name() << ": decoded without wdl";
+    return table.decode_given_wdl(first, n, in, wdl.subspan(first, n), out);
+}
+
 // Every block of `values` through the codec and back: the decoded bytes are what the encoder
 // said, hold the values where they are known (or 3 where the codec codes nothing), and so does
 // the decoder a reader opens from the model's bytes; a truncated block is refused or decodes to
-// other bytes (the reader's block hash then refuses it).
+// other bytes (the reader's block hash then refuses it). A codec that reads_wdl is given
+// wdl_given's values.
 template <class T>
 void expect_round_trip(const BlockCodec& codec, TableHeader h, const TableCodec* table,
                        const std::vector<T>& values) {
@@ -148,7 +170,16 @@ void expect_round_trip(const BlockCodec& codec, TableHeader h, const TableCodec*
     h.model_size = static_cast<std::uint32_t>(table->model().size());
     EXPECT_EQ(codec.header_problem(h), "") << codec.name();
     const std::unique_ptr<const TableCodec> opened = codec.open(h, table->model(), "test");
-    const auto encoder = table->encoder({});
+    std::vector<std::uint8_t> wdl;
+    if constexpr (sizeof(T) == 2) wdl = wdl_given(values);
+    EncodeSettings settings;
+    if (codec.reads_wdl()) {
+        EXPECT_THROW(table->encoder({}), Error) << codec.name();
+        settings.wdl = [&wdl](std::uint64_t first, std::span<std::uint8_t> out) {
+            std::copy_n(wdl.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+        };
+    }
+    const auto encoder = table->encoder(settings);
     std::vector<std::byte> plain, coded, out, reread;
     for (std::uint64_t b = 0; b < h.blocks; ++b) {
         const std::uint64_t first = b * ppb;
@@ -158,10 +189,12 @@ void expect_round_trip(const BlockCodec& codec, TableHeader h, const TableCodec*
         ASSERT_EQ(plain.size(), format::block_bytes(h.metric, n));
         EXPECT_LE(coded.size(), table->max_encoded_bytes(n));
         out.assign(plain.size(), std::byte{0xAB});
-        ASSERT_TRUE(table->decode(first, n, coded, out)) << codec.name() << " block " << b;
+        ASSERT_TRUE(decode_block(codec, *table, first, n, coded, wdl, out))
+            << codec.name() << " block " << b;
         ASSERT_EQ(out, plain) << codec.name() << " block " << b;
         reread.assign(plain.size(), std::byte{0xCD});
-        ASSERT_TRUE(opened->decode(first, n, coded, reread)) << codec.name() << " block " << b;
+        ASSERT_TRUE(decode_block(codec, *opened, first, n, coded, wdl, reread))
+            << codec.name() << " block " << b;
         ASSERT_EQ(reread, plain) << codec.name() << " block " << b;
         for (std::size_t i = 0; i < n; ++i) {
             if constexpr (sizeof(T) == 1) {
@@ -179,7 +212,8 @@ void expect_round_trip(const BlockCodec& codec, TableHeader h, const TableCodec*
             }
         }
         if (coded.size() > 1) {
-            const bool ok = table->decode(first, n, std::span(coded).first(coded.size() / 2), out);
+            const bool ok = decode_block(codec, *table, first, n,
+                                         std::span(coded).first(coded.size() / 2), wdl, out);
             EXPECT_TRUE(!ok || out != plain) << codec.name() << " block " << b;
         }
     }
@@ -335,7 +369,9 @@ void set_codec_byte(const std::filesystem::path& path, unsigned byte) {
 }
 
 // A dtw file of class m written with `codec` (of 16-bit tables) from the solved folder's values;
-// an mtc file from the mtc folder's for a codec of mtc tables alone.
+// an mtc file from the mtc folder's for a codec of mtc tables alone, and for a codec that
+// reads_wdl the class's wdl values (each mtc value's) in a wdl file beside it (the same name,
+// .wdl), where its readers look for them.
 TableHeader write_dtw_with(const BlockCodec& codec, Material m, const std::filesystem::path& path) {
     WriteOptions wo;
     wo.distance_codec = codec.id();
@@ -345,6 +381,24 @@ TableHeader write_dtw_with(const BlockCodec& codec, Material m, const std::files
     const TableFile wdl(table_path(solved_mtc_folder(), english, m.name(), Metric::wdl));
     wo.counts_from = &wdl.header();
     const std::vector<std::uint16_t> mtc = solved_mtc(m);
+    std::unique_ptr<const TableFile> beside;
+    if (codec.reads_wdl()) {
+        std::filesystem::path wdl_path = path;
+        wdl_path.replace_extension(".wdl");
+        std::vector<std::uint8_t> values(mtc.size());
+        for (std::size_t i = 0; i < mtc.size(); ++i)
+            values[i] = mtc[i] == dtw_unknown ? wdl_unknown
+                        : mtc[i] == mtc_draw  ? wdl_draw
+                        : (mtc[i] & 1)        ? wdl_win
+                                              : wdl_loss;
+        WriteOptions plain;
+        plain.durable = false;
+        write_wdl_table(wdl_path, info_of(m), values, plain);
+        beside = std::make_unique<const TableFile>(wdl_path);
+        wo.mtc_wdl = [f = beside.get()](std::uint64_t first, std::span<std::uint8_t> out) {
+            ASSERT_EQ(f->read_wdl(first, out), ReadStatus::ok);
+        };
+    }
     return write_distance_table(
         path, info_of(m), Metric::mtc, mtc.size(),
         [&](std::uint64_t first, std::span<std::uint16_t> out) {
@@ -357,14 +411,17 @@ TEST_P(EveryCodec, AFileWithAnotherCodecByteIsAnError) {
     const BlockCodec& codec = *GetParam();
     ScratchDir dir(std::string("codec-byte-") + codec.name());
     const Material m = *Material::parse("2101");
-    const auto good = dir.path / "good.wdl";
+    // A file of a codec that reads_wdl beside its wdl file (written by write_dtw_with).
+    const char* suffix = codec.reads_wdl() ? ".mtc" : ".wdl";
+    const auto good = dir.path / (std::string("good") + suffix);
     if (codec.codes(Metric::wdl)) {
         const auto values = real_wdl(solved_dtw(m));
         ASSERT_TRUE(write_wdl_table(good, info_of(m), values, codec.id(), false).has_value());
     } else {
         EXPECT_EQ(write_dtw_with(codec, m, good).codec, codec.id());
     }
-    const auto path = dir.path / "bad.wdl";
+    const auto path = dir.path / (std::string("bad") + suffix);
+    if (codec.reads_wdl()) std::filesystem::copy_file(dir.path / "good.wdl", dir.path / "bad.wdl");
     for (unsigned b = 0; b < 256; ++b) {
         if (b == static_cast<unsigned>(codec.id())) continue;
         std::filesystem::copy_file(good, path, std::filesystem::copy_options::overwrite_existing);

@@ -1,11 +1,13 @@
-// The mtc files' codec (table/codecs/mtc_context.hpp, codec 4 "mtc-context"): its blocks round
-// trip on adversarial values (every kind of u16, distances at the unary/gamma boundary, any
-// second distance, blocks of 1 position to a full one), corrupt or truncated blocks are refused
-// and never read past; an english 2-4 --metric mtc run writes every mtc file with it, smaller
-// than the zstd-planes coding of the same values, whose files (the coding before this codec)
-// still read the same values; a damaged mtc file is a clear error. The seam's checks over every
-// codec (random and real blocks, codec bytes): test_codec; MTC against a forward search:
-// test_probe_mtc.
+// The mtc files' codecs (table/codecs/mtc_context.hpp, codec 4 "mtc-context" and codec 5
+// "mtc-wdl", the same given the class's wdl values): their blocks round trip on adversarial values
+// (every kind of u16, distances at the unary/gamma boundary, any second distance, blocks of 1
+// position to a full one, every wdl value known or some not), corrupt or truncated blocks are
+// refused and never read past; an english 2-4 --metric mtc run writes its mtc files with mtc-wdl
+// (given no value where the class's wdl file has the mirror layout), smaller than mtc-context's
+// and zstd-planes' coding of the same values, whose files still read the same values; a damaged mtc
+// file, or an mtc-wdl file beside a missing, foreign or changed wdl file, is a clear error. The
+// seam's checks over every codec (random and real blocks, codec bytes): test_codec; MTC against a
+// forward search: test_probe_mtc.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,13 +33,20 @@ using test::ScratchDir;
 
 const Variant english{BaseVariant::english, false};
 
-// Encodes and decodes values with flags; expects the values back, dtw_unknown where skipped.
+// The wdl value of mtc value x (wdl_unknown for dtw_unknown).
+std::uint8_t wdl_of(std::uint16_t x) {
+    return x == dtw_unknown ? wdl_unknown : x == mtc_draw ? wdl_draw : (x & 1) ? wdl_win : wdl_loss;
+}
+
+// Encodes and decodes values with flags (and the wdl values `wdl` known, or none: empty);
+// expects the values back, dtw_unknown where skipped.
 void expect_round_trip(std::uint32_t second, const std::vector<std::uint16_t>& values,
-                       const std::vector<std::uint8_t>& flags) {
+                       const std::vector<std::uint8_t>& flags,
+                       const std::vector<std::uint8_t>& wdl = {}) {
     std::vector<std::byte> coded, out(2 * values.size(), std::byte{0x5A});
-    mtc_context::encode_block({second}, values, flags, coded);
+    mtc_context::encode_block({second}, values, flags, wdl, coded);
     EXPECT_LE(coded.size(), mtc_context::max_encoded_bytes(values.size()));
-    ASSERT_TRUE(mtc_context::decode_block({second}, coded, flags, out));
+    ASSERT_TRUE(mtc_context::decode_block({second}, coded, flags, wdl, out));
     for (std::size_t i = 0; i < values.size(); ++i) {
         const auto x = le::load<std::uint16_t>(&out[2 * i]);
         const bool skip = (flags[i] & wdl_context::skipped) != 0;
@@ -47,7 +56,7 @@ void expect_round_trip(std::uint32_t second, const std::vector<std::uint16_t>& v
     if (coded.size() > 5) {
         const auto cut = std::span(coded).first(coded.size() - 5);
         std::vector<std::byte> again(out.size());
-        EXPECT_TRUE(!mtc_context::decode_block({second}, cut, flags, again) || again != out);
+        EXPECT_TRUE(!mtc_context::decode_block({second}, cut, flags, wdl, again) || again != out);
     }
 }
 
@@ -72,8 +81,18 @@ TEST(MtcContext, AdversarialBlocksRoundTrip) {
             expect_round_trip(second, v, none);
             expect_round_trip(second, v, some);
             expect_round_trip(second, v, all);
+            // Given the wdl values (mtc-wdl): every one, and one in three unknown.
+            std::vector<std::uint8_t> wdl(n), partly(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                wdl[i] = wdl_of(v[i]);
+                partly[i] = rng() % 3 == 0 ? wdl_unknown : wdl[i];
+            }
+            expect_round_trip(second, v, none, wdl);
+            expect_round_trip(second, v, some, partly);
             for (auto& x : v) x = static_cast<std::uint16_t>(rng());  // any u16
             expect_round_trip(second, v, some);
+            for (std::size_t i = 0; i < n; ++i) wdl[i] = wdl_of(v[i]);
+            expect_round_trip(second, v, some, wdl);
             for (std::size_t i = 0; i < n; ++i)  // long runs, then a change
                 v[i] = mtc_encode(i % 500 < 499, static_cast<int>(1 + (i / 500) % 40));
             expect_round_trip(second, v, none);
@@ -86,13 +105,20 @@ TEST(MtcContext, CorruptBlocksAreRefused) {
     std::vector<std::uint8_t> flags(n, 0);
     std::vector<std::byte> out(2 * n);
     // Nothing to read: the coder's flush is missing.
-    EXPECT_FALSE(mtc_context::decode_block({3}, {}, flags, out));
-    // A size that does not match the positions, or no second distance.
+    EXPECT_FALSE(mtc_context::decode_block({3}, {}, flags, {}, out));
+    // A size that does not match the positions, or no second distance, or wdl values of
+    // another size.
     std::vector<std::byte> coded;
-    mtc_context::encode_block({3}, std::vector<std::uint16_t>(n, 2), flags, coded);
+    mtc_context::encode_block({3}, std::vector<std::uint16_t>(n, 2), flags, {}, coded);
     std::vector<std::byte> odd(2 * n + 1);
-    EXPECT_FALSE(mtc_context::decode_block({3}, coded, flags, odd));
-    EXPECT_FALSE(mtc_context::decode_block({0}, coded, flags, out));
+    EXPECT_FALSE(mtc_context::decode_block({3}, coded, flags, {}, odd));
+    EXPECT_FALSE(mtc_context::decode_block({0}, coded, flags, {}, out));
+    EXPECT_FALSE(
+        mtc_context::decode_block({3}, coded, flags, std::vector<std::uint8_t>(n - 1), out));
+    // Values that are not the wdl values given: the encoder refuses them.
+    EXPECT_THROW(mtc_context::encode_block({3}, std::vector<std::uint16_t>(n, 2), flags,
+                                           std::vector<std::uint8_t>(n, wdl_draw), coded),
+                 Error);
     // Random bytes: refused or decoded to something, never a crash nor a read past the input
     // (the vector's exact size; the sanitizer builds check it).
     std::mt19937_64 rng(7);
@@ -100,9 +126,20 @@ TEST(MtcContext, CorruptBlocksAreRefused) {
     for (int t = 0; t < 200; ++t) {
         std::vector<std::byte> junk(1 + rng() % 64);
         for (auto& b : junk) b = static_cast<std::byte>(rng());
-        refused += !mtc_context::decode_block({3}, junk, flags, out);
+        refused += !mtc_context::decode_block({3}, junk, flags, {}, out);
     }
     EXPECT_GT(refused, 100);  // short inputs run out long before 4096 positions
+    // The same given wdl values (mtc-wdl): wins and losses code distances alone, and random
+    // bytes still never crash.
+    std::vector<std::uint8_t> wdl(n);
+    for (std::size_t i = 0; i < n; ++i) wdl[i] = static_cast<std::uint8_t>(rng() % 4);
+    refused = 0;
+    for (int t = 0; t < 200; ++t) {
+        std::vector<std::byte> junk(1 + rng() % 64);
+        for (auto& b : junk) b = static_cast<std::byte>(rng());
+        refused += !mtc_context::decode_block({3}, junk, flags, wdl, out);
+    }
+    EXPECT_GT(refused, 100);
 }
 
 // An english 2-4 --metric mtc run (default codec), made once.
@@ -147,15 +184,26 @@ TableHeader write_again(const std::filesystem::path& from, Codec codec,
         wo);
 }
 
+// Whether class file `mtc`'s wdl file (the same name, .wdl) holds values.
+bool wdl_beside_holds_values(std::filesystem::path mtc) {
+    mtc.replace_extension(".wdl");
+    return TableFile(mtc).holds_values();
+}
+
 TEST(MtcContext, AnMtcRunWritesItAndTheOldCodingStillReads) {
     ScratchDir dir("mtc-context-old");
     std::uint64_t context_bytes = 0, planes_bytes = 0;
     const auto files = mtc_files();
     ASSERT_GE(files.size(), 30u);
+    int given_wdl = 0;
     for (const auto& path : files) {
         SCOPED_TRACE(path.filename().string());
         const TableFile t(path);
-        EXPECT_EQ(t.header().codec, Codec::mtc_context);
+        // mtc-wdl, decoded with the class's wdl file (which tells no value in the mirror layout).
+        EXPECT_EQ(t.header().codec, Codec::mtc_wdl);
+        ASSERT_NE(t.wdl_companion(), nullptr);
+        EXPECT_EQ(t.wdl_companion()->header().metric, Metric::wdl);
+        given_wdl += wdl_beside_holds_values(path);
         t.verify();
         std::vector<std::uint16_t> v(t.size());
         t.read_all(v);
@@ -181,17 +229,122 @@ TEST(MtcContext, AnMtcRunWritesItAndTheOldCodingStillReads) {
     }
     // The bound is loose: english 2-5 takes 0.619 of zstd-planes' bytes (bench/mtc_codecs).
     EXPECT_LT(static_cast<double>(context_bytes), 0.75 * static_cast<double>(planes_bytes));
+    EXPECT_GE(given_wdl, 15);
+}
+
+// mtc-wdl against mtc-context on the run's files: the same values decoded, in fewer bytes where
+// the class's wdl file holds values (bench/mtc_codecs measures the sets) and no more elsewhere
+// (the contexts adapt faster); a file written with either codec reads the same values through
+// TableFile.
+TEST(MtcWdl, TheSameValuesInFewerBytesThanMtcContext) {
+    ScratchDir dir("mtc-wdl-real");
+    std::uint64_t wdl_bytes = 0, context_bytes = 0, mirror_wdl_bytes = 0, mirror_context_bytes = 0;
+    for (const auto& path : mtc_files()) {
+        SCOPED_TRACE(path.filename().string());
+        const TableFile t(path);
+        ASSERT_EQ(t.header().codec, Codec::mtc_wdl);
+        std::vector<std::uint16_t> v(t.size()), w(t.size());
+        t.read_all(v);
+        const auto again = dir.path / path.filename();
+        write_again(path, Codec::mtc_context, again);
+        const TableFile c(again);
+        ASSERT_EQ(c.header().codec, Codec::mtc_context);
+        c.read_all(w);
+        ASSERT_EQ(v, w);
+        const bool stored = wdl_beside_holds_values(path);
+        (stored ? wdl_bytes : mirror_wdl_bytes) += t.header().file_size;
+        (stored ? context_bytes : mirror_context_bytes) += c.header().file_size;
+    }
+    EXPECT_GT(wdl_bytes, 0u);
+    EXPECT_GT(mirror_wdl_bytes, 0u);
+    EXPECT_LT(static_cast<double>(wdl_bytes), 0.95 * static_cast<double>(context_bytes));
+    EXPECT_LE(mirror_wdl_bytes, mirror_context_bytes);
+}
+
+// The largest mtc-wdl file and its wdl file copied into dir.
+std::filesystem::path copy_largest_mtc_wdl(const std::filesystem::path& dir) {
+    std::filesystem::path largest;
+    for (const auto& f : mtc_files())
+        if (wdl_beside_holds_values(f) &&
+            (largest.empty() ||
+             std::filesystem::file_size(f) > std::filesystem::file_size(largest)))
+            largest = f;
+    const auto copy = dir / largest.filename();
+    std::filesystem::copy_file(largest, copy);
+    std::filesystem::path wdl = largest, wdl_copy = copy;
+    wdl.replace_extension(".wdl");
+    wdl_copy.replace_extension(".wdl");
+    std::filesystem::copy_file(wdl, wdl_copy);
+    return copy;
+}
+
+// An mtc-wdl file whose wdl file is missing, is another class's or holds other values: a clear
+// error naming the wdl file when opened, or every block it changes refused (the blocks' hashes),
+// never a wrong value.
+TEST(MtcWdl, AWrongOrMissingWdlFileIsAClearError) {
+    ScratchDir dir("mtc-wdl-companion");
+    const auto mtc = copy_largest_mtc_wdl(dir.path);
+    std::filesystem::path wdl = mtc;
+    wdl.replace_extension(".wdl");
+    const auto keep = dir.path / "kept.wdl.bytes";
+    std::filesystem::copy_file(wdl, keep);
+    std::vector<std::uint16_t> good(TableFile(mtc).size());
+    TableFile(mtc).read_all(good);
+    const auto expect_open_error = [&](const std::string& says) {
+        try {
+            const TableFile t(mtc);
+            ADD_FAILURE() << "opened";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+        }
+    };
+    std::filesystem::remove(wdl);
+    expect_open_error("is missing");
+    // Another class's wdl file under its name.
+    std::filesystem::path other;
+    for (const auto& f : mtc_files())
+        if (f.filename() != mtc.filename()) {
+            other = f;
+            break;
+        }
+    other.replace_extension(".wdl");
+    std::filesystem::copy_file(other, wdl);
+    expect_open_error("wdl");
+    // Other values: the class's own values with every win made a draw.
+    std::filesystem::remove(wdl);
+    {
+        const TableFile k(keep);
+        std::vector<std::uint8_t> values(k.size());
+        k.read_all(values);
+        for (auto& x : values)
+            if (x == wdl_win) x = wdl_draw;
+        WriteOptions wo;
+        wo.durable = false;
+        const TableHeader& h = k.header();
+        write_wdl_table(wdl, {h.variant, h.material, h.generator}, values, wo);
+    }
+    const TableFile t(mtc);
+    std::vector<std::uint16_t> v(t.size());
+    EXPECT_THROW(t.read_all(v), Error);
+    BlockCache cache(1 << 20);
+    int refused = 0;
+    for (std::uint64_t i = 0; i < t.size(); i += 97) {
+        const ReadResult r = t.value(i, cache);
+        if (!r.ok()) {
+            EXPECT_EQ(r.status, ReadStatus::corrupt_block);
+            ++refused;
+        } else {
+            ASSERT_EQ(r.value, good[i]) << i;
+        }
+    }
+    EXPECT_GT(refused, 0);
 }
 
 TEST(MtcContext, ADamagedFileIsAClearError) {
     ScratchDir dir("mtc-context-bad");
-    // The largest file: its blocks hold values.
-    std::filesystem::path largest;
-    for (const auto& f : mtc_files())
-        if (largest.empty() || std::filesystem::file_size(f) > std::filesystem::file_size(largest))
-            largest = f;
-    const auto bad = dir.path / largest.filename();
-    std::filesystem::copy_file(largest, bad);
+    // The largest mtc-wdl file (its blocks hold values), with its wdl file.
+    const auto bad = copy_largest_mtc_wdl(dir.path);
+    const auto largest = mtc_folder() / "english" / bad.filename();
     const TableFile good(largest);
     const std::uint64_t at = good.header().blocks_offset + 20;
     {

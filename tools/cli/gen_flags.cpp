@@ -169,7 +169,8 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
     gen->add_option("--wdl-codec", g.wdl_codec, wdl_codec_help);
     gen->add_option("--dtw-codec", g.dtw_codec, dtw_codec_help);
     gen->add_option("--mtc-codec", g.mtc_codec,
-                    "mtc compression: mtc-context (default: a binary context coder, about half "
+                    "mtc compression: mtc-wdl (default: a binary context coder given the class's "
+                    "wdl file), mtc-context (the same without the wdl file, about half "
                     "zstd-planes' bytes), zstd-planes or zstd");
     gen->add_option("--metric", g.metric,
                     "The distance beside the wdl values: dtw (default: plies to the end of the "
