@@ -254,23 +254,14 @@ TableHeader write_class_wdl(const GenerateOptions& o, Material m, const ClassWdl
 }
 
 // Class c's distance file (dtw or mtc: distance_metric), its header's counts taken from its wdl
-// header. An mtc file of a codec that reads its class's wdl file (mtc-wdl: written after it)
-// reads it here as its readers will (none of its values where it has the mirror layout).
+// header. An mtc file of a codec that reads its class's wdl file (mtc-wdl) is written after it,
+// and write_distance_table reads it as its readers will (none of its values where it has the
+// mirror layout).
 TableHeader write_class_distance(const GenerateOptions& o, const PairSource& source, int c,
                                  const TableHeader& wdl, WriteOptions wo) {
     wo.counts_from = &wdl;
     const Material m = source.material(c);
     const Metric metric = distance_metric(o, m);
-    std::unique_ptr<const TableFile> wdl_file;
-    if (metric == Metric::mtc && block_codec(wo.mtc_codec).reads_wdl()) {
-        wdl_file =
-            std::make_unique<const TableFile>(table_path(o.dir, o.variant, m.name(), Metric::wdl),
-                                              TableIdentity{o.variant, m, Metric::wdl});
-        wo.mtc_wdl = [f = wdl_file.get()](std::uint64_t first, std::span<std::uint8_t> out) {
-            if (const ReadStatus st = f->read_wdl(first, out); st != ReadStatus::ok)
-                throw Error(f->path().string() + ": " + read_status_name(st));
-        };
-    }
     TableHeader h;
     source.with_distance(c, metric, [&](const DtwValues& values) {
         h = write_distance_table(table_path(o.dir, o.variant, m.name(), metric),

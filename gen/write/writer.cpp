@@ -69,12 +69,27 @@ TableHeader write_distance_table(const std::filesystem::path& path, const TableI
                                  const WriteOptions& options) {
     if (!is_distance(metric)) throw Error("write_distance_table: not a distance metric");
     if (!options.counts_from) throw Error("write_dtw_table: values by block need counts_from");
+    // An mtc codec that reads the class's wdl file (mtc-wdl) is given its values as its readers
+    // will read them: from the wdl file beside path, unless the caller gives them.
+    WriteOptions o = options;
+    std::unique_ptr<const TableFile> wdl_file;
+    if (metric == Metric::mtc && block_codec(o.mtc_codec).reads_wdl() && !o.mtc_wdl) {
+        std::filesystem::path wdl_path = path;
+        wdl_path.replace_extension(".wdl");
+        const auto& c = info.material;
+        wdl_file = std::make_unique<const TableFile>(
+            wdl_path, TableIdentity{info.variant, Material{c[0], c[1], c[2], c[3]}, Metric::wdl});
+        o.mtc_wdl = [f = wdl_file.get()](std::uint64_t first, std::span<std::uint8_t> out) {
+            if (const ReadStatus st = f->read_wdl(first, out); st != ReadStatus::ok)
+                throw Error(f->path().string() + ": " + read_status_name(st));
+        };
+    }
     return write_table(
         path, info, positions, std::span<const std::uint16_t>(),
         [](std::size_t, std::uint64_t, std::size_t, const EncodedBlock& block) {
             return std::span<const std::uint16_t>(block.values);
         },
-        options, metric,
+        o, metric,
         [&](std::uint64_t first, std::size_t n, EncodedBlock& block) {
             block.values.resize(n);
             values(first, block.values);

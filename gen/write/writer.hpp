@@ -42,8 +42,9 @@ struct WriteOptions {
     // The mtc tables' codec (mtc-wdl, mtc-context, zstd-planes or zstd).
     Codec mtc_codec = default_codec(Metric::mtc);
     // mtc-wdl (table/codec.hpp's reads_wdl): the class's wdl values, from the wdl file its
-    // readers will decode the mtc file with.
-    WdlReader mtc_wdl;
+    // readers will decode the mtc file with; if empty, write_distance_table reads the wdl file
+    // beside the mtc file's path.
+    WdlReader mtc_wdl{};
     // fsync the file before the rename and its folder after it (each checked). The rename alone
     // already makes a killed process leave either the old state or the complete file; fsync
     // also covers a power cut. Off only for scratch runs (gen --no-sync).

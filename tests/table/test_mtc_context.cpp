@@ -261,6 +261,49 @@ TEST(MtcWdl, TheSameValuesInFewerBytesThanMtcContext) {
     EXPECT_LE(mirror_wdl_bytes, mirror_context_bytes);
 }
 
+// Every class's values probed one by one, in a random order through one small cache that the
+// mtc files' blocks and their wdl files' blocks share (so that a block is decoded with its wdl
+// values now cached, now not, now evicted), read what read_all reads.
+TEST(MtcWdl, ProbesThroughASmallSharedCacheReadTheFileValues) {
+    std::vector<std::unique_ptr<const TableFile>> files;
+    std::vector<std::vector<std::uint16_t>> values;
+    for (const auto& path : mtc_files()) {
+        files.push_back(std::make_unique<const TableFile>(path));
+        values.emplace_back(files.back()->size());
+        files.back()->read_all(values.back());
+    }
+    ASSERT_GE(files.size(), 30u);
+    BlockCache cache(256 << 10);  // a few blocks of each kind
+    std::mt19937_64 rng(42);
+    std::uint64_t probed = 0, cached = 0;
+    std::size_t f = 0;
+    std::uint64_t i = 0;
+    for (int t = 0; t < 6000; ++t) {
+        // Half the time a neighbour of the last position (its block likely cached).
+        if (t == 0 || rng() % 2) {
+            f = rng() % files.size();
+            i = rng() % files[f]->size();
+        } else {
+            i = std::min(files[f]->size() - 1, i + rng() % 64);
+        }
+        const TableFile& mtc = *files[f];
+        if (rng() % 2 && mtc.wdl_companion()->holds_values()) {
+            const ReadResult w = mtc.wdl_companion()->value(i, cache);
+            ASSERT_TRUE(w.ok()) << mtc.path() << " " << i;
+            if (values[f][i] != dtw_unknown) {
+                ASSERT_EQ(w.value, wdl_of(values[f][i])) << i;
+            }
+        }
+        cached += mtc.try_value(i, cache).ok();
+        const ReadResult r = mtc.value(i, cache);
+        ASSERT_TRUE(r.ok()) << mtc.path() << " " << i << " " << read_status_name(r.status);
+        ASSERT_EQ(r.value, values[f][i]) << mtc.path() << " " << i;
+        ++probed;
+    }
+    EXPECT_GT(cached, probed / 20);           // hits
+    EXPECT_LT(cached, probed - probed / 20);  // and misses
+}
+
 // The largest mtc-wdl file and its wdl file copied into dir.
 std::filesystem::path copy_largest_mtc_wdl(const std::filesystem::path& dir) {
     std::filesystem::path largest;
@@ -338,6 +381,16 @@ TEST(MtcWdl, AWrongOrMissingWdlFileIsAClearError) {
         }
     }
     EXPECT_GT(refused, 0);
+    // The class's own wdl file back: every value reads again.
+    std::filesystem::remove(wdl);
+    std::filesystem::copy_file(keep, wdl);
+    const TableFile again(mtc);
+    BlockCache fresh(1 << 20);
+    for (std::uint64_t i = 0; i < again.size(); i += 97) {
+        const ReadResult r = again.value(i, fresh);
+        ASSERT_TRUE(r.ok()) << i;
+        ASSERT_EQ(r.value, good[i]) << i;
+    }
 }
 
 TEST(MtcContext, ADamagedFileIsAClearError) {

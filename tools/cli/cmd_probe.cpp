@@ -268,9 +268,12 @@ std::string hex64(std::uint64_t x) {
 
 // What `info` says of a file's codec: nothing for the generator's default (default_codec).
 std::string codec_note(const TableHeader& h) {
-    if (h.codec == default_codec(h.metric)) return "";
-    return std::string(block_codec(h.codec).name()) + " codec, " +
-           (h.half ? "half layout (odd positions searched), " : "");
+    const BlockCodec& codec = block_codec(h.codec);
+    std::string note;
+    if (h.codec != default_codec(h.metric)) note += std::string(codec.name()) + " codec, ";
+    if (h.half) note += "half layout (odd positions searched), ";
+    if (codec.reads_wdl()) note += "read with its class's .wdl file, ";
+    return note;
 }
 
 // Per variant folder under dir (or dir itself), the runs its manifest says did not finish.
@@ -319,6 +322,7 @@ void run_info(const InfoOptions& o) {
                 row["blocks"] = h.blocks;
                 row["layout"] = h.layout == Layout::mirror ? "mirror" : h.half ? "half" : "stored";
                 row["codec"] = block_codec(h.codec).name();
+                row["reads_wdl_file"] = block_codec(h.codec).reads_wdl();
                 row["wins"] = h.wins;
                 row["draws"] = h.draws;
                 row["losses"] = h.losses;
