@@ -96,8 +96,9 @@ const std::filesystem::path& wdl_file(std::uint32_t ppb, int level = 0) {
         name += std::to_string(level);
         name += ".wdl";
         const auto path = bench_dir() / name;
-        write_wdl_table(path, info, wdl_data(),
-                        {.threads = 2, .positions_per_block = ppb, .zstd_level = level});
+        write_wdl_table(
+            path, info, wdl_data(),
+            {.threads = 2, .positions_per_block = ppb, .zstd_level = level, .mtc_wdl = {}});
         it = files.emplace(std::pair{ppb, level}, path).first;
     }
     return it->second;
@@ -118,7 +119,8 @@ void Compress(benchmark::State& state) {
                                .positions_per_block = ppb,
                                .fill = rule,
                                .zstd_level = level,
-                               .distance_codec = codec};
+                               .distance_codec = codec,
+                               .mtc_wdl = {}};
         h = dtw ? write_dtw_table(path, info, d, opt) : write_wdl_table(path, info, w, opt);
     }
     state.counters["bits_per_pos"] =
