@@ -96,9 +96,8 @@ const std::filesystem::path& wdl_file(std::uint32_t ppb, int level = 0) {
         name += std::to_string(level);
         name += ".wdl";
         const auto path = bench_dir() / name;
-        write_wdl_table(
-            path, info, wdl_data(),
-            {.threads = 2, .positions_per_block = ppb, .zstd_level = level, .mtc_wdl = {}});
+        write_wdl_table(path, info, wdl_data(),
+                        {.threads = 2, .positions_per_block = ppb, .zstd_level = level});
         it = files.emplace(std::pair{ppb, level}, path).first;
     }
     return it->second;
@@ -119,8 +118,7 @@ void Compress(benchmark::State& state) {
                                .positions_per_block = ppb,
                                .fill = rule,
                                .zstd_level = level,
-                               .distance_codec = codec,
-                               .mtc_wdl = {}};
+                               .distance_codec = codec};
         h = dtw ? write_dtw_table(path, info, d, opt) : write_wdl_table(path, info, w, opt);
     }
     state.counters["bits_per_pos"] =

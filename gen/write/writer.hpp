@@ -43,7 +43,7 @@ struct WriteOptions {
     Codec mtc_codec = default_codec(Metric::mtc);
     // mtc-wdl (table/codec.hpp's reads_wdl): the class's wdl values, from the wdl file its
     // readers will decode the mtc file with.
-    WdlReader mtc_wdl;
+    WdlReader mtc_wdl{};
     // fsync the file before the rename and its folder after it (each checked). The rename alone
     // already makes a killed process leave either the old state or the complete file; fsync
     // also covers a power cut. Off only for scratch runs (gen --no-sync).
