@@ -105,6 +105,46 @@ class MoveGenerator {
         return false;
     }
 
+    // has_capture of many positions at once: the squares s of `squares` where the side to move
+    // has a capture once a king of colour `king` stands on s, `rest` holding the other pieces (s
+    // empty there). A first jump of rest's pieces stays open unless the king takes its landing
+    // square; the king adds its own first jumps (king == the side to move) or the jumps over it
+    // (king == the opponent). Kings that do not fly only (a flying king on s would also open and
+    // close rays).
+    static Bitboard capture_squares_with_king(const Position& rest, Color king,
+                                              Bitboard squares) requires(!R::flying_kings) {
+        const Color us = rest.side;
+        const Bitboard empty = B::mask & ~rest.occupied();
+        const Bitboard opponents = rest.of(~us);
+        Bitboard men_targets = opponents;
+        if (!R::men_capture_kings) men_targets &= ~rest.kings;
+        const Bitboard men = rest.men(us);
+        const Bitboard kings = rest.kings_of(us);
+        Bitboard landing = 0;  // of rest's first jumps
+        for (int d = 0; d < 4; ++d) {
+            if (man_captures_in(us, d))
+                landing |= B::step(B::step(men, d) & men_targets, d) & empty;
+            landing |= B::step(B::step(kings, d) & opponents, d) & empty;
+        }
+        // Two landing squares or more: a jump stays open wherever the king stands.
+        Bitboard found = landing == 0                ? 0
+                         : (landing & (landing - 1)) ? B::mask
+                                                     : B::mask & ~landing;
+        for (int d = 0; d < 4; ++d) {
+            const int back = opposite(d);
+            if (king == us) {
+                // The king's own jump: an opponent next to it in d, an empty square beyond.
+                found |= B::step(opponents & B::step(empty, back), back);
+            } else {
+                // A jump over the king, from the square before it onto the one after it.
+                Bitboard jumpers = kings;
+                if (R::men_capture_kings && man_captures_in(us, d)) jumpers |= men;
+                found |= B::step(jumpers, d) & B::step(empty, back);
+            }
+        }
+        return found & squares;
+    }
+
     // The number of quiet moves (crowning ones included) of a position without captures.
     static int count_quiet(const Position& p) {
         const Color us = p.side;
