@@ -70,7 +70,8 @@ class FlagsOf final : public PositionFlags {
         for (const Bitboard b : squares) all |= b;
         Bitboard skip = Moves::capture_squares_with_king(rest, king, all);
         if (skip_odd_) {
-            // The row sum is odd where the king's row and the others' differ in parity.
+            // Odd as flags_of's count of pieces on odd rows: the king's square adds one to it
+            // on an odd row.
             const bool others_odd = popcount(rest.occupied() & odd_rows_) & 1;
             skip |= all & (others_odd ? ~odd_rows_ : odd_rows_);
         }
