@@ -42,9 +42,7 @@ class FlagsOf final : public PositionFlags {
         for (int y = 1; y < R::Board::height; y += 2) odd_rows_ |= R::Board::row(y);
     }
     void compute(std::uint64_t first, std::span<std::uint8_t> out) const override {
-        if constexpr (!R::flying_kings) {
-            if (!features_ && has_kings_) return compute_by_runs(first, out);
-        }
+        if (!features_ && has_kings_) return compute_by_runs(first, out);
         index_.for_each_position(
             first, first + out.size(),
             [&](std::uint64_t i, const Position& p) { out[i - first] = flags_of(p); });
@@ -56,8 +54,7 @@ class FlagsOf final : public PositionFlags {
     // The flags of flags_of (no features), a run of the index walk at once: the positions where
     // one king alone moves, whose captures capture_squares_with_king finds for the whole run.
     // Measured (bench_flags, english 1221): a quarter of the time position by position.
-    void compute_by_runs(std::uint64_t first, std::span<std::uint8_t> out) const
-        requires(!R::flying_kings) {
+    void compute_by_runs(std::uint64_t first, std::span<std::uint8_t> out) const {
         index_.for_each_king_run(first, first + out.size(),
                                  [&](std::uint64_t i, const Position& rest, Color king,
                                      std::span<const Bitboard> squares) {
@@ -65,7 +62,7 @@ class FlagsOf final : public PositionFlags {
                                  });
     }
     void flag_run(const Position& rest, Color king, std::span<const Bitboard> squares,
-                  std::uint8_t* out) const requires(!R::flying_kings) {
+                  std::uint8_t* out) const {
         Bitboard all = 0;
         for (const Bitboard b : squares) all |= b;
         Bitboard skip = Moves::capture_squares_with_king(rest, king, all);

@@ -1,9 +1,9 @@
 // The context codecs' position flags (wdl_context::PositionFlags, without the mixed model's
 // features): skipped where the side to move must capture (or, skip_odd, where the rows add up to
-// an odd number), else threat where the opponent could capture if it were to move. English and
-// italian compute them a run of one moving king at a time (MoveGenerator::
-// capture_squares_with_king); every variant's flags are checked here against has_capture of each
-// position, over whole classes of 2-4 pieces and ranges of 5-piece ones, from any first position.
+// an odd number), else threat where the opponent could capture if it were to move. They are
+// computed a run of one moving king at a time (MoveGenerator::capture_squares_with_king); every
+// variant's flags are checked here against has_capture of each position, over whole classes of
+// 2-4 pieces and ranges of 5-piece ones, from any first position.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -49,10 +49,13 @@ void expect_flags(Variant v, Material m, bool skip_odd, std::uint64_t first, std
             << m.name() << " position " << first + k << (skip_odd ? " skip_odd" : "");
 }
 
-const Variant variants[] = {{BaseVariant::english, false},
-                            {BaseVariant::italian, false},
-                            {BaseVariant::international, false},
-                            {BaseVariant::russian, false}};
+// Every base variant: kings that do not fly (english, italian), flying ones on the diagonal
+// boards, men that capture backwards or not, men that may not capture kings (italian,
+// portuguese), and turkish's orthogonal board.
+const Variant variants[] = {{BaseVariant::international, false}, {BaseVariant::brazilian, false},
+                            {BaseVariant::portuguese, false},    {BaseVariant::russian, false},
+                            {BaseVariant::italian, false},       {BaseVariant::english, false},
+                            {BaseVariant::turkish, false}};
 
 TEST(PositionFlags, WholeClassesAsHasCapture) {
     for (const Variant v : variants)
