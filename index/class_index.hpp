@@ -88,6 +88,13 @@ class ClassIndex {
     // kings to the next instead of unindexing each.
     template <class F>
     void for_each_position(std::uint64_t begin, std::uint64_t end, F&& f) const;
+    // The same positions as runs in which one king alone moves: f(i, rest, colour, squares) for
+    // positions i .. i + squares.size() - 1, each rest (White to move) plus a king of `colour` on
+    // squares[k], a one-bit bitboard, in order. The moving king is the innermost one (the
+    // lowest Black king, or the lowest White king where there is no Black king), so a run is at
+    // most the free squares long. A class with kings only: nothing is called for one without.
+    template <class F>
+    void for_each_king_run(std::uint64_t begin, std::uint64_t end, F&& f) const;
 
     // Slices, most advanced first (see the top of this file).
     int slice_count() const { return static_cast<int>(slice_advancement_.size()); }

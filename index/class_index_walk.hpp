@@ -3,11 +3,13 @@
 // Owns: the stepping order, which is the index order: within one men configuration the Black
 // kings step to their next colex placement on the squares left free, and when they run out the
 // White kings step and the Black kings restart; after kings_per_men() positions the men change.
+// ClassIndex::for_each_king_run: the same order as runs of positions where one king alone moves.
 // Included at the end of class_index.hpp; not meant to be included alone.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <span>
 
 #include "index/class_index.hpp"
 
@@ -80,6 +82,75 @@ void ClassIndex::for_each_position(std::uint64_t begin, std::uint64_t end, F&& f
             p.kings = white_kings | black_kings;
             f(i, static_cast<const Position&>(p));
             if (++i == stop) break;
+            if (!black.step()) {
+                black.restart();
+                white.step();
+                white_kings = white.squares(white_free);
+                list_black_free(white_kings);
+            }
+            black_kings = black.squares(black_free);
+        }
+        ++men_index;
+        kings_rank = 0;
+    }
+}
+
+template <class F>
+void ClassIndex::for_each_king_run(std::uint64_t begin, std::uint64_t end, F&& f) const {
+    end = std::min(end, size_);
+    if (begin >= end || material_.white_kings + material_.black_kings == 0) return;
+    walk_detail::KingSet white, black;
+    white.count = material_.white_kings;
+    white.domain = squares_ - material_.men();
+    black.count = material_.black_kings;
+    black.domain = white.domain - white.count;
+    std::array<Bitboard, 64> white_free, black_free;  // not zeroed, as in for_each_position
+    const auto list_black_free = [&](Bitboard white_kings) {
+        if (black.count == 0) return;
+        int n = 0;
+        for (int j = 0; j < white.domain; ++j)
+            if ((white_free[j] & white_kings) == 0) black_free[n++] = white_free[j];
+    };
+    // The innermost set: the Black kings, or the White ones in a class without Black kings.
+    const bool black_inner = black.count > 0;
+    walk_detail::KingSet& inner = black_inner ? black : white;
+    const std::array<Bitboard, 64>& inner_free = black_inner ? black_free : white_free;
+    const Color mover = black_inner ? Color::black : Color::white;
+
+    std::uint64_t men_index = 0, kings_rank = 0;
+    kings_per_men_.divide(begin, men_index, kings_rank);
+    std::uint64_t i = begin;
+    while (i < end) {
+        const MenDense men = unindex_men(men_index);
+        int n = 0;
+        for (int d = 0; d < squares_; ++d)
+            if ((men.dense_all & bit(d)) == 0) white_free[n++] = bit_of_dense_[d];
+        std::uint64_t white_rank = 0, black_rank = 0;
+        black_kings_radix_.divide(kings_rank, white_rank, black_rank);
+        white.start(white_rank);
+        black.start(black_rank);
+        Bitboard white_kings = white.squares(white_free);
+        list_black_free(white_kings);
+        Bitboard black_kings = black.squares(black_free);
+        const std::uint64_t stop = std::min(end, i + (kings_per_men_.divisor() - kings_rank));
+        for (;;) {
+            // The run: the inner set's lowest king from its square to the next king's (or the
+            // last free square), the others fixed.
+            const int from = inner.element[0];
+            const int limit = inner.count > 1 ? inner.element[1] : inner.domain;
+            const auto run = static_cast<std::size_t>(
+                std::min<std::uint64_t>(static_cast<std::uint64_t>(limit - from), stop - i));
+            const Bitboard moving = inner_free[from];
+            Position rest;
+            rest.pieces[0] = men.bits.white | (white_kings & ~(black_inner ? 0 : moving));
+            rest.pieces[1] = men.bits.black | (black_kings & ~(black_inner ? moving : 0));
+            rest.kings = (white_kings | black_kings) & ~moving;
+            f(i, static_cast<const Position&>(rest), mover,
+              std::span<const Bitboard>(inner_free.data() + from, run));
+            i += run;
+            if (i == stop) break;
+            // The run ended at the limit: step from its last placement as for_each_position.
+            inner.element[0] = limit - 1;
             if (!black.step()) {
                 black.restart();
                 white.step();

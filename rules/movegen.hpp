@@ -105,6 +105,69 @@ class MoveGenerator {
         return false;
     }
 
+    // has_capture of many positions at once: the squares s of `squares` where the side to move
+    // has a capture once a king of colour `king` stands on s, `rest` holding the other pieces (s
+    // empty there). A first jump of rest's men stays open unless the king takes its landing
+    // square; the king adds its own first jumps (king == the side to move) or the jumps over it
+    // (king == the opponent). A flying king of rest has its rays cut by the king: each ray is
+    // taken apart into the squares before its first piece and the others.
+    static Bitboard capture_squares_with_king(const Position& rest, Color king, Bitboard squares) {
+        const Color us = rest.side;
+        const Bitboard empty = B::mask & ~rest.occupied();
+        const Bitboard opponents = rest.of(~us);
+        Bitboard men_targets = opponents;
+        if (!R::men_capture_kings) men_targets &= ~rest.kings;
+        const Bitboard men = rest.men(us);
+        const Bitboard kings = rest.kings_of(us);
+        Bitboard landing = 0;  // of rest's first jumps (its kings' where they do not fly)
+        for (int d = 0; d < 4; ++d) {
+            if (man_captures_in(us, d))
+                landing |= B::step(B::step(men, d) & men_targets, d) & empty;
+            if constexpr (!R::flying_kings)
+                landing |= B::step(B::step(kings, d) & opponents, d) & empty;
+        }
+        // Two landing squares or more: a jump stays open wherever the king stands.
+        Bitboard found = landing == 0                ? 0
+                         : (landing & (landing - 1)) ? B::mask
+                                                     : B::mask & ~landing;
+        for (int d = 0; d < 4; ++d) {
+            const int back = opposite(d);
+            if (king == us) {
+                // The king's own jump: an opponent next to it in d (or, flying, the first piece
+                // met in d) with an empty square beyond.
+                Bitboard t = B::step(opponents & B::step(empty, back), back);
+                found |= t;
+                if constexpr (R::flying_kings)
+                    for (t = B::step(t & empty, back); t; t = B::step(t & empty, back)) found |= t;
+            } else {
+                // A jump over the king, from the square before it onto the one after it.
+                Bitboard jumpers = R::flying_kings ? 0 : kings;
+                if (R::men_capture_kings && man_captures_in(us, d)) jumpers |= men;
+                found |= B::step(jumpers, d) & B::step(empty, back);
+            }
+        }
+        if constexpr (R::flying_kings) {
+            const Bitboard occupied = rest.occupied();
+            for (Bitboard k = kings; k; k &= k - 1) {
+                const int from = lowest_bit(k);
+                for (int d = 0; d < 4; ++d) {
+                    const int first = B::first_piece(from, d, occupied);
+                    const Bitboard before = first < 0
+                                                ? B::ray(from, d)
+                                                : B::ray(from, d) & ~B::ray(first, d) & ~bit(first);
+                    // The king before the first piece: jumped if the square after it is empty
+                    // (an opponent), else the ray stops at it.
+                    if (king != us) found |= before & B::step(empty, opposite(d));
+                    // Elsewhere the ray's own jump, unless the king takes its landing square.
+                    if (first >= 0 && (bit(first) & opponents))
+                        if (const Bitboard after = B::step(bit(first), d) & empty)
+                            found |= B::mask & ~before & ~after;
+                }
+            }
+        }
+        return found & squares;
+    }
+
     // The number of quiet moves (crowning ones included) of a position without captures.
     static int count_quiet(const Position& p) {
         const Color us = p.side;

@@ -35,10 +35,14 @@ template <class R>
 class FlagsOf final : public PositionFlags {
   public:
     FlagsOf(Material m, bool skip_odd, bool features)
-        : index_(R::Board::spec, m), skip_odd_(skip_odd), features_(features) {
+        : index_(R::Board::spec, m),
+          skip_odd_(skip_odd),
+          features_(features),
+          has_kings_(m.white_kings + m.black_kings > 0) {
         for (int y = 1; y < R::Board::height; y += 2) odd_rows_ |= R::Board::row(y);
     }
     void compute(std::uint64_t first, std::span<std::uint8_t> out) const override {
+        if (!features_ && has_kings_) return compute_by_runs(first, out);
         index_.for_each_position(
             first, first + out.size(),
             [&](std::uint64_t i, const Position& p) { out[i - first] = flags_of(p); });
@@ -46,6 +50,37 @@ class FlagsOf final : public PositionFlags {
 
   private:
     using Moves = MoveGenerator<R>;
+
+    // The flags of flags_of (no features), a run of the index walk at once: the positions where
+    // one king alone moves, whose captures capture_squares_with_king finds for the whole run.
+    // Measured (bench_flags, english 1221): a quarter of the time position by position.
+    void compute_by_runs(std::uint64_t first, std::span<std::uint8_t> out) const {
+        index_.for_each_king_run(first, first + out.size(),
+                                 [&](std::uint64_t i, const Position& rest, Color king,
+                                     std::span<const Bitboard> squares) {
+                                     flag_run(rest, king, squares, &out[i - first]);
+                                 });
+    }
+    void flag_run(const Position& rest, Color king, std::span<const Bitboard> squares,
+                  std::uint8_t* out) const {
+        Bitboard all = 0;
+        for (const Bitboard b : squares) all |= b;
+        Bitboard skip = Moves::capture_squares_with_king(rest, king, all);
+        if (skip_odd_) {
+            // Odd as flags_of's count of pieces on odd rows: the king's square adds one to it
+            // on an odd row.
+            const bool others_odd = popcount(rest.occupied() & odd_rows_) & 1;
+            skip |= all & (others_odd ? ~odd_rows_ : odd_rows_);
+        }
+        Position other;  // field by field, as in flags_of
+        other.pieces[0] = rest.pieces[0];
+        other.pieces[1] = rest.pieces[1];
+        other.kings = rest.kings;
+        other.side = ~rest.side;
+        const Bitboard threatened = Moves::capture_squares_with_king(other, king, all & ~skip);
+        for (std::size_t k = 0; k < squares.size(); ++k)
+            out[k] = (skip & squares[k]) ? skipped : (threatened & squares[k]) ? threat : 0;
+    }
     std::uint8_t flags_of(const Position& p) const {
         if (Moves::has_capture(p) || (skip_odd_ && (popcount(p.occupied() & odd_rows_) & 1)))
             return skipped;
@@ -69,7 +104,7 @@ class FlagsOf final : public PositionFlags {
     }
 
     ClassIndex index_;
-    bool skip_odd_, features_;
+    bool skip_odd_, features_, has_kings_;
     Bitboard odd_rows_ = 0;
 };
 

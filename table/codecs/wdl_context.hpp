@@ -113,7 +113,10 @@ constexpr std::size_t max_encoded_bytes(std::size_t n) {
 bool decode_block(const Model& m, std::span<const std::byte> in,
                   std::span<const std::uint8_t> flags, std::span<std::byte> out);
 
-// Computes the flags of consecutive positions of one class, by walking its index.
+// Computes the flags of consecutive positions of one class, by walking its index: without the
+// features, in a class with kings, a run of positions where one king alone moves at once
+// (ClassIndex::for_each_king_run, MoveGenerator::capture_squares_with_king), else position by
+// position.
 class PositionFlags {
   public:
     virtual ~PositionFlags() = default;
