@@ -29,11 +29,11 @@ namespace {
 
 using test::ScratchDir;
 
-const Variant english{BaseVariant::english, false};
+const Variant mtc_english{BaseVariant::english, false};
 
 // Encodes and decodes values with flags; expects the values back, dtw_unknown where skipped.
-void expect_round_trip(std::uint32_t second, const std::vector<std::uint16_t>& values,
-                       const std::vector<std::uint8_t>& flags) {
+void expect_mtc_round_trip(std::uint32_t second, const std::vector<std::uint16_t>& values,
+                           const std::vector<std::uint8_t>& flags) {
     std::vector<std::byte> coded, out(2 * values.size(), std::byte{0x5A});
     mtc_context::encode_block({second}, values, flags, coded);
     EXPECT_LE(coded.size(), mtc_context::max_encoded_bytes(values.size()));
@@ -69,14 +69,14 @@ TEST(MtcContext, AdversarialBlocksRoundTrip) {
                           : rng() % 3 == 0 ? wdl_context::threat
                                            : 0;
             }
-            expect_round_trip(second, v, none);
-            expect_round_trip(second, v, some);
-            expect_round_trip(second, v, all);
+            expect_mtc_round_trip(second, v, none);
+            expect_mtc_round_trip(second, v, some);
+            expect_mtc_round_trip(second, v, all);
             for (auto& x : v) x = static_cast<std::uint16_t>(rng());  // any u16
-            expect_round_trip(second, v, some);
+            expect_mtc_round_trip(second, v, some);
             for (std::size_t i = 0; i < n; ++i)  // long runs, then a change
                 v[i] = mtc_encode(i % 500 < 499, static_cast<int>(1 + (i / 500) % 40));
-            expect_round_trip(second, v, none);
+            expect_mtc_round_trip(second, v, none);
         }
     }
 }
@@ -109,7 +109,7 @@ TEST(MtcContext, CorruptBlocksAreRefused) {
 const std::filesystem::path& mtc_folder() {
     static ScratchDir dir("mtc-context-db");
     static const bool made = [] {
-        GenerateOptions o = test::generate_options(english, 4, dir.path);
+        GenerateOptions o = test::generate_options(mtc_english, 4, dir.path);
         o.durable = false;
         o.metric = Metric::mtc;
         test::generate_quietly(o);
