@@ -13,11 +13,11 @@ namespace {
 
 using damas::test::CliRun;
 
-CliRun run(const std::string& args) {
+CliRun run_damas(const std::string& args) {
     return damas::test::run_shell(damas::test::damas_command(args));
 }
 
-std::string last_line(const std::string& s) {
+std::string last_line_of(const std::string& s) {
     const auto end = s.find_last_not_of('\n');
     const auto start = s.rfind('\n', end);
     const auto from = start == std::string::npos ? 0 : start + 1;
@@ -41,7 +41,8 @@ nlohmann::json pair_of(const nlohmann::json& plan, const std::string& name) {
 }
 
 TEST_F(GenPieces, NineAndTenPiecesArePlannedWithEverySize) {
-    const CliRun ten = run(in_scratch("gen -v english -p 10 -c 0901 --metric mtc --plan --json"));
+    const CliRun ten =
+        run_damas(in_scratch("gen -v english -p 10 -c 0901 --metric mtc --plan --json"));
     ASSERT_EQ(ten.exit_code, 0) << ten.err;
     const auto plan = nlohmann::json::parse(ten.out);
     // C(32, 9) x 23 positions a class, the class and its mirror.
@@ -49,16 +50,18 @@ TEST_F(GenPieces, NineAndTenPiecesArePlannedWithEverySize) {
     EXPECT_GT(plan["disk_bytes"].get<std::uint64_t>(), 0u);
     EXPECT_GT(plan["seconds"].get<double>(), 0.0);
 
-    const CliRun nine = run(in_scratch("gen -v english -p 9 -c 0504 --metric mtc --plan --json"));
+    const CliRun nine =
+        run_damas(in_scratch("gen -v english -p 9 -c 0504 --metric mtc --plan --json"));
     ASSERT_EQ(nine.exit_code, 0) << nine.err;
     const auto plan9 = nlohmann::json::parse(nine.out);
     // C(32, 5) x C(27, 4) positions a class: above 2^32 for the pair.
     EXPECT_EQ(pair_of(plan9, "0504")["positions"], 2 * 3'534'148'800ull) << nine.out;
     EXPECT_EQ(pair_of(plan9, "0404")["positions"], 736'281'000ull);
 
-    EXPECT_EQ(run(in_scratch("gen -v english -p 10 --metric mtc --dtw-pieces 10 -c 0901 --plan"))
-                  .exit_code,
-              0);
+    EXPECT_EQ(
+        run_damas(in_scratch("gen -v english -p 10 --metric mtc --dtw-pieces 10 -c 0901 --plan"))
+            .exit_code,
+        0);
 }
 
 TEST_F(GenPieces, MoreThanTablesHoldIsRefusedWithOneLine) {
@@ -76,7 +79,7 @@ TEST_F(GenPieces, MoreThanTablesHoldIsRefusedWithOneLine) {
          "--dtw-pieces must be between 0 and 10"},
     };
     for (const Case& c : cases) {
-        const CliRun r = run(in_scratch(c.args));
+        const CliRun r = run_damas(in_scratch(c.args));
         EXPECT_EQ(r.exit_code, 2) << c.args;
         EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
         EXPECT_EQ(r.out, "") << c.args;
@@ -86,14 +89,14 @@ TEST_F(GenPieces, MoreThanTablesHoldIsRefusedWithOneLine) {
 // english 0505: 16.3 G positions; the indices past 2^32 round-trip through the commands.
 TEST(IndexCliPieces, TenPieceIndicesPastTwoToThe32) {
     for (const std::string index : {"4294967296", "16257084479", "9876543210"}) {
-        const CliRun u = run("unindex -v english --class 0505 --index " + index);
+        const CliRun u = run_damas("unindex -v english --class 0505 --index " + index);
         ASSERT_EQ(u.exit_code, 0) << u.err;
-        const std::string fen = last_line(u.out);
-        const CliRun i = run("index -v english --fen " + fen);
+        const std::string fen = last_line_of(u.out);
+        const CliRun i = run_damas("index -v english --fen " + fen);
         ASSERT_EQ(i.exit_code, 0) << i.err;
-        EXPECT_EQ(last_line(i.out), "0505 " + index) << fen;
+        EXPECT_EQ(last_line_of(i.out), "0505 " + index) << fen;
     }
-    EXPECT_EQ(run("unindex -v english --class 0505 --index 16257084480").exit_code, 2);
+    EXPECT_EQ(run_damas("unindex -v english --class 0505 --index 16257084480").exit_code, 2);
 }
 
 }  // namespace

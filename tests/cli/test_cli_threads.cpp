@@ -20,7 +20,7 @@ using test::ScratchDir;
 
 // Runs a shell command line with a time limit, so that the unbounded counts of old (minutes of
 // thrashing) fail the test instead of hanging it.
-CliRun run(const std::string& command) {
+CliRun run_command(const std::string& command) {
     return test::run_shell("timeout 60 " + command);
 }
 
@@ -31,7 +31,7 @@ TEST(Threads, EveryCommandRefusesTooManyThreads) {
          {"gen -q -v english -p 2 -t 100000" + d, "gen-rules -q -v english -p 2 -t 100000" + d,
           std::string("perft -v english -d 3 -t 100000"), "gen -q -v english -p 2 -t -3" + d,
           "serve -q -p 0 -t 100000" + d}) {
-        const CliRun r = run(test::damas_command(args));
+        const CliRun r = run_command(test::damas_command(args));
         EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
         EXPECT_EQ(r.err.rfind("damas: error: --threads ", 0), 0u) << args << "\n" << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -58,8 +58,8 @@ TEST(Threads, ThreadsThatCannotStartAreACleanError) {
     // same way.
     for (const std::string& command :
          {std::string("gen -q -v english -p 3 -t 4"), std::string("serve -q -p 0 -t 4")}) {
-        const CliRun r = run(as_limited + "'" + binary.string() + "' " + command + " -d '" +
-                             dir.path.string() + "'");
+        const CliRun r = run_command(as_limited + "'" + binary.string() + "' " + command + " -d '" +
+                                     dir.path.string() + "'");
         EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.err;
         EXPECT_EQ(r.err.rfind("damas: error: cannot start 4 threads (--threads)", 0), 0u)
             << command << "\n"

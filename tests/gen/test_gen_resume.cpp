@@ -22,14 +22,14 @@ using test::ScratchDir;
 using test::tree_bytes;
 using Tree = std::map<std::string, std::vector<char>>;
 
-constexpr const char* variant = "english";
-constexpr int pieces = 4;
+constexpr const char* resume_variant = "english";
+constexpr int resume_pieces = 4;
 
 // codec: the --wdl-codec value ("auto": the default, zstd at these sizes).
-std::string gen_args(const std::filesystem::path& dir, int threads, int n = pieces,
+std::string gen_args(const std::filesystem::path& dir, int threads, int n = resume_pieces,
                      const std::string& codec = "auto") {
     std::string args = "gen -q --wdl-codec " + codec + " -v ";
-    args += variant;
+    args += resume_variant;
     args += " -p ";
     args += std::to_string(n);
     args += " -t ";
@@ -42,8 +42,8 @@ std::string gen_args(const std::filesystem::path& dir, int threads, int n = piec
 // Starts `damas gen` on dir and kills it with SIGKILL after `delay` (test::run_and_kill).
 bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay,
                   const std::string& codec) {
-    return test::run_and_kill({"gen", "-q", "--wdl-codec", codec, "-v", variant, "-p",
-                               std::to_string(pieces), "-t", "2", "-d", dir.string()},
+    return test::run_and_kill({"gen", "-q", "--wdl-codec", codec, "-v", resume_variant, "-p",
+                               std::to_string(resume_pieces), "-t", "2", "-d", dir.string()},
                               delay);
 }
 
@@ -83,7 +83,7 @@ struct Generated {
 
 void check_killed_runs(const std::string& codec) {
     const auto start = std::chrono::steady_clock::now();
-    const Generated uninterrupted("resume-reference", pieces, 2, codec);
+    const Generated uninterrupted("resume-reference", resume_pieces, 2, codec);
     // The kills fall within a run's length on this machine (fixed delays outlived the run once
     // the generator got faster).
     const auto run_ms =
@@ -115,7 +115,7 @@ void check_killed_runs(const std::string& codec) {
     }
     // The kills did interrupt the runs (each rerun skips what was done, so later ones progress).
     EXPECT_GE(interrupted, 2);
-    ASSERT_EQ(test::run_damas(gen_args(dir.path, 2, pieces, codec)), 0);
+    ASSERT_EQ(test::run_damas(gen_args(dir.path, 2, resume_pieces, codec)), 0);
     const Tree done = tree_bytes(dir.path);
     EXPECT_EQ(count_tmp(done), 0);
     EXPECT_TRUE(done == reference) << "resumed files differ from an uninterrupted run";
@@ -132,8 +132,8 @@ TEST(Resume, KilledRunsResumeToIdenticalFilesWithTheContextCodec) {
 
 TEST(Resume, ThreadCountDoesNotChangeTheBytes) {
     for (const std::string codec : {"auto", "context"}) {
-        const Generated two("resume-threads2", pieces, 2, codec);
-        const Generated one("resume-threads1", pieces, 1, codec);
+        const Generated two("resume-threads2", resume_pieces, 2, codec);
+        const Generated one("resume-threads1", resume_pieces, 1, codec);
         EXPECT_EQ(one.files.size(), 84u) << codec;  // and the manifest and the lock file
         EXPECT_TRUE(one.files == two.files) << codec;
     }
@@ -155,7 +155,7 @@ TEST(Resume, CorruptAndTruncatedFilesAreRegenerated) {
     const Generated clean("resume-corrupt", 3, 2);
     const Tree& reference = clean.files;
     const ScratchDir& dir = clean.dir;
-    const std::filesystem::path folder = dir.path / variant;
+    const std::filesystem::path folder = dir.path / resume_variant;
     damage(folder / "1011.dtw", false);  // a 3-piece class
     damage(folder / "0101.wdl", true);   // a 2-piece class other classes depend on
     std::string verify = "verify -q -d ";
@@ -170,7 +170,7 @@ TEST(Resume, LeftoverTmpFilesAreOverwrittenOrIgnored) {
     const Generated clean("resume-tmp", 3, 2);
     const Tree& reference = clean.files;
     const ScratchDir& dir = clean.dir;
-    const std::filesystem::path folder = dir.path / variant;
+    const std::filesystem::path folder = dir.path / resume_variant;
     // A class whose table is missing but whose .tmp holds garbage: rebuilt, .tmp replaced.
     std::filesystem::remove(folder / "1002.wdl");
     {

@@ -30,7 +30,7 @@
 namespace damas {
 namespace {
 
-const Variant english = parse_variant("english").value();
+const Variant solved_english = parse_variant("english").value();
 // The solved class files' chunks in a run (GenerationTuning::unit_chunk_positions).
 const std::uint64_t run_chunk = GenerationTuning{}.unit_chunk_positions;
 
@@ -52,7 +52,7 @@ void flip_byte(const std::filesystem::path& p, std::streamoff at) {
 // from its tables and completes it.
 Material one_move_above(Material m) {
     GenerateOptions o;
-    o.variant = english;
+    o.variant = solved_english;
     o.max_pieces = 4;
     Material above = m;
     for (const Material c : planned_classes(o))
@@ -66,31 +66,31 @@ TEST(SolvedClassFiles, ReadBackOrNothing) {
     const Material m = Material::parse("1102").value();
     const std::vector<std::uint16_t> values = some_outcomes(25'321);
     const std::filesystem::path whole = dir.path / "whole.solved", streamed = dir.path / "s.solved";
-    write_solved_class(whole, english, m, values, chunk);
+    write_solved_class(whole, solved_english, m, values, chunk);
     {
-        SolvedClassWriter w(streamed, english, m, values.size(), chunk);
+        SolvedClassWriter w(streamed, solved_english, m, values.size(), chunk);
         for (std::size_t at = 0; at < values.size(); at += 777)
             w.append(std::span(values).subspan(at, std::min<std::size_t>(777, values.size() - at)));
         w.close();
     }
     for (const auto& p : {whole, streamed}) {
-        const auto read = read_solved_class(p, english, m, values.size());
+        const auto read = read_solved_class(p, solved_english, m, values.size());
         ASSERT_TRUE(read.has_value()) << p;
         EXPECT_TRUE(*read == values) << p;
     }
-    EXPECT_FALSE(read_solved_class(dir.path / "none.solved", english, m, values.size()));
-    EXPECT_FALSE(read_solved_class(whole, english, m.mirrored(), values.size()));
-    EXPECT_FALSE(read_solved_class(whole, english, m, values.size() + 1));
+    EXPECT_FALSE(read_solved_class(dir.path / "none.solved", solved_english, m, values.size()));
+    EXPECT_FALSE(read_solved_class(whole, solved_english, m.mirrored(), values.size()));
+    EXPECT_FALSE(read_solved_class(whole, solved_english, m, values.size() + 1));
     EXPECT_FALSE(read_solved_class(whole, parse_variant("russian").value(), m, values.size()));
     // A unit reader does not take it for a unit.
-    EXPECT_FALSE(read_unit(whole, english, PairLayout(english.info().board, m), 0));
+    EXPECT_FALSE(read_unit(whole, solved_english, PairLayout(solved_english.info().board, m), 0));
     flip_byte(streamed, 200);  // in the first chunk
-    EXPECT_FALSE(read_solved_class(streamed, english, m, values.size()));
+    EXPECT_FALSE(read_solved_class(streamed, solved_english, m, values.size()));
     std::filesystem::resize_file(whole, std::filesystem::file_size(whole) - 1);
-    EXPECT_FALSE(read_solved_class(whole, english, m, values.size()));
+    EXPECT_FALSE(read_solved_class(whole, solved_english, m, values.size()));
     // Closed short, or destroyed unfinished: no file, nor its temporary one.
     {
-        SolvedClassWriter w(dir.path / "short.solved", english, m, values.size(), chunk);
+        SolvedClassWriter w(dir.path / "short.solved", solved_english, m, values.size(), chunk);
         w.append(std::span(values).first(10));
         EXPECT_THROW(w.close(), Error);
     }
@@ -100,23 +100,23 @@ TEST(SolvedClassFiles, ReadBackOrNothing) {
 
 TEST(SolvedClassFiles, StoreLoadsThemAndFallsBackToTheTables) {
     test::ScratchDir dir("solved-store");
-    test::generate_quietly(english, 4, dir.path);
+    test::generate_quietly(solved_english, 4, dir.path);
     const Material m = Material::parse("1110").value();
     const Material above = one_move_above(m);
     ASSERT_NE(above, m);
     // The class completed from its tables: what its solved file holds.
-    SolvedStore tables(english, dir.path);
+    SolvedStore tables(solved_english, dir.path);
     tables.load_below(above);
-    std::vector<std::uint16_t> complete(ClassIndex(english.info().board, m).size());
-    const ClassIndex index(english.info().board, m);
+    std::vector<std::uint16_t> complete(ClassIndex(solved_english.info().board, m).size());
+    const ClassIndex index(solved_english.info().board, m);
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
         complete[i] = pack_outcome(tables.lookup<English>(p));
     });
 
-    const std::filesystem::path path = solved_class_path(dir.path, english, m);
+    const std::filesystem::path path = solved_class_path(dir.path, solved_english, m);
     std::filesystem::create_directories(path.parent_path());
-    write_solved_class(path, english, m, complete, run_chunk);
-    SolvedStore store(english, dir.path);
+    write_solved_class(path, solved_english, m, complete, run_chunk);
+    SolvedStore store(solved_english, dir.path);
     store.use_solved_files([](Material) { return false; }, run_chunk);
     store.add_from_files(m);
     EXPECT_EQ(store.classes_from_solved_files(), 1u);
@@ -125,7 +125,7 @@ TEST(SolvedClassFiles, StoreLoadsThemAndFallsBackToTheTables) {
     });
 
     flip_byte(path, 150);
-    SolvedStore damaged(english, dir.path);
+    SolvedStore damaged(solved_english, dir.path);
     damaged.use_solved_files([](Material) { return false; }, run_chunk);
     damaged.load_below(above);
     EXPECT_EQ(damaged.classes_from_solved_files(), 0u);
@@ -139,27 +139,28 @@ TEST(SolvedClassFiles, StoreLoadsThemAndFallsBackToTheTables) {
 // the class (and resumed) reads the class again instead of searching its captures.
 TEST(SolvedClassFiles, WrittenOnceAClassIsComplete) {
     test::ScratchDir dir("solved-eager");
-    test::generate_quietly(english, 4, dir.path);
+    test::generate_quietly(solved_english, 4, dir.path);
     const Material m = Material::parse("1110").value();
     const Material above = one_move_above(m);
     ASSERT_NE(above, m);
-    const std::filesystem::path path = solved_class_path(dir.path, english, m);
+    const std::filesystem::path path = solved_class_path(dir.path, solved_english, m);
     std::filesystem::create_directories(path.parent_path());
 
-    SolvedStore store(english, dir.path);
+    SolvedStore store(solved_english, dir.path);
     store.use_solved_files([&](Material c) { return c == m; }, run_chunk);
     store.load_below(above);  // loads m from its tables and resolves its captures
     ASSERT_TRUE(std::filesystem::exists(path));
     for (const Material c : store_needs(above).complete) {
         if (c == m) continue;
-        EXPECT_FALSE(std::filesystem::exists(solved_class_path(dir.path, english, c))) << c.name();
+        EXPECT_FALSE(std::filesystem::exists(solved_class_path(dir.path, solved_english, c)))
+            << c.name();
     }
 
-    SolvedStore again(english, dir.path);  // the rerun: reads it, searches nothing
+    SolvedStore again(solved_english, dir.path);  // the rerun: reads it, searches nothing
     again.use_solved_files([](Material) { return false; }, run_chunk);
     again.add_from_files(m);
     EXPECT_EQ(again.classes_from_solved_files(), 1u);
-    const ClassIndex index(english.info().board, m);
+    const ClassIndex index(solved_english.info().board, m);
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
         ASSERT_EQ(pack_outcome(again.lookup<English>(p)), pack_outcome(store.lookup<English>(p)))
             << i;
@@ -167,17 +168,18 @@ TEST(SolvedClassFiles, WrittenOnceAClassIsComplete) {
 
     // A class added complete (a pair's results) is written at once too.
     std::filesystem::remove(path);
-    SolvedStore solver(english, dir.path);
+    SolvedStore solver(solved_english, dir.path);
     solver.use_solved_files([&](Material c) { return c == m; }, run_chunk);
     solver.add(m, some_outcomes(index.size()), true);
-    EXPECT_EQ(read_solved_class(path, english, m, index.size()), some_outcomes(index.size()));
+    EXPECT_EQ(read_solved_class(path, solved_english, m, index.size()),
+              some_outcomes(index.size()));
 }
 
 TEST(SolvedClassFiles, BoundedRunReadsThemAndWritesTheSameFiles) {
     test::ScratchDir whole("solved-whole"), bounded("solved-bounded");
-    test::generate_quietly(english, 4, whole.path);
+    test::generate_quietly(solved_english, 4, whole.path);
     GenerateOptions o;
-    o.variant = english;
+    o.variant = solved_english;
     o.max_pieces = 4;
     o.dir = bounded.path;
     o.threads = 2;
@@ -186,7 +188,7 @@ TEST(SolvedClassFiles, BoundedRunReadsThemAndWritesTheSameFiles) {
     const GenerateSummary s = generate(o, progress);
     EXPECT_GT(s.classes_from_solved_files, 0u);
     EXPECT_LE(s.classes_from_solved_files, s.classes_loaded);
-    EXPECT_FALSE(std::filesystem::exists(units_dir(bounded.path, english)));
+    EXPECT_FALSE(std::filesystem::exists(units_dir(bounded.path, solved_english)));
     EXPECT_TRUE(test::tree_bytes(whole.path) == test::tree_bytes(bounded.path));
 }
 
@@ -199,36 +201,36 @@ TEST(SolvedClassFiles, ValuesReadBackOrNothing) {
     for (std::uint64_t i = 0; i < n; ++i)
         put_value(values.data(), i, static_cast<Value>((i * 2654435761u >> 9) % 3));
     const std::filesystem::path path = dir.path / "values.solved";
-    write_solved_values(path, english, m, values, n, chunk);
-    const auto read = read_solved_values(path, english, m, n);
+    write_solved_values(path, solved_english, m, values, n, chunk);
+    const auto read = read_solved_values(path, solved_english, m, n);
     ASSERT_TRUE(read.has_value());
     EXPECT_TRUE(*read == values);
     // As outcomes: the values with no plies.
-    const auto outcomes = read_solved_class(path, english, m, n);
+    const auto outcomes = read_solved_class(path, solved_english, m, n);
     ASSERT_TRUE(outcomes.has_value());
     for (std::uint64_t i = 0; i < n; ++i)
         ASSERT_EQ((*outcomes)[i], static_cast<std::uint16_t>(value_at(values.data(), i))) << i;
     // The values of a file with distances.
     const std::vector<std::uint16_t> packed = some_outcomes(n);
-    write_solved_class(dir.path / "wide.solved", english, m, packed, chunk);
-    const auto from_wide = read_solved_values(dir.path / "wide.solved", english, m, n);
+    write_solved_class(dir.path / "wide.solved", solved_english, m, packed, chunk);
+    const auto from_wide = read_solved_values(dir.path / "wide.solved", solved_english, m, n);
     ASSERT_TRUE(from_wide.has_value());
     for (std::uint64_t i = 0; i < n; ++i)
         ASSERT_EQ(value_at(from_wide->data(), i), unpack_outcome(packed[i]).value) << i;
-    EXPECT_FALSE(read_solved_values(path, english, m, n + 1));
-    EXPECT_FALSE(read_solved_values(dir.path / "none.solved", english, m, n));
+    EXPECT_FALSE(read_solved_values(path, solved_english, m, n + 1));
+    EXPECT_FALSE(read_solved_values(dir.path / "none.solved", solved_english, m, n));
     flip_byte(path, 200);
-    EXPECT_FALSE(read_solved_values(path, english, m, n));
+    EXPECT_FALSE(read_solved_values(path, solved_english, m, n));
 }
 
 // Every class the pairs of `top`-piece classes read, each way the store holds it as values,
 // against the store holding outcomes.
 void expect_values_as_outcomes(const GenerateOptions& o, const std::vector<Material>& tops) {
     const std::filesystem::path& dir = o.dir;
-    const BoardSpec board = english.info().board;
+    const BoardSpec board = solved_english.info().board;
     for (const Material above : tops) {
-        SolvedStore outcomes(english, dir), values(english, dir), through(english, dir),
-            converted(english, dir);
+        SolvedStore outcomes(solved_english, dir), values(solved_english, dir),
+            through(solved_english, dir), converted(solved_english, dir);
         for (SolvedStore* s : {&outcomes, &values, &through, &converted})
             s->set_distance_metric([&o](Material m) { return distance_metric(o, m); });
         for (SolvedStore* s : {&values, &through}) s->hold_values(true);
@@ -265,7 +267,7 @@ void expect_values_as_outcomes(const GenerateOptions& o, const std::vector<Mater
 TEST(StoreValues, EveryWayGivesTheValuesOfTheOutcomes) {
     for (const bool context : {false, true}) {
         test::ScratchDir dir(context ? "store-values-context" : "store-values");
-        GenerateOptions o = test::generate_options(english, 4, dir.path);
+        GenerateOptions o = test::generate_options(solved_english, 4, dir.path);
         o.metric = Metric::mtc;
         o.dtw_pieces = 2;                           // the 2-piece classes read as dtw
         if (context) o.wdl_codec = Codec::context;  // the half layout for 1111, 2020 and 0202
@@ -281,34 +283,36 @@ TEST(StoreValues, EveryWayGivesTheValuesOfTheOutcomes) {
 // values-only form, and writing the latter once a class held as values is complete.
 TEST(StoreValues, SolvedFilesOfBothForms) {
     test::ScratchDir dir("store-values-solved");
-    GenerateOptions o = test::generate_options(english, 4, dir.path);
+    GenerateOptions o = test::generate_options(solved_english, 4, dir.path);
     o.metric = Metric::mtc;
     test::generate_quietly(o);
     const auto mtc = [](Material) { return Metric::mtc; };
     const Material m = Material::parse("1110").value();
     const Material above = one_move_above(m);
-    const std::filesystem::path values_path = solved_class_path(dir.path, english, m, Metric::wdl);
+    const std::filesystem::path values_path =
+        solved_class_path(dir.path, solved_english, m, Metric::wdl);
     std::filesystem::create_directories(values_path.parent_path());
-    SolvedStore written(english, dir.path);
+    SolvedStore written(solved_english, dir.path);
     written.set_distance_metric(mtc);
     written.hold_values(true);
     written.use_solved_files([&](Material c) { return c == m; }, 1001);
     written.load_below(above);
     ASSERT_TRUE(std::filesystem::exists(values_path));
-    EXPECT_FALSE(std::filesystem::exists(solved_class_path(dir.path, english, m, Metric::mtc)));
+    EXPECT_FALSE(
+        std::filesystem::exists(solved_class_path(dir.path, solved_english, m, Metric::mtc)));
 
-    SolvedStore again(english, dir.path);
+    SolvedStore again(solved_english, dir.path);
     again.set_distance_metric(mtc);
     again.hold_values(true);
     again.use_solved_files([](Material) { return false; }, run_chunk);
     again.add_from_files(m);
     EXPECT_EQ(again.classes_from_solved_files(), 1u);
-    const ClassIndex index(english.info().board, m);
+    const ClassIndex index(solved_english.info().board, m);
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
         ASSERT_EQ(again.lookup<English>(p), written.lookup<English>(p)) << i;
     });
     // A store holding outcomes does not take the values-only form for them.
-    SolvedStore wide(english, dir.path);
+    SolvedStore wide(solved_english, dir.path);
     wide.set_distance_metric(mtc);
     wide.use_solved_files([](Material) { return false; }, run_chunk);
     wide.add_from_files(m);
@@ -316,16 +320,16 @@ TEST(StoreValues, SolvedFilesOfBothForms) {
 
     // The form with distances, read as values.
     std::filesystem::remove(values_path);
-    SolvedStore outcomes(english, dir.path);
+    SolvedStore outcomes(solved_english, dir.path);
     outcomes.set_distance_metric(mtc);
     outcomes.load_below(above);
     std::vector<std::uint16_t> complete(index.size());
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
         complete[i] = pack_outcome(outcomes.lookup<English>(p));
     });
-    write_solved_class(solved_class_path(dir.path, english, m, Metric::mtc), english, m, complete,
-                       run_chunk);
-    SolvedStore from_wide(english, dir.path);
+    write_solved_class(solved_class_path(dir.path, solved_english, m, Metric::mtc), solved_english,
+                       m, complete, run_chunk);
+    SolvedStore from_wide(solved_english, dir.path);
     from_wide.set_distance_metric(mtc);
     from_wide.hold_values(true);
     from_wide.use_solved_files([](Material) { return false; }, run_chunk);
@@ -339,7 +343,7 @@ TEST(StoreValues, SolvedFilesOfBothForms) {
 
 TEST(StoreValues, MtcRunsOnBudgetsWriteTheSameFiles) {
     const auto run = [](const std::filesystem::path& dir, PairSolving how, int dtw_pieces) {
-        GenerateOptions o = test::generate_options(english, 4, dir);
+        GenerateOptions o = test::generate_options(solved_english, 4, dir);
         o.metric = Metric::mtc;
         o.dtw_pieces = dtw_pieces;
         o.pair_solving = how;
@@ -353,7 +357,7 @@ TEST(StoreValues, MtcRunsOnBudgetsWriteTheSameFiles) {
         const GenerateSummary s = run(units.path, PairSolving::units, dtw_pieces);
         EXPECT_GT(s.classes_from_solved_files, 0u);
         run(through.path, PairSolving::units_read_through, dtw_pieces);
-        EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, english)));
+        EXPECT_FALSE(std::filesystem::exists(units_dir(units.path, solved_english)));
         EXPECT_TRUE(test::tree_bytes(whole.path) == test::tree_bytes(units.path)) << tag;
         EXPECT_TRUE(test::tree_bytes(whole.path) == test::tree_bytes(through.path)) << tag;
     }

@@ -130,11 +130,13 @@ TEST(ClassIndex, RoundTripsEveryIndex10x10) {
 TEST(ClassIndex, RoundTripsRandomIndicesOfLargerClasses) {
     const Material classes[] = {{2, 1, 1, 1}, {3, 0, 2, 0}, {1, 2, 2, 1}, {3, 0, 3, 0},
                                 {2, 1, 2, 1}, {0, 3, 0, 3}, {4, 0, 1, 1}};
-    const BoardSpec boards[] = {board_8x8, board_8x8_a1_light, board_8x8_orthogonal, board_10x10};
+    const BoardSpec board_specs[] = {board_8x8, board_8x8_a1_light, board_8x8_orthogonal,
+                                     board_10x10};
     std::mt19937_64 rng(2024);
-    const int per_class = 10'000'000 / static_cast<int>(std::size(classes) * std::size(boards)) + 1;
+    const int per_class =
+        10'000'000 / static_cast<int>(std::size(classes) * std::size(board_specs)) + 1;
     std::uint64_t checked = 0;
-    for (const BoardSpec& b : boards)
+    for (const BoardSpec& b : board_specs)
         for (const Material& m : classes) {
             const ClassIndex index(b, m);
             for (int n = 0; n < per_class; ++n, ++checked) {

@@ -10,10 +10,10 @@
 namespace damas {
 namespace {
 
-const BoardSpec boards[] = {board_10x10, board_8x8, board_8x8_a1_light, board_8x8_orthogonal};
+const BoardSpec slice_boards[] = {board_10x10, board_8x8, board_8x8_a1_light, board_8x8_orthogonal};
 
 TEST(Slices, PartitionTheClassMostAdvancedFirst) {
-    for (const BoardSpec& b : boards)
+    for (const BoardSpec& b : slice_boards)
         for (int n = 2; n <= 5; ++n)
             for (const Material& m : classes_with_pieces(n)) {
                 const ClassIndex index(b, m);
@@ -37,7 +37,7 @@ TEST(Slices, PartitionTheClassMostAdvancedFirst) {
 }
 
 TEST(Slices, WalkingASliceGivesEachOfItsConfigurationsOnce) {
-    for (const BoardSpec& b : boards)
+    for (const BoardSpec& b : slice_boards)
         for (const Material m :
              {Material{1, 0, 1, 0}, Material{2, 0, 1, 1}, Material{2, 1, 2, 0},
               Material{0, 2, 0, 1}, Material{3, 0, 1, 0}, Material{1, 0, 3, 0}}) {
@@ -67,7 +67,7 @@ TEST(Slices, WalkingASliceGivesEachOfItsConfigurationsOnce) {
 // Men groups: consecutive men indices with one placement of the White men, the Black men in
 // colex order over the squares White leaves (checked against men() and men_index()).
 TEST(Slices, MenGroupsAreRunsOfOneWhitePlacement) {
-    for (const BoardSpec& b : boards)
+    for (const BoardSpec& b : slice_boards)
         for (int n = 0; n <= 4; ++n)
             for (const Material& m : classes_with_pieces(n)) {
                 const ClassIndex index(b, m);

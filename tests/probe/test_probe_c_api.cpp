@@ -187,13 +187,13 @@ TEST_F(CApi, APermissionErrorIsAnIoError) {
     copy_english(dir_->path, dir.path);
     const std::filesystem::path file = dir.path / "english" / "0201.wdl";
     std::filesystem::permissions(file, std::filesystem::perms::none);
-    const Variant english = *parse_variant("english");
-    const ClassIndex index(english.info().board, *Material::parse("0201"));
+    const Variant c_api_english = *parse_variant("english");
+    const ClassIndex index(c_api_english.info().board, *Material::parse("0201"));
     Position quiet = index.unindex(0);
     for (std::uint64_t i = 0; MoveGenerator<English>::has_capture(quiet); ++i)
         quiet = index.unindex(i);
-    const SquareMasks m = masks_from_position(english, quiet);
-    const std::string fen = to_fen(english, quiet);
+    const SquareMasks m = masks_from_position(c_api_english, quiet);
+    const std::string fen = to_fen(c_api_english, quiet);
     const damas_rule_counts fresh = {0, 0, -1, DAMAS_EDITION_SEED, DAMAS_FORCADA_SIDE_UNKNOWN};
     // Every probe function, each on a fresh handle (a handle keeps a file's state): the first
     // status that is not DAMAS_ERROR_IO, or DAMAS_ERROR_IO.
@@ -297,7 +297,7 @@ TEST_F(CApi, FenParseAndPrint) {
 // Each move's value is the negation of a probe of the position after it, one ply further; the
 // first move (best first) has the root's value and DTW.
 TEST_F(CApi, RootProbe) {
-    const Variant english = *parse_variant("english");
+    const Variant c_api_english = *parse_variant("english");
     for (const char* fen :
          {"W:WK18,K19:BK1", "B:WK18,K19:BK1", "W:WK14:B3,K30", "B:W22:BK5", "W:W21,22:B5"}) {
         damas_root_move moves[DAMAS_MAX_MOVES];
@@ -305,9 +305,9 @@ TEST_F(CApi, RootProbe) {
         ASSERT_EQ(damas_probe_root_fen(tb, DAMAS_ENGLISH, fen, nullptr, moves, DAMAS_MAX_MOVES, &n),
                   DAMAS_OK)
             << fen;
-        const Position p = parse_fen(english, fen);
+        const Position p = parse_fen(c_api_english, fen);
         MoveList legal;
-        generate_legal_moves(english, p, legal);
+        generate_legal_moves(c_api_english, p, legal);
         ASSERT_EQ(n, static_cast<int>(legal.size())) << fen;
         const damas_result root = damas_probe_fen(tb, DAMAS_ENGLISH, fen);
         ASSERT_EQ(root.status, DAMAS_OK);
@@ -318,10 +318,10 @@ TEST_F(CApi, RootProbe) {
             EXPECT_EQ(m.rule_value, DAMAS_UNKNOWN);
             bool found = false;
             for (const Move& move : legal) {
-                if (move_text(english.info(), move) != m.notation) continue;
+                if (move_text(c_api_english.info(), move) != m.notation) continue;
                 found = true;
                 const Position after = make_move(p, move);
-                const std::string after_fen = to_fen(english, after);
+                const std::string after_fen = to_fen(c_api_english, after);
                 const damas_result a = damas_probe_fen(tb, DAMAS_ENGLISH, after_fen.c_str());
                 ASSERT_EQ(a.status, DAMAS_OK);
                 const int expected = a.value == DAMAS_WIN    ? DAMAS_LOSS
@@ -329,8 +329,8 @@ TEST_F(CApi, RootProbe) {
                                                              : DAMAS_DRAW;
                 EXPECT_EQ(m.value, expected) << fen << " " << m.notation;
                 EXPECT_EQ(m.plies, a.value == DAMAS_DRAW ? 0 : a.plies + 1) << m.notation;
-                EXPECT_EQ(m.from, square_number(english.info(), move.from));
-                EXPECT_EQ(m.to, square_number(english.info(), move.to));
+                EXPECT_EQ(m.from, square_number(c_api_english.info(), move.from));
+                EXPECT_EQ(m.to, square_number(c_api_english.info(), move.to));
             }
             EXPECT_TRUE(found) << m.notation;
         }

@@ -150,8 +150,8 @@ TEST_F(Cpp17Api, ErrorsAndNames) {
 TEST_F(Cpp17Api, MessagesReachTheCallback) {
     const ScratchDir copy("cpp17-api-damaged");
     std::filesystem::copy(dir_->path, copy.path, std::filesystem::copy_options::recursive);
-    const Variant english = *parse_variant("english");
-    const auto path = table_path(copy.path, english, "0201", Metric::wdl);
+    const Variant cpp17_english = *parse_variant("english");
+    const auto path = table_path(copy.path, cpp17_english, "0201", Metric::wdl);
     std::filesystem::resize_file(path, std::filesystem::file_size(path) - 1);
     std::vector<std::string> messages;
     {

@@ -17,30 +17,32 @@ namespace {
 
 using test::ScratchDir;
 
-const Variant english{BaseVariant::english, false};
+const Variant rules_english{BaseVariant::english, false};
 
 class ProbeRules : public testing::Test {
   protected:
     static void SetUpTestSuite() {
         db_ = new ScratchDir("probe-rules");
-        test::generate_quietly(english, 3, db_->path);
+        test::generate_quietly(rules_english, 3, db_->path);
     }
     static void TearDownTestSuite() {
         delete db_;
         db_ = nullptr;
     }
-    static void generate_rule_tables() { test::generate_rules_quietly(english, 3, db_->path); }
+    static void generate_rule_tables() {
+        test::generate_rules_quietly(rules_english, 3, db_->path);
+    }
     static ScratchDir* db_;
 };
 ScratchDir* ProbeRules::db_ = nullptr;
 
 TEST_F(ProbeRules, StatusesInsteadOfExceptions) {
     const auto tb = Tablebase::open(db_->path);
-    const DrawRules rules = draw_rules(english);
-    const Position p = parse_fen(english, "W:WK18,K19:BK1");
+    const DrawRules rules = draw_rules(rules_english);
+    const Position p = parse_fen(rules_english, "W:WK18,K19:BK1");
     RulesResult r = tb->probe_rules(rules, p, {});
     ASSERT_EQ(r.status, ProbeStatus::no_rule_table);
-    EXPECT_EQ(r.missing_table, table_path(db_->path, english, "0201", Metric::dtr));
+    EXPECT_EQ(r.missing_table, table_path(db_->path, rules_english, "0201", Metric::dtr));
 
     RuleCounters negative;
     negative.plies_since_capture = -1;
@@ -49,19 +51,19 @@ TEST_F(ProbeRules, StatusesInsteadOfExceptions) {
     forcada.forcada_plies = 3;
     EXPECT_EQ(tb->probe_rules(rules, p, forcada).status, ProbeStatus::invalid_argument);
 
-    const Position four = parse_fen(english, "W:WK18,K19,K20:BK1");
+    const Position four = parse_fen(rules_english, "W:WK18,K19,K20:BK1");
     EXPECT_EQ(tb->probe_rules(rules, four, {}).status, ProbeStatus::not_in_database);
 }
 
 TEST_F(ProbeRules, DistanceAgainstTheCount) {
     generate_rule_tables();
     const auto tb = Tablebase::open(db_->path);
-    const DrawRules rules = draw_rules(english);
+    const DrawRules rules = draw_rules(rules_english);
     for (const char* fen : {"W:WK18,K19:BK1", "B:WK18,K19:BK1", "W:WK14:B3,K30", "B:W22:BK5"}) {
-        const Position p = parse_fen(english, fen);
+        const Position p = parse_fen(rules_english, fen);
         const RulesResult fresh = tb->probe_rules(rules, p, {});
         ASSERT_TRUE(fresh.ok()) << fen << ": " << probe_status_name(fresh.status);
-        const ProbeResult pure = tb->probe_dtw(english, p);
+        const ProbeResult pure = tb->probe_dtw(rules_english, p);
         EXPECT_EQ(fresh.answer.pure.value, pure.value) << fen;
         EXPECT_EQ(fresh.answer.pure.plies, pure.plies) << fen;
         EXPECT_EQ(fresh.answer.plies_left, rules.king_limit_plies) << fen;
@@ -92,20 +94,20 @@ TEST_F(ProbeRules, CachedReadsOnlyAnswersFromWhatIsLoaded) {
     generate_rule_tables();
     int messages = 0;
     const auto tb = Tablebase::open(db_->path, 4, 0, [&](const std::string&) { ++messages; });
-    const DrawRules rules = draw_rules(english);
+    const DrawRules rules = draw_rules(rules_english);
     RuleCounters counters;
     counters.plies_since_capture = 10;
     const std::vector<Position> positions = {
-        parse_fen(english, "W:WK18,K19:BK1"), parse_fen(english, "B:WK18,K19:BK1"),
-        parse_fen(english, "W:WK14:B3,K30"), parse_fen(english, "W:WK18:BK14,K1")};
+        parse_fen(rules_english, "W:WK18,K19:BK1"), parse_fen(rules_english, "B:WK18,K19:BK1"),
+        parse_fen(rules_english, "W:WK14:B3,K30"), parse_fen(rules_english, "W:WK18:BK14,K1")};
     std::vector<RootMove> moves;
     {
         const CachedReadsOnly cached;
         for (const Position& p : positions) {
-            EXPECT_EQ(tb->probe_wdl(english, p).status, ProbeStatus::not_in_cache);
-            EXPECT_EQ(tb->probe_dtw(english, p).status, ProbeStatus::not_in_cache);
+            EXPECT_EQ(tb->probe_wdl(rules_english, p).status, ProbeStatus::not_in_cache);
+            EXPECT_EQ(tb->probe_dtw(rules_english, p).status, ProbeStatus::not_in_cache);
             EXPECT_EQ(tb->probe_rules(rules, p, counters).status, ProbeStatus::not_in_cache);
-            EXPECT_EQ(tb->probe_root(english, p, moves, &rules, counters),
+            EXPECT_EQ(tb->probe_root(rules_english, p, moves, &rules, counters),
                       ProbeStatus::not_in_cache);
         }
         std::uint16_t dtr = 0;
@@ -114,19 +116,21 @@ TEST_F(ProbeRules, CachedReadsOnlyAnswersFromWhatIsLoaded) {
         // Another thread probes as usual meanwhile.
         const auto other = Tablebase::open(db_->path);
         ProbeStatus elsewhere = ProbeStatus::not_in_cache;
-        std::thread([&] { elsewhere = other->probe_dtw(english, positions[0]).status; }).join();
+        std::thread([&] {
+            elsewhere = other->probe_dtw(rules_english, positions[0]).status;
+        }).join();
         EXPECT_EQ(elsewhere, ProbeStatus::ok);
     }
     EXPECT_EQ(messages, 0);
     EXPECT_EQ(tb->cache_stats().insertions, 0u);
     for (const Position& p : positions) {
-        const ProbeResult dtw = tb->probe_dtw(english, p);
+        const ProbeResult dtw = tb->probe_dtw(rules_english, p);
         const RulesResult rule = tb->probe_rules(rules, p, counters);
         std::vector<RootMove> want;
-        ASSERT_EQ(tb->probe_root(english, p, want, &rules, counters), ProbeStatus::ok);
+        ASSERT_EQ(tb->probe_root(rules_english, p, want, &rules, counters), ProbeStatus::ok);
         ASSERT_TRUE(dtw.ok() && rule.ok());
         const CachedReadsOnly cached;
-        const ProbeResult dtw_cached = tb->probe_dtw(english, p);
+        const ProbeResult dtw_cached = tb->probe_dtw(rules_english, p);
         ASSERT_TRUE(dtw_cached.ok());
         EXPECT_EQ(dtw_cached.value, dtw.value);
         EXPECT_EQ(dtw_cached.plies, dtw.plies);
@@ -134,7 +138,7 @@ TEST_F(ProbeRules, CachedReadsOnlyAnswersFromWhatIsLoaded) {
         ASSERT_TRUE(rule_cached.ok());
         EXPECT_EQ(rule_cached.answer.rule, rule.answer.rule);
         EXPECT_EQ(rule_cached.answer.pure, rule.answer.pure);
-        ASSERT_EQ(tb->probe_root(english, p, moves, &rules, counters), ProbeStatus::ok);
+        ASSERT_EQ(tb->probe_root(rules_english, p, moves, &rules, counters), ProbeStatus::ok);
         ASSERT_EQ(moves.size(), want.size());
         for (std::size_t i = 0; i < moves.size(); ++i) {
             EXPECT_EQ(moves[i].notation, want[i].notation);

@@ -80,7 +80,7 @@ void check_random_game(const Variant& v, std::mt19937_64& rng, Seen& seen) {
 
 // A random position: a few white pieces, most of them kings, among many black ones (men off
 // their promotion rows), either side to move; nullopt when the rules refuse it.
-std::optional<Position> random_position(const Variant& v, std::mt19937_64& rng) {
+std::optional<Position> random_notation_position(const Variant& v, std::mt19937_64& rng) {
     const GeometryTables& g = geometry_tables(v.info());
     std::vector<int> squares;
     for (int b = 0; b < 64; ++b)
@@ -114,7 +114,7 @@ TEST(NotationRoundTrip, EveryLegalMoveOfSampledPositionsOfEveryVariant) {
         Seen seen;
         for (int game = 0; game < 12; ++game) check_random_game(v, rng, seen);
         for (int tries = 0; tries < 50'000 && seen.bracketed < 10; ++tries)
-            if (const auto p = random_position(v, rng)) check_position(v, *p, seen);
+            if (const auto p = random_notation_position(v, rng)) check_position(v, *p, seen);
         if (testing::Test::HasFatalFailure()) return;
         EXPECT_GE(seen.bracketed, 10) << v.name() << ": too few captures sharing from and to";
         EXPECT_GT(seen.moves, 1000) << v.name();
@@ -145,16 +145,16 @@ TEST(NotationRoundTrip, UciText) {
 // over b4, b6), read inside a PDN game: a bracket right after a move, or after a space, holds
 // its captured squares, not a tag pair.
 TEST(NotationRoundTrip, BracketedCapturesInsidePdn) {
-    const Variant english = test::variant_named("english");
-    const GeometryTables& g = geometry_tables(english.info());
+    const Variant english_variant = test::variant_named("english");
+    const GeometryTables& g = geometry_tables(english_variant.info());
     Position p;
     p.pieces[0] = bit(g.bit_at(2, 2));
     for (const auto& [x, y] : {std::pair{1, 3}, {3, 3}, {1, 5}, {3, 5}})
         p.pieces[1] |= bit(g.bit_at(x, y));
-    const std::string fen = to_fen(english, p);
-    const MoveList legal = test::generate(english, p, false);
+    const std::string fen = to_fen(english_variant, p);
+    const MoveList legal = test::generate(english_variant, p, false);
     std::vector<std::string> printed;
-    for (const Move& m : legal) printed.push_back(move_notation(english.info(), m, legal));
+    for (const Move& m : legal) printed.push_back(move_notation(english_variant.info(), m, legal));
     std::sort(printed.begin(), printed.end());
     ASSERT_EQ(printed.size(), 2u);
     for (const std::string& text : printed) EXPECT_NE(text.find('['), std::string::npos) << text;
@@ -167,19 +167,19 @@ TEST(NotationRoundTrip, BracketedCapturesInsidePdn) {
     EXPECT_EQ(games[0].moves.at(0).mark, "!");
     EXPECT_EQ(games[1].moves.at(0).text, printed[1]);
     Move m{};
-    EXPECT_EQ(match_pdn_move(english, p, games[1].moves[0].text, m), MoveMatch::found);
+    EXPECT_EQ(match_pdn_move(english_variant, p, games[1].moves[0].text, m), MoveMatch::found);
     // Not squares, not after a move: errors naming the line.
     EXPECT_THROW(read_pdn("1. 11-15 [15,2z] *"), PdnError);
     EXPECT_THROW(read_pdn("[15,22]\n1. 11-15 *"), PdnError);
     EXPECT_THROW(read_pdn("1. 11-15 {c} [15,22] *"), PdnError);
     const std::string plain = printed[0].substr(0, printed[0].find('['));
-    EXPECT_EQ(match_pdn_move(english, p, plain, m), MoveMatch::ambiguous);
+    EXPECT_EQ(match_pdn_move(english_variant, p, plain, m), MoveMatch::ambiguous);
     const std::size_t open = printed[0].find('['), comma = printed[0].find(',');
     const std::string one = printed[0].substr(open + 1, comma - open - 1);
-    EXPECT_EQ(match_pdn_move(english, p, plain + "[" + one + "," + one + "]", m),
+    EXPECT_EQ(match_pdn_move(english_variant, p, plain + "[" + one + "," + one + "]", m),
               MoveMatch::malformed);
-    EXPECT_EQ(match_pdn_move(english, p, plain + "[]", m), MoveMatch::malformed);
-    EXPECT_EQ(match_pdn_move(english, p, plain + "[" + one, m), MoveMatch::malformed);
+    EXPECT_EQ(match_pdn_move(english_variant, p, plain + "[]", m), MoveMatch::malformed);
+    EXPECT_EQ(match_pdn_move(english_variant, p, plain + "[" + one, m), MoveMatch::malformed);
 }
 
 }  // namespace

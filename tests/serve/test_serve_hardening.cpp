@@ -29,7 +29,7 @@ namespace {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-const Variant english{BaseVariant::english, false};
+const Variant hardening_english{BaseVariant::english, false};
 constexpr int max_per_client = 40;
 
 struct Answer {
@@ -142,9 +142,9 @@ class ServeHardening : public testing::Test {
     static void SetUpTestSuite() {
         dir_ = new test::ScratchDir("serve-hardening");
         // No rule tables: every position's answer says why it has no value under the rules.
-        test::generate_quietly(english, 3, dir_->path);
+        test::generate_quietly(hardening_english, 3, dir_->path);
         // A damaged table: the middle of class 0201's WDL file overwritten.
-        const auto damaged = table_path(dir_->path, english, "0201", Metric::wdl);
+        const auto damaged = table_path(dir_->path, hardening_english, "0201", Metric::wdl);
         {
             std::fstream f(damaged, std::ios::in | std::ios::out | std::ios::binary);
             f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(damaged) / 2));

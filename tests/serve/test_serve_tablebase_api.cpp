@@ -30,7 +30,7 @@ namespace damas {
 namespace {
 
 using nlohmann::json;
-const Variant english{BaseVariant::english, false};
+const Variant tablebase_english{BaseVariant::english, false};
 const Variant russian{BaseVariant::russian, false};
 
 using test::ServerProcess;
@@ -103,7 +103,7 @@ class TablebaseApi : public ServedFolder {
   protected:
     static void SetUpTestSuite() {
         start([](const std::filesystem::path& dir) {
-            for (const Variant v : {english, russian}) {
+            for (const Variant v : {tablebase_english, russian}) {
                 test::generate_quietly(v, 3, dir);
                 test::generate_rules_quietly(v, 3, dir);
             }
@@ -114,7 +114,7 @@ class TablebaseApi : public ServedFolder {
                 if (draw_rules(v).any()) test::generate_rules_quietly(v, 2, dir);
             }
             for (const Metric m : {Metric::wdl, Metric::dtw})
-                std::filesystem::remove(table_path(dir, english, "1002", m));
+                std::filesystem::remove(table_path(dir, tablebase_english, "1002", m));
             std::filesystem::remove(dir / "russian" / "0201.dtr");
         });
     }
@@ -305,7 +305,7 @@ TEST_F(EveryVariant, AgreesWithApiV1AtRandomPositions) {
 
 TEST_F(TablebaseApi, CursedWinAndBlessedLoss) {
     // Two kings against one, the king-move count one ply from its end: the rules draw the win.
-    const int limit = draw_rules(english).king_limit_plies;
+    const int limit = draw_rules(tablebase_english).king_limit_plies;
     Reply r = get("/english" + query("W:WK18,K19:BK1", limit - 1));
     ASSERT_EQ(r.status, 200) << r.text;
     EXPECT_EQ(r.body["category"], "cursed-win");

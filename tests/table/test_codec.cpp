@@ -27,25 +27,25 @@ namespace {
 
 using test::ScratchDir;
 
-const Variant english{BaseVariant::english, false};
+const Variant codec_english{BaseVariant::english, false};
 
-TableInfo info_of(Material m) {
+TableInfo codec_info_of(Material m) {
     return TableInfo{
-        english,
+        codec_english,
         {static_cast<std::uint8_t>(m.white_men), static_cast<std::uint8_t>(m.white_kings),
          static_cast<std::uint8_t>(m.black_men), static_cast<std::uint8_t>(m.black_kings)},
         "damas-test 0.1"};
 }
 
 std::uint64_t class_size(Material m) {
-    return ClassIndex(english.info().board, m).size();
+    return ClassIndex(codec_english.info().board, m).size();
 }
 
 // The header a writer gives `codec` for class m (counts aside).
 TableHeader header_for(const BlockCodec& codec, Material m, Metric metric, bool half) {
     TableHeader h;
-    h.variant = english;
-    h.material = info_of(m).material;
+    h.variant = codec_english;
+    h.material = codec_info_of(m).material;
     h.metric = metric;
     h.codec = codec.id();
     h.half = half;
@@ -76,7 +76,7 @@ std::vector<std::uint8_t> real_wdl(const std::vector<std::uint16_t>& dtw) {
 const std::filesystem::path& solved_folder() {
     static ScratchDir dir("codec-db");
     static const bool made = [] {
-        GenerateOptions o = test::generate_options(english, 4, dir.path);
+        GenerateOptions o = test::generate_options(codec_english, 4, dir.path);
         o.durable = false;
         test::generate_quietly(o);
         return true;
@@ -86,7 +86,7 @@ const std::filesystem::path& solved_folder() {
 }
 
 std::vector<std::uint16_t> solved_dtw(Material m) {
-    const TableFile t(table_path(solved_folder(), english, m.name(), Metric::dtw));
+    const TableFile t(table_path(solved_folder(), codec_english, m.name(), Metric::dtw));
     std::vector<std::uint16_t> v(t.size());
     t.read_all(v);
     return v;
@@ -96,7 +96,7 @@ std::vector<std::uint16_t> solved_dtw(Material m) {
 const std::filesystem::path& solved_mtc_folder() {
     static ScratchDir dir("codec-db-mtc");
     static const bool made = [] {
-        GenerateOptions o = test::generate_options(english, 4, dir.path);
+        GenerateOptions o = test::generate_options(codec_english, 4, dir.path);
         o.durable = false;
         o.metric = Metric::mtc;
         test::generate_quietly(o);
@@ -107,7 +107,7 @@ const std::filesystem::path& solved_mtc_folder() {
 }
 
 std::vector<std::uint16_t> solved_mtc(Material m) {
-    const TableFile t(table_path(solved_mtc_folder(), english, m.name(), Metric::mtc));
+    const TableFile t(table_path(solved_mtc_folder(), codec_english, m.name(), Metric::mtc));
     std::vector<std::uint16_t> v(t.size());
     t.read_all(v);
     return v;
@@ -162,8 +162,8 @@ bool decode_block(const BlockCodec& codec, const TableCodec& table, std::uint64_
 // other bytes (the reader's block hash then refuses it). A codec that reads_wdl is given
 // wdl_given's values.
 template <class T>
-void expect_round_trip(const BlockCodec& codec, TableHeader h, const TableCodec* table,
-                       const std::vector<T>& values) {
+void expect_codec_round_trip(const BlockCodec& codec, TableHeader h, const TableCodec* table,
+                             const std::vector<T>& values) {
     ASSERT_EQ(values.size(), h.positions);
     ASSERT_TRUE(table) << codec.name();
     const std::uint32_t ppb = h.positions_per_block;
@@ -284,13 +284,13 @@ TEST_P(EveryCodec, RoundTripsRandomBlocks) {
             values = random_wdl(h.positions, 11, false);
             table = build(codec, h, values);
         }
-        expect_round_trip(codec, h, table.get(), values);
+        expect_codec_round_trip(codec, h, table.get(), values);
     }
     if (codec.codes(Metric::dtw) || codec.codes(Metric::mtc)) {
         const Metric metric = codec.codes(Metric::dtw) ? Metric::dtw : Metric::mtc;
         const TableHeader d = header_for(codec, m, metric, false);
         const auto dtw = test::random_dtw(d.positions, 12);
-        expect_round_trip(codec, d, build(codec, d, dtw).get(), dtw);
+        expect_codec_round_trip(codec, d, build(codec, d, dtw).get(), dtw);
     }
 }
 
@@ -303,19 +303,19 @@ TEST_P(EveryCodec, RoundTripsRealBlocks) {
         const auto wdl = real_wdl(dtw);
         for (const bool half : {false, true}) {
             if (!codec.codes(Metric::wdl)) break;
-            if (half && !(codec.codes_half() && wdl_context::odd_half_allowed(english, m)))
+            if (half && !(codec.codes_half() && wdl_context::odd_half_allowed(codec_english, m)))
                 continue;
             const TableHeader h = header_for(codec, m, Metric::wdl, half);
-            expect_round_trip(codec, h, build(codec, h, wdl).get(), wdl);
+            expect_codec_round_trip(codec, h, build(codec, h, wdl).get(), wdl);
         }
         if (codec.codes(Metric::dtw)) {
             const TableHeader h = header_for(codec, m, Metric::dtw, false);
-            expect_round_trip(codec, h, build(codec, h, dtw).get(), dtw);
+            expect_codec_round_trip(codec, h, build(codec, h, dtw).get(), dtw);
         }
         if (codec.codes(Metric::mtc)) {
             const auto mtc = solved_mtc(m);
             const TableHeader h = header_for(codec, m, Metric::mtc, false);
-            expect_round_trip(codec, h, build(codec, h, mtc).get(), mtc);
+            expect_codec_round_trip(codec, h, build(codec, h, mtc).get(), mtc);
         }
     }
 }
@@ -332,16 +332,17 @@ TEST_P(EveryCodec, EstimatesTheFileItWrites) {
         const Material m = *Material::parse(name);
         const auto values = real_wdl(solved_dtw(m));
         for (const bool half : {false, true}) {
-            if (half && !(codec.codes_half() && wdl_context::odd_half_allowed(english, m)))
+            if (half && !(codec.codes_half() && wdl_context::odd_half_allowed(codec_english, m)))
                 continue;
             SCOPED_TRACE(std::string(name) + (half ? " half" : ""));
             const auto path = dir.path / (std::string(name) + ".wdl");
-            const auto h = write_wdl_table(path, info_of(m), values, codec.id(), half);
+            const auto h = write_wdl_table(path, codec_info_of(m), values, codec.id(), half);
             ASSERT_TRUE(h.has_value());
             EXPECT_EQ(h->codec, codec.id());
             EXPECT_EQ(std::filesystem::file_size(path), h->file_size);
-            EXPECT_EQ(estimate_wdl_bytes(info_of(m), values, codec.id(), half, 1), h->file_size);
-            const auto sampled = estimate_wdl_bytes(info_of(m), values, codec.id(), half, 4);
+            EXPECT_EQ(estimate_wdl_bytes(codec_info_of(m), values, codec.id(), half, 1),
+                      h->file_size);
+            const auto sampled = estimate_wdl_bytes(codec_info_of(m), values, codec.id(), half, 4);
             ASSERT_TRUE(sampled.has_value());
             EXPECT_NEAR(static_cast<double>(*sampled), static_cast<double>(h->file_size),
                         0.3 * static_cast<double>(h->file_size));
@@ -376,9 +377,9 @@ TableHeader write_dtw_with(const BlockCodec& codec, Material m, const std::files
     WriteOptions wo;
     wo.distance_codec = codec.id();
     wo.durable = false;
-    if (codec.codes(Metric::dtw)) return write_dtw_table(path, info_of(m), solved_dtw(m), wo);
+    if (codec.codes(Metric::dtw)) return write_dtw_table(path, codec_info_of(m), solved_dtw(m), wo);
     wo.mtc_codec = codec.id();
-    const TableFile wdl(table_path(solved_mtc_folder(), english, m.name(), Metric::wdl));
+    const TableFile wdl(table_path(solved_mtc_folder(), codec_english, m.name(), Metric::wdl));
     wo.counts_from = &wdl.header();
     const std::vector<std::uint16_t> mtc = solved_mtc(m);
     std::unique_ptr<const TableFile> beside;
@@ -400,7 +401,7 @@ TableHeader write_dtw_with(const BlockCodec& codec, Material m, const std::files
         };
     }
     return write_distance_table(
-        path, info_of(m), Metric::mtc, mtc.size(),
+        path, codec_info_of(m), Metric::mtc, mtc.size(),
         [&](std::uint64_t first, std::span<std::uint16_t> out) {
             std::copy_n(mtc.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
         },
@@ -416,7 +417,7 @@ TEST_P(EveryCodec, AFileWithAnotherCodecByteIsAnError) {
     const auto good = dir.path / (std::string("good") + suffix);
     if (codec.codes(Metric::wdl)) {
         const auto values = real_wdl(solved_dtw(m));
-        ASSERT_TRUE(write_wdl_table(good, info_of(m), values, codec.id(), false).has_value());
+        ASSERT_TRUE(write_wdl_table(good, codec_info_of(m), values, codec.id(), false).has_value());
     } else {
         EXPECT_EQ(write_dtw_with(codec, m, good).codec, codec.id());
     }

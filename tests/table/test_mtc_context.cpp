@@ -31,7 +31,7 @@ namespace {
 
 using test::ScratchDir;
 
-const Variant english{BaseVariant::english, false};
+const Variant mtc_english{BaseVariant::english, false};
 
 // The wdl value of mtc value x (wdl_unknown for dtw_unknown).
 std::uint8_t wdl_of(std::uint16_t x) {
@@ -40,9 +40,9 @@ std::uint8_t wdl_of(std::uint16_t x) {
 
 // Encodes and decodes values with flags (and the wdl values `wdl` known, or none: empty);
 // expects the values back, dtw_unknown where skipped.
-void expect_round_trip(std::uint32_t second, const std::vector<std::uint16_t>& values,
-                       const std::vector<std::uint8_t>& flags,
-                       const std::vector<std::uint8_t>& wdl = {}) {
+void expect_mtc_round_trip(std::uint32_t second, const std::vector<std::uint16_t>& values,
+                           const std::vector<std::uint8_t>& flags,
+                           const std::vector<std::uint8_t>& wdl = {}) {
     std::vector<std::byte> coded, out(2 * values.size(), std::byte{0x5A});
     mtc_context::encode_block({second}, values, flags, wdl, coded);
     EXPECT_LE(coded.size(), mtc_context::max_encoded_bytes(values.size()));
@@ -78,24 +78,24 @@ TEST(MtcContext, AdversarialBlocksRoundTrip) {
                           : rng() % 3 == 0 ? wdl_context::threat
                                            : 0;
             }
-            expect_round_trip(second, v, none);
-            expect_round_trip(second, v, some);
-            expect_round_trip(second, v, all);
+            expect_mtc_round_trip(second, v, none);
+            expect_mtc_round_trip(second, v, some);
+            expect_mtc_round_trip(second, v, all);
             // Given the wdl values (mtc-wdl): every one, and one in three unknown.
             std::vector<std::uint8_t> wdl(n), partly(n);
             for (std::size_t i = 0; i < n; ++i) {
                 wdl[i] = wdl_of(v[i]);
                 partly[i] = rng() % 3 == 0 ? wdl_unknown : wdl[i];
             }
-            expect_round_trip(second, v, none, wdl);
-            expect_round_trip(second, v, some, partly);
+            expect_mtc_round_trip(second, v, none, wdl);
+            expect_mtc_round_trip(second, v, some, partly);
             for (auto& x : v) x = static_cast<std::uint16_t>(rng());  // any u16
-            expect_round_trip(second, v, some);
+            expect_mtc_round_trip(second, v, some);
             for (std::size_t i = 0; i < n; ++i) wdl[i] = wdl_of(v[i]);
-            expect_round_trip(second, v, some, wdl);
+            expect_mtc_round_trip(second, v, some, wdl);
             for (std::size_t i = 0; i < n; ++i)  // long runs, then a change
                 v[i] = mtc_encode(i % 500 < 499, static_cast<int>(1 + (i / 500) % 40));
-            expect_round_trip(second, v, none);
+            expect_mtc_round_trip(second, v, none);
         }
     }
 }
@@ -146,7 +146,7 @@ TEST(MtcContext, CorruptBlocksAreRefused) {
 const std::filesystem::path& mtc_folder() {
     static ScratchDir dir("mtc-context-db");
     static const bool made = [] {
-        GenerateOptions o = test::generate_options(english, 4, dir.path);
+        GenerateOptions o = test::generate_options(mtc_english, 4, dir.path);
         o.durable = false;
         o.metric = Metric::mtc;
         test::generate_quietly(o);

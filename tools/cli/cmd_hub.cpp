@@ -25,7 +25,7 @@ void run_hub_command(const HubCommandOptions& o) {
                     ")");
     options.variant = *variant;
     options.edition = edition_or_throw(o.edition);
-    options.version = DAMAS_VERSION_TEXT;
+    options.version = version_text();
     const std::vector<std::string> engine =
         o.engine.empty() ? std::vector<std::string>{} : hub::command_words(o.engine);
     const auto tb = Tablebase::open(database_dir(o.dir), 64);

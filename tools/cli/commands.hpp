@@ -30,6 +30,10 @@ void add_serve_commands(CLI::App& app);       // serve
 void add_annotate_commands(CLI::App& app);    // annotate
 void add_hub_commands(CLI::App& app);         // hub
 
+// The project's version, and git describe when the source is a checkout ("0.3.0 (git ...)"):
+// what --version and the hub's id give (cli/version.cpp).
+const char* version_text();
+
 // When `dir` is a variant's folder inside a database (db/brazilian), the hint to give the
 // database folder instead, " (db/brazilian is the brazilian tables' folder: give the database
 // folder, -d db)"; else "". Appended to the message of a folder without the tables asked for.

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     CLI::App app{"damas: endgame tablebases for the draughts family"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show help for every command");
-    app.set_version_flag("--version", std::string("damas ") + DAMAS_VERSION_TEXT,
+    app.set_version_flag("--version", std::string("damas ") + damas::cli::version_text(),
                          "Show the version and exit");
     damas::cli::add_rules_commands(app);
     damas::cli::add_index_commands(app);
