@@ -22,7 +22,7 @@ std::vector<std::uint8_t> flags_by_position(Variant v, Material m, bool skip_odd
                                             std::uint64_t first, std::size_t n) {
     return dispatch(v.base, [&](auto rules) {
         using R = decltype(rules);
-        using Moves = MoveGenerator<R>;
+        using Generator = MoveGenerator<R>;
         Bitboard odd_rows = 0;
         for (int y = 1; y < R::Board::height; y += 2) odd_rows |= R::Board::row(y);
         std::vector<std::uint8_t> out(n, 0xFF);
@@ -31,9 +31,9 @@ std::vector<std::uint8_t> flags_by_position(Variant v, Material m, bool skip_odd
             Position flipped = p;
             flipped.side = ~p.side;
             const bool odd = (popcount(p.occupied() & odd_rows) & 1) != 0;
-            out[i - first] = Moves::has_capture(p) || (skip_odd && odd) ? wdl_context::skipped
-                             : Moves::has_capture(flipped)              ? wdl_context::threat
-                                                                        : 0;
+            out[i - first] = Generator::has_capture(p) || (skip_odd && odd) ? wdl_context::skipped
+                             : Generator::has_capture(flipped)              ? wdl_context::threat
+                                                                            : 0;
         });
         return out;
     });
