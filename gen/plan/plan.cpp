@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "gen/plan/disk_model.hpp"
 #include "gen/solve/compact/compact_solver.hpp"
 #include "gen/solve/king_quarters.hpp"
 #include "gen/solve/solver.hpp"
@@ -110,19 +111,13 @@ constexpr double units_slowdown = 1.1;
 constexpr double compact_slowdown = 4.6;
 constexpr double reload_positions_per_second = 20e6;
 
-// Bytes per position of the table files, measured on english 2-6 (DTW 2.14 bits with
-// zstd-planes, 2.58 with zstd; WDL 0.045 bits); the same is assumed for the 10x10 boards. Unit
-// files: at most a byte per position (3 bytes of values, compressed by zstd). MTC (zstd-planes):
-// 0.46 bits, measured on english 2-6 too (docs/performance.md, "MTC against DTW").
-constexpr double wdl_bits_per_position = 0.045;
-constexpr double dtw_bits_per_position = 2.14;
-constexpr double mtc_bits_per_position = 0.46;
-constexpr double table_bytes_per_position(Metric distance) {
-    return ((distance == Metric::mtc ? mtc_bits_per_position : dtw_bits_per_position) +
-            wdl_bits_per_position) /
-           8;
+// Unit files (3 bytes of values a position and the capture flags, compressed by zstd), bytes a
+// position, measured as the most the units folder held while english 1122 + 2211 was solved in
+// units (`gen -v english -p 6 -c 2211 --in-units`): dtw 0.73, mtc 0.18. The table files' bytes:
+// gen/plan/disk_model.hpp.
+constexpr double unit_bytes_per_position(Metric distance) {
+    return distance == Metric::mtc ? 0.18 : 0.73;
 }
-constexpr double unit_bytes_per_position = 1.0;
 // A unit chunk's frame while it is compressed (gen/units/chunked_file.hpp), at most the unit
 // files' byte a position, in a vector that grows as zstd writes it.
 constexpr std::uint64_t unit_frame_bytes(std::uint64_t positions) {
@@ -520,8 +515,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
     plan.bounded = o.pair_solving != PairSolving::automatic || !all_in_states ||
                    with_overhead(whole_peak) > plan.budget_bytes;
 
-    std::uint64_t peak = 0, largest_units = 0;
-    double table_bytes = 0;
+    std::uint64_t peak = 0;
+    double largest_units = 0;  // bytes
+    double wdl_bytes = 0, distance_bytes = 0;
     std::set<Material> loaded;  // what the store holds, in the bounded model
     const NextUses next_uses(pairs);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -568,7 +564,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                     seconds += static_cast<double>(c.compact_positions) * per_position *
                                (compact_slowdown - 1);
                 plan.units += static_cast<std::uint64_t>(step.slices);
-                largest_units = std::max(largest_units, c.positions);
+                largest_units =
+                    std::max(largest_units, static_cast<double>(c.positions) *
+                                                unit_bytes_per_position(distance_metric(o, m)));
             }
             step.keep = closure;
             if (!step.empty_store_before_writing) {
@@ -585,15 +583,23 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         }
         peak = std::max(peak, step.peak_bytes);
         plan.positions += c.positions;
-        table_bytes +=
-            static_cast<double>(c.positions) * table_bytes_per_position(distance_metric(o, m));
+        for (Material x : {m, m.mirrored()}) {
+            const TableBits bits = table_bits_per_position(board, x, o);
+            const auto positions = static_cast<double>(ClassIndex(board, x).size());
+            wdl_bytes += positions * bits.wdl / 8;
+            distance_bytes += positions * bits.distance / 8;
+            if (m == m.mirrored()) break;  // its own mirror: one class
+        }
         plan.seconds += seconds;
         step.seconds = seconds;
         plan.pairs.push_back(step);
     }
     plan.peak_bytes = peak;
-    plan.disk_bytes = static_cast<std::uint64_t>(table_bytes + static_cast<double>(largest_units) *
-                                                                   unit_bytes_per_position);
+    plan.wdl_bytes = static_cast<std::uint64_t>(wdl_bytes);
+    plan.distance_bytes = static_cast<std::uint64_t>(distance_bytes);
+    plan.unit_bytes = static_cast<std::uint64_t>(largest_units);
+    plan.disk_bytes = plan.wdl_bytes + plan.distance_bytes + plan.unit_bytes;
+    plan.disk_model = disk_model_text(board, o);
     plan.time_model =
         "model: CPU per position by pair, (46 + 36 a king) ns, 1.35 times a piece beyond 6, " +
         std::string(has_flying_kings(o.variant)

@@ -79,9 +79,11 @@ struct GenerationPlan {
     std::uint64_t positions = 0;
     std::uint64_t units = 0;       // unit files written (slices of the pairs in units)
     std::uint64_t peak_bytes = 0;  // modelled
-    std::uint64_t disk_bytes = 0;  // estimated: the table files, plus the unit files of the
-                                   // largest pair in units while it is solved
-    double seconds = 0;            // estimated (time_model says how)
+    // Estimated (disk_model says how): the wdl and distance files, the unit files of the largest
+    // pair in units while it is solved, and their sum.
+    std::uint64_t wdl_bytes = 0, distance_bytes = 0, unit_bytes = 0, disk_bytes = 0;
+    std::string disk_model;
+    double seconds = 0;  // estimated (time_model says how)
     std::string time_model;
 };
 

@@ -48,6 +48,10 @@ TEST_F(GenPieces, NineAndTenPiecesArePlannedWithEverySize) {
     // C(32, 9) x 23 positions a class, the class and its mirror.
     EXPECT_EQ(pair_of(plan, "0901")["positions"], 2 * 645'122'400ull) << ten.out;
     EXPECT_GT(plan["disk_bytes"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(plan["disk_bytes"].get<std::uint64_t>(),
+              plan["wdl_bytes"].get<std::uint64_t>() + plan["distance_bytes"].get<std::uint64_t>() +
+                  plan["unit_bytes"].get<std::uint64_t>());
+    EXPECT_NE(plan["disk_model"].get<std::string>().find("english 0404"), std::string::npos);
     EXPECT_GT(plan["seconds"].get<double>(), 0.0);
 
     const CliRun nine =

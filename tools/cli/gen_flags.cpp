@@ -131,10 +131,20 @@ Json plan_json(const GenerateOptions& g, const GenerationPlan& p) {
             {"available_bytes", p.available_bytes},
             {"peak_bytes", p.peak_bytes},
             {"disk_bytes", p.disk_bytes},
+            {"wdl_bytes", p.wdl_bytes},
+            {"distance_bytes", p.distance_bytes},
+            {"unit_bytes", p.unit_bytes},
+            {"disk_model", p.disk_model},
             {"seconds", p.seconds},
             {"time_model", p.time_model},
             {"fits", p.peak_bytes <= p.budget_bytes},
             {"pairs", pairs}};
+}
+
+// "dtw", "mtc", or both where --dtw-pieces mixes them.
+static std::string distance_files_name(const GenerateOptions& g) {
+    if (g.metric != Metric::mtc) return "dtw";
+    return g.dtw_pieces >= 2 ? "dtw and mtc" : "mtc";
 }
 
 void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json) {
@@ -154,7 +164,12 @@ void print_plan(const GenerateOptions& g, const GenerationPlan& p, bool json) {
                           : "every pair solved whole, every smaller class kept");
     std::printf("peak memory about %s%s\n", gib(p.peak_bytes).c_str(),
                 p.peak_bytes <= p.budget_bytes ? "" : ": more than the budget, the run is refused");
-    std::printf("disk about %.2f GB\n", static_cast<double>(p.disk_bytes) / 1e9);
+    const auto gb = [](std::uint64_t bytes) { return static_cast<double>(bytes) / 1e9; };
+    std::printf(
+        "disk about %.2f GB: wdl %.2f GB, %s %.2f GB, unit files %.2f GB while the largest "
+        "pair in units is solved (%s)\n",
+        gb(p.disk_bytes), gb(p.wdl_bytes), distance_files_name(g).c_str(), gb(p.distance_bytes),
+        gb(p.unit_bytes), p.disk_model.c_str());
     std::printf("time about %s (%s)\n", duration_text(p.seconds).c_str(), p.time_model.c_str());
 }
 
