@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -49,88 +50,164 @@ void apply_position_rules(const Variant& v, Material m, std::span<std::uint8_t> 
     });
 }
 
-// A pair as the writer reads it, from the classes' DTW files: the wdl values only.
-class DtwFilesSource : public PairSource {
+// The codecs that code no value where the side to move must capture (they decode as
+// dtw_unknown); the others store a fill value there.
+bool codes_no_capture_values(Codec c) {
+    return c == Codec::mtc_context || c == Codec::mtc_wdl;
+}
+
+// A pair as the writer reads it, from the classes' distance files (DTW or MTC: the folder's
+// metric of the class). DTW: the wdl values only, read from the file when asked. MTC: both
+// classes' values held from the start, read before any file of the pair is written (an
+// mtc-wdl file decodes given its class's wdl file as it is now), for the wdl values and for the
+// mtc files written again.
+class DistanceFilesSource : public PairSource {
   public:
-    DtwFilesSource(const GenerateOptions& o, Material m) : o_(o) {
+    DistanceFilesSource(const GenerateOptions& o, Material m, Metric metric)
+        : o_(o), metric_(metric) {
         materials_.push_back(m);
         if (m.mirrored() != m) materials_.push_back(m.mirrored());
         for (const Material c : materials_) {
-            auto dtw = std::make_unique<TableFile>(path_of(o, c, Metric::dtw));
-            const TableHeader& h = dtw->header();
-            if (h.metric != Metric::dtw || !(h.variant == o.variant) ||
+            auto file = std::make_unique<TableFile>(path_of(o, c, metric));
+            const TableHeader& h = file->header();
+            if (h.metric != metric || !(h.variant == o.variant) ||
                 h.material != table_info(o.variant, c).material)
-                throw Error(dtw->path().string() + ": not the DTW table of " + o.variant.name() +
-                            " " + c.name());
-            dtw_.push_back(std::move(dtw));
+                throw Error(file->path().string() + ": not the " + metric_name(metric) +
+                            " table of " + o.variant.name() + " " + c.name());
+            files_.push_back(std::move(file));
+        }
+        if (metric != Metric::mtc) return;
+        for (std::size_t c = 0; c < materials_.size(); ++c) {
+            std::vector<std::uint16_t>& values = held_.emplace_back(files_[c]->size());
+            files_[c]->read_all(values);
+            if (!codes_no_capture_values(files_[c]->header().codec))
+                dispatch(o.variant.base, [&](auto rules) {
+                    mark_captures<decltype(rules)>(materials_[c], values);
+                });
         }
     }
     int classes() const override { return static_cast<int>(materials_.size()); }
     Material material(int c) const override { return materials_[c]; }
-    std::uint64_t positions(int c) const override { return dtw_[c]->size(); }
+    std::uint64_t positions(int c) const override { return files_[c]->size(); }
+    Codec codec(int c) const { return files_[c]->header().codec; }
     ClassWdl wdl(int c) const override {
-        std::vector<std::uint16_t> plies(positions(c));
-        dtw_[c]->read_all(plies);
+        std::vector<std::uint16_t> read;
+        if (metric_ != Metric::mtc) {
+            read.resize(positions(c));
+            files_[c]->read_all(read);
+        }
+        const std::vector<std::uint16_t>& plies = metric_ == Metric::mtc ? held_[c] : read;
         std::vector<std::uint8_t> values(plies.size());
         const bool giveaway = o_.variant.giveaway;
+        const bool mtc = metric_ == Metric::mtc;
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, values.size(), std::size_t{1} << 16),
                           [&](const auto& r) {
                               for (std::size_t i = r.begin(); i != r.end(); ++i)
-                                  values[i] = dtw_outcome(plies[i], giveaway);
+                                  values[i] =
+                                      mtc ? mtc_outcome(plies[i]) : dtw_outcome(plies[i], giveaway);
                           });
-        plies = {};
+        read = {};
         dispatch(o_.variant.base, [&](auto rules) {
             apply_position_rules<decltype(rules)>(o_.variant, materials_[c], values);
         });
         return ClassWdl(std::move(values));
     }
-    void with_distance(int, Metric, const std::function<void(const DtwValues&)>&) const override {
-        throw Error("recode writes no DTW file");
+    void with_distance(int c, Metric metric,
+                       const std::function<void(const DtwValues&)>& f) const override {
+        if (metric != Metric::mtc || metric_ != Metric::mtc)
+            throw Error("recode writes no DTW file from a whole pair");
+        const std::vector<std::uint16_t>& values = held_[c];
+        f([&](std::uint64_t first, std::span<std::uint16_t> out) {
+            std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(first), out.size(),
+                        out.begin());
+        });
     }
 
   private:
+    // dtw_unknown where the side to move must capture, as the generator gives them.
+    template <class R>
+    void mark_captures(Material m, std::span<std::uint16_t> values) const {
+        const ClassIndex index(o_.variant.info().board, m);
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096),
+                          [&](const auto& r) {
+                              index.for_each_position(r.begin(), r.end(),
+                                                      [&](std::uint64_t i, const Position& p) {
+                                                          if (MoveGenerator<R>::has_capture(p))
+                                                              values[i] = dtw_unknown;
+                                                      });
+                          });
+    }
+
     const GenerateOptions& o_;
+    Metric metric_;
     std::vector<Material> materials_;
-    std::vector<std::unique_ptr<TableFile>> dtw_;
+    std::vector<std::unique_ptr<TableFile>> files_;
+    std::vector<std::vector<std::uint16_t>> held_;  // mtc only
 };
 
-// Every class with a DTW file in the variant's folder.
-std::set<Material> classes_with_dtw(const GenerateOptions& o) {
+// Every class with a distance file in the variant's folder, and which (a class has one).
+std::map<Material, Metric> classes_with_distance(const GenerateOptions& o) {
     const std::filesystem::path folder = o.dir / o.variant.name();
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec))
         throw Error("no database folder " + folder.string());
-    std::set<Material> out;
+    std::map<Material, Metric> out;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         const std::filesystem::path& p = entry.path();
-        if (p.extension() != ".dtw") continue;
-        if (const std::optional<Material> m = Material::parse(p.stem().string())) out.insert(*m);
+        const Metric metric = p.extension() == ".dtw" ? Metric::dtw : Metric::mtc;
+        if (p.extension() != ".dtw" && p.extension() != ".mtc") continue;
+        const std::optional<Material> m = Material::parse(p.stem().string());
+        if (!m) continue;
+        if (!out.emplace(*m, metric).second)
+            throw Error(p.string() + ": the class has both a DTW and an MTC file");
     }
     return out;
 }
 
 // The classes to recode, each pair once (by its first class), every mirror checked present.
-std::vector<Material> pairs_to_recode(const RecodeOptions& r) {
-    const std::set<Material> present = classes_with_dtw(r.gen);
-    std::set<Material> asked = r.only.empty() ? present : std::set<Material>();
+std::vector<Material> pairs_to_recode(const RecodeOptions& r,
+                                      const std::map<Material, Metric>& present) {
+    std::set<Material> asked;
+    if (r.only.empty())
+        for (const auto& [m, metric] : present) asked.insert(m);
     for (const Material m : r.only) {
         if (!present.count(m))
             throw Error(path_of(r.gen, m, Metric::dtw).string() +
-                        ": no such file (recode reads a class's wdl values from its DTW file)");
+                        ": no such file, nor an .mtc file (recode reads a class's wdl values from "
+                        "its distance file)");
         asked.insert(m);
     }
     std::vector<Material> pairs;
     for (const Material m : asked) {
         const Material first = std::min(m, m.mirrored());
-        if (!present.count(m.mirrored()))
-            throw Error(path_of(r.gen, m.mirrored(), Metric::dtw).string() +
+        const auto mirror = present.find(m.mirrored());
+        if (mirror == present.end() || mirror->second != present.at(m))
+            throw Error(path_of(r.gen, m.mirrored(), present.at(m)).string() +
                         ": no such file (the mirror of " + m.name() + ", written with it)");
         if (std::find(pairs.begin(), pairs.end(), first) == pairs.end()) pairs.push_back(first);
     }
     if (pairs.empty())
-        throw Error("no DTW file in " + (r.gen.dir / r.gen.variant.name()).string() +
+        throw Error("no DTW or MTC file in " + (r.gen.dir / r.gen.variant.name()).string() +
                     ": nothing to recode");
     return pairs;
+}
+
+// The metric options a gen run that wrote these classes had: mtc with dtw up to the largest
+// DTW class where the folder has MTC classes (what distance_metric and the manifest take).
+void take_folder_metric(GenerateOptions& o, const std::map<Material, Metric>& present) {
+    int most_dtw = 0, fewest_mtc = 0;
+    for (const auto& [m, metric] : present) {
+        if (metric == Metric::dtw) most_dtw = std::max(most_dtw, m.pieces());
+        if (metric == Metric::mtc && (fewest_mtc == 0 || m.pieces() < fewest_mtc))
+            fewest_mtc = m.pieces();
+    }
+    if (fewest_mtc == 0) return;
+    if (most_dtw >= fewest_mtc)
+        throw Error("the folder " + (o.dir / o.variant.name()).string() +
+                    " has DTW and MTC classes of the same number of pieces: not a folder gen "
+                    "writes");
+    o.metric = Metric::mtc;
+    o.dtw_pieces = most_dtw;
 }
 
 std::uint64_t file_bytes(const GenerateOptions& o, Material m, Metric metric) {
@@ -169,6 +246,74 @@ bool recode_dtw_file(const GenerateOptions& o, Material c) {
     return true;
 }
 
+// An mtc file's codec after the recode, and whether the file is written again: for another
+// codec, or because the wdl file it is coded given (mtc-wdl) is written again.
+struct MtcRecode {
+    Codec codec;
+    bool write;
+};
+MtcRecode mtc_recode(const RecodeOptions& r, Codec now) {
+    const Codec target = r.mtc ? r.gen.mtc_codec : now;
+    const bool reads_wdl = now == Codec::mtc_wdl || target == Codec::mtc_wdl;
+    return {target, target != now || (r.wdl && reads_wdl)};
+}
+
+// Class c's mtc file written again from the source's values, given its wdl file as it is.
+void write_mtc_file(const GenerateOptions& o, const DistanceFilesSource& source, int c) {
+    const Material m = source.material(c);
+    const TableFile wdl(path_of(o, m, Metric::wdl), TableIdentity{o.variant, m, Metric::wdl});
+    const TableHeader counts = wdl.header();
+    WriteOptions wo = write_options(o);
+    wo.counts_from = &counts;
+    source.with_distance(c, Metric::mtc, [&](const DtwValues& values) {
+        write_distance_table(path_of(o, m, Metric::mtc), table_info(o.variant, m), Metric::mtc,
+                             source.positions(c), values, wo);
+    });
+}
+
+// The pair's files written again as the options ask; the line reports it.
+void recode_pair(const RecodeOptions& r, const GenerateOptions& o, Material m, Metric metric,
+                 RecodeSummary& s, std::string& line) {
+    if (r.dtw && metric == Metric::dtw) {
+        const std::uint64_t before = pair_bytes(o, m, Metric::dtw);
+        s.dtw_files_written += recode_dtw_file(o, m);
+        if (m.mirrored() != m) s.dtw_files_written += recode_dtw_file(o, m.mirrored());
+        const std::uint64_t after = pair_bytes(o, m, Metric::dtw);
+        s.dtw_bytes_before += before;
+        s.dtw_bytes_after += after;
+        line += " dtw " + std::to_string(before) + " -> " + std::to_string(after) + " bytes";
+    }
+    const DistanceFilesSource source(o, m, metric);
+    for (int c = 0; c < source.classes(); ++c) s.positions += source.positions(c);
+    s.classes += source.classes();
+    // Both classes of a pair written by gen have one codec; the first's decides.
+    const MtcRecode mtc =
+        metric == Metric::mtc ? mtc_recode(r, source.codec(0)) : MtcRecode{o.mtc_codec, false};
+    GenerateOptions po = o;
+    po.mtc_codec = mtc.codec;
+    const std::uint64_t wdl_before = pair_bytes(o, m, Metric::wdl);
+    const std::uint64_t mtc_before = pair_bytes(o, m, Metric::mtc);
+    if (r.wdl) {
+        write_pair(po, source, mtc.write ? PairFiles::wdl_and_dtw : PairFiles::wdl_only);
+    } else if (mtc.write) {
+        for (int c = 0; c < source.classes(); ++c) write_mtc_file(po, source, c);
+    }
+    if (r.wdl || mtc.write) remove_leftovers(o, m);
+    if (r.wdl) {
+        const std::uint64_t after = pair_bytes(o, m, Metric::wdl);
+        s.wdl_bytes_before += wdl_before;
+        s.wdl_bytes_after += after;
+        line += " wdl " + std::to_string(wdl_before) + " -> " + std::to_string(after) + " bytes";
+    }
+    if (metric == Metric::mtc && (r.mtc || mtc.write)) {
+        const std::uint64_t after = pair_bytes(o, m, Metric::mtc);
+        s.mtc_bytes_before += mtc_before;
+        s.mtc_bytes_after += after;
+        if (mtc.write) s.mtc_files_written += source.classes();
+        line += " mtc " + std::to_string(mtc_before) + " -> " + std::to_string(after) + " bytes";
+    }
+}
+
 }  // namespace
 
 RecodeSummary recode_folder(const RecodeOptions& r, Progress& progress) {
@@ -178,7 +323,9 @@ RecodeSummary recode_folder(const RecodeOptions& r, Progress& progress) {
     o.threads = threads;
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                               static_cast<std::size_t>(threads));
-    const std::vector<Material> pairs = pairs_to_recode(r);
+    const std::map<Material, Metric> present = classes_with_distance(o);
+    take_folder_metric(o, present);
+    const std::vector<Material> pairs = pairs_to_recode(r, present);
     std::vector<Material> classes;
     o.max_pieces = 2;  // the manifest's record of the run: the largest class recoded
     for (const Material m : pairs) {
@@ -198,27 +345,7 @@ RecodeSummary recode_folder(const RecodeOptions& r, Progress& progress) {
         std::string line = m.name();
         if (m.mirrored() != m) line += '+' + m.mirrored().name();
         line += ':';
-        if (r.dtw) {
-            const std::uint64_t before = pair_bytes(o, m, Metric::dtw);
-            s.dtw_files_written += recode_dtw_file(o, m);
-            if (m.mirrored() != m) s.dtw_files_written += recode_dtw_file(o, m.mirrored());
-            const std::uint64_t after = pair_bytes(o, m, Metric::dtw);
-            s.dtw_bytes_before += before;
-            s.dtw_bytes_after += after;
-            line += " dtw " + std::to_string(before) + " -> " + std::to_string(after) + " bytes";
-        }
-        const DtwFilesSource source(o, m);
-        for (int c = 0; c < source.classes(); ++c) s.positions += source.positions(c);
-        s.classes += source.classes();
-        if (r.wdl) {
-            const std::uint64_t before = pair_bytes(o, m, Metric::wdl);
-            write_pair(o, source, PairFiles::wdl_only);
-            remove_leftovers(o, m);
-            const std::uint64_t after = pair_bytes(o, m, Metric::wdl);
-            s.wdl_bytes_before += before;
-            s.wdl_bytes_after += after;
-            line += " wdl " + std::to_string(before) + " -> " + std::to_string(after) + " bytes";
-        }
+        recode_pair(r, o, m, present.at(m), s, line);
         progress.message(line);
     }
     if (run) run->finish();

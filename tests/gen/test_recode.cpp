@@ -2,7 +2,8 @@
 // DTW files must be the very files gen writes with that codec (every file of the folder,
 // manifest included, byte for byte), for every variant, through the automatic choice by
 // estimates, and back again; so must its dtw files written again with another codec of 16-bit
-// tables; bad requests are clear errors that change nothing.
+// tables, and its mtc files with another mtc codec or with new wdl files (those gen writes with
+// those options); bad requests are clear errors that change nothing.
 #include <gtest/gtest.h>
 
 #include "gen/process/progress.hpp"
@@ -109,6 +110,60 @@ TEST_P(Recode, GivesTheDtwFilesGenWrites) {
     expect_same_trees(work.path, planes.path);
 }
 
+// gen --metric mtc --dtw-pieces 2 (a folder of both metrics), its mtc files with `codec`.
+GenerateOptions mtc_options(const Variant& v, int pieces, const std::filesystem::path& dir,
+                            Codec codec, bool mirror_wdl) {
+    GenerateOptions o = options(v, pieces, dir, automatic_wdl_codec, context_min_positions);
+    o.metric = Metric::mtc;
+    o.dtw_pieces = 2;
+    o.mtc_codec = codec;
+    o.mirror_wdl = mirror_wdl;
+    return o;
+}
+
+RecodeSummary recode_mtc_with(GenerateOptions o, std::optional<Codec> mtc, bool wdl) {
+    Progress progress(Progress::Mode::quiet);
+    o.metric = Metric::dtw;  // recode takes the folder's metric from its files
+    o.dtw_pieces = 0;
+    if (mtc) o.mtc_codec = *mtc;
+    return recode_folder({.gen = o, .only = {}, .wdl = wdl, .dtw = false, .mtc = mtc.has_value()},
+                         progress);
+}
+
+// mtc-wdl -> zstd-planes -> mtc-wdl, then the wdl files with both classes stored and back (the
+// mtc-wdl files written again with them, coded given the new ones), each against gen with those
+// options; a second recode to the same codec writes nothing.
+TEST_P(Recode, GivesTheMtcFilesGenWrites) {
+    const auto [v, pieces] = GetParam();
+    if (v.base == BaseVariant::turkish) GTEST_SKIP() << "no --metric mtc where men move sideways";
+    ScratchDir given_wdl("recode-mtc-wdl"), planes("recode-mtc-planes"), full("recode-mtc-full"),
+        work("recode-mtc-work");
+    generate_quietly(mtc_options(v, pieces, given_wdl.path, Codec::mtc_wdl, true));
+    generate_quietly(mtc_options(v, pieces, planes.path, Codec::zstd_planes, true));
+    generate_quietly(mtc_options(v, pieces, full.path, Codec::mtc_wdl, false));
+    generate_quietly(mtc_options(v, pieces, work.path, Codec::mtc_wdl, true));
+    GenerateOptions o = mtc_options(v, pieces, work.path, Codec::mtc_wdl, true);
+
+    RecodeSummary s = recode_mtc_with(o, Codec::zstd_planes, false);
+    EXPECT_GT(s.mtc_files_written, 0);
+    EXPECT_EQ(s.wdl_bytes_before + s.wdl_bytes_after, 0u);
+    EXPECT_LT(s.mtc_bytes_before, s.mtc_bytes_after);
+    expect_same_trees(work.path, planes.path);
+    s = recode_mtc_with(o, Codec::mtc_wdl, false);
+    expect_same_trees(work.path, given_wdl.path);
+    s = recode_mtc_with(o, Codec::mtc_wdl, false);
+    EXPECT_EQ(s.mtc_files_written, 0);
+    expect_same_trees(work.path, given_wdl.path);
+
+    o.mirror_wdl = false;
+    s = recode_mtc_with(o, std::nullopt, true);
+    EXPECT_GT(s.mtc_files_written, 0);
+    expect_same_trees(work.path, full.path);
+    o.mirror_wdl = true;
+    recode_mtc_with(o, std::nullopt, true);
+    expect_same_trees(work.path, given_wdl.path);
+}
+
 std::string case_name(const ::testing::TestParamInfo<RecodeCase>& info) {
     std::string s = info.param.variant.name() + "_" + std::to_string(info.param.pieces);
     for (char& c : s)
@@ -171,6 +226,7 @@ TEST(RecodeCli, BadRequestsExitNonZero) {
     EXPECT_EQ(run_damas("recode -v english --wdl-codec lzma -q" + dir), 2);
     EXPECT_EQ(run_damas("recode -v english --wdl-codec zstd-planes -q" + dir), 2);  // dtw only
     EXPECT_EQ(run_damas("recode -v english --dtw-codec context -q" + dir), 2);      // wdl only
+    EXPECT_EQ(run_damas("recode -v english --mtc-codec context -q" + dir), 2);      // wdl only
     // gen takes the same names, refused before anything is written.
     EXPECT_EQ(run_damas("gen -v english -p 2 --dtw-codec context -q" + dir), 2);
     EXPECT_EQ(run_damas("gen -v english -p 2 --wdl-codec zstd-planes -q" + dir), 2);
