@@ -326,6 +326,13 @@ RecodeSummary recode_folder(const RecodeOptions& r, Progress& progress) {
     const std::map<Material, Metric> present = classes_with_distance(o);
     take_folder_metric(o, present);
     const std::vector<Material> pairs = pairs_to_recode(r, present);
+    for (const auto& [asked, metric] : {std::pair{r.dtw, Metric::dtw}, {r.mtc, Metric::mtc}})
+        if (asked && std::none_of(pairs.begin(), pairs.end(),
+                                  [&](Material m) { return present.at(m) == metric; }))
+            throw Error(std::string("no ") + (metric == Metric::dtw ? "DTW" : "MTC") +
+                        " file among the classes to recode in " +
+                        (o.dir / o.variant.name()).string() + ": nothing for --" +
+                        metric_name(metric) + "-codec to write");
     std::vector<Material> classes;
     o.max_pieces = 2;  // the manifest's record of the run: the largest class recoded
     for (const Material m : pairs) {

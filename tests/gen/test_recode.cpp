@@ -237,6 +237,7 @@ TEST(RecodeCli, BadRequestsExitNonZero) {
     EXPECT_EQ(run_damas("recode -v english -c 9999 -q" + dir), 2);
     EXPECT_EQ(run_damas("recode -v english --wdl-codec context -q --no-sync" + dir), 0);
     EXPECT_EQ(run_damas("recode -v english --dtw-codec zstd -q --no-sync" + dir), 0);
+    EXPECT_EQ(run_damas("recode -v english --mtc-codec zstd-planes -q --no-sync" + dir), 2);
     EXPECT_EQ(run_damas("verify -q" + dir), 0);
 }
 

@@ -188,9 +188,9 @@ void add_gen_commands(CLI::App& app) {
     recode->add_option("--class,-c", ro.classes,
                        "Only this class and its mirror (repeat the option for more; default: "
                        "every class with a DTW or MTC file)");
-    recode->add_option(
-        "--wdl-codec", ro.wdl_codec,
-        std::string(wdl_codec_help) + " (default: auto, unless only --dtw-codec or --mtc-codec is given)");
+    recode->add_option("--wdl-codec", ro.wdl_codec,
+                       std::string(wdl_codec_help) +
+                           " (default: auto, unless only --dtw-codec or --mtc-codec is given)");
     recode->add_option("--dtw-codec", ro.dtw_codec,
                        std::string(dtw_codec_help) +
                            " (default: the dtw files are left as they are; given alone, only "
