@@ -139,6 +139,7 @@ class ClassIndex {
         MenPlacement bits;
         Bitboard dense_all = 0;
     };
+    struct KingWalk;  // the kings of one men configuration in index order (class_index_walk.hpp)
     static constexpr int max_blocks = 16;
 
     int dense(int bit_index) const { return dense_of_bit_[bit_index]; }

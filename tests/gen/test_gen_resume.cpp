@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
+#include <utility>
 
 #include "gen/verify/verify.hpp"
 #include "gen_fixtures.hpp"
@@ -39,19 +41,35 @@ std::string gen_args(const std::filesystem::path& dir, int threads, int n = resu
     return args;
 }
 
-// Starts `damas gen` on dir and kills it with SIGKILL after `delay` (test::run_and_kill).
-bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay,
+// A table file's name (a .tmp is not a table).
+bool is_table(const std::string& name) {
+    return name.ends_with(".wdl") || name.ends_with(".dtw");
+}
+
+// The table files in dir's folder of the variant, read while a run writes them.
+int tables_in(const std::filesystem::path& dir) {
+    std::error_code ec;
+    int n = 0;
+    for (std::filesystem::directory_iterator it(dir / resume_variant, ec), end; !ec && it != end;
+         it.increment(ec))
+        n += is_table(it->path().filename().string()) ? 1 : 0;
+    return n;
+}
+
+// Starts `damas gen` on dir and kills it with SIGKILL after `delay`, or once the folder holds
+// `tables` table files if that comes first (test::run_and_kill).
+bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay, int tables,
                   const std::string& codec) {
     return test::run_and_kill({"gen", "-q", "--wdl-codec", codec, "-v", resume_variant, "-p",
                                std::to_string(resume_pieces), "-t", "2", "-d", dir.string()},
-                              delay);
+                              delay, [&] { return tables_in(dir) >= tables; });
 }
 
-// Table files only (a .tmp is not a table).
+// Table files only.
 Tree tables(const Tree& t) {
     Tree out;
     for (const auto& [name, bytes] : t)
-        if (name.ends_with(".wdl") || name.ends_with(".dtw")) out[name] = bytes;
+        if (is_table(name)) out[name] = bytes;
     return out;
 }
 
@@ -85,7 +103,10 @@ void check_killed_runs(const std::string& codec) {
     const auto start = std::chrono::steady_clock::now();
     const Generated uninterrupted("resume-reference", resume_pieces, 2, codec);
     // The kills fall within a run's length on this machine (fixed delays outlived the run once
-    // the generator got faster).
+    // the generator got faster), or once a share of the tables is written if that comes first:
+    // a run faster than the uninterrupted one (the machine's load dropped meanwhile) is still
+    // interrupted. Timed kills alone interrupted only one run in 3 of 5 tests whose
+    // uninterrupted run had 6 busy loops beside it for 3 s.
     const auto run_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const Tree& reference = uninterrupted.files;
@@ -95,9 +116,13 @@ void check_killed_runs(const std::string& codec) {
     EXPECT_EQ(reference.count("english/manifest.json"), 1u);
     ScratchDir dir("resume-killed");
     int interrupted = 0;
-    for (const double fraction : {0.15, 0.3, 0.45, 0.6}) {
-        const int ms = static_cast<int>(fraction * run_ms);
-        interrupted += run_and_kill(dir.path, std::chrono::milliseconds(ms), codec) ? 1 : 0;
+    // Each kill: {fraction of the run's length, share of the 82 tables}.
+    const std::pair<double, double> kills[] = {{0.15, 0.4}, {0.3, 0.7}, {0.45, 0.9}, {0.6, 0.97}};
+    for (const auto& [of_run, of_tables] : kills) {
+        const int ms = static_cast<int>(of_run * run_ms);
+        const int tables_written = static_cast<int>(std::ceil(of_tables * 82));
+        interrupted +=
+            run_and_kill(dir.path, std::chrono::milliseconds(ms), tables_written, codec) ? 1 : 0;
         const Tree now = tree_bytes(dir.path);
         expect_prefix_of(now, reference, "after a kill at " + std::to_string(ms) + " ms");
         // No file is ever reported as corrupt, whatever the moment of the kill, and a killed

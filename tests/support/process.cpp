@@ -93,9 +93,16 @@ std::vector<std::string> damas_argv(const std::vector<std::string>& args) {
 }
 
 bool run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds delay) {
+    return run_and_kill(args, delay, [] { return false; });
+}
+
+bool run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds delay,
+                  const std::function<bool()>& far_enough) {
+    const auto deadline = std::chrono::steady_clock::now() + delay;
     ChildProcess child(damas_argv(args));
     EXPECT_GT(child.pid(), 0);
-    std::this_thread::sleep_for(delay);
+    while (std::chrono::steady_clock::now() < deadline && child.running() && !far_enough())
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
     const int status = child.stop(SIGKILL);
     return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 }

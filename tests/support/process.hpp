@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,5 +56,10 @@ std::vector<std::string> damas_argv(const std::vector<std::string>& args);
 // Starts damas with args (output discarded) and kills it with SIGKILL after delay. Whether the
 // process was still running when killed (false: it had finished).
 bool run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds delay);
+// The same, killed earlier if far_enough() (asked every 2 ms) says so: a delay measured on one run
+// outlives the next when the machine's load drops meanwhile, a check of the run's progress does
+// not.
+bool run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds delay,
+                  const std::function<bool()>& far_enough);
 
 }  // namespace damas::test
