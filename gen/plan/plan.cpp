@@ -240,6 +240,38 @@ std::set<Material> kept_ahead(const BoardSpec& board, const NextUses& uses, std:
     return kept;
 }
 
+// The chunk tables of a pair's unit files (gen/units/unit_file.hpp): 40 bytes a chunk, and 4
+// more where a reader keeps which file holds it. Solving, those of the slice being written twice
+// (its chunk list and the file's table) and of the slice before, read; writing, those of every
+// slice, which a class stream (gen/units/class_stream.hpp) reads at once. A slice's chunks are at
+// most its men configurations where they stream (parts of those larger than a chunk), else runs
+// of them of a chunk's positions.
+struct UnitTables {
+    std::uint64_t solving = 0, writing = 0;
+};
+
+UnitTables unit_table_bytes(const BoardSpec& board, Material m, std::uint64_t chunk) {
+    constexpr std::uint64_t entry = 40, read_entry = entry + 4;
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    const std::uint64_t k = index.kings_per_men();
+    const bool streams = UnitStream::streams(k, chunk);
+    const std::uint64_t parts = (k + chunk - 1) / chunk;
+    const std::uint64_t per = std::max<std::uint64_t>(1, chunk / k);
+    const auto chunks_of = [&](std::uint64_t configurations) {
+        return streams ? configurations * parts : (configurations + per - 1) / per;
+    };
+    UnitTables t;
+    std::uint64_t before = 0;
+    for (int s = 0; s < index.slice_count(); ++s) {
+        std::uint64_t n = chunks_of(index.men_in_slice(s));
+        if (m != m.mirrored()) n += chunks_of(mirror.men_in_slice(s));
+        t.solving = std::max(t.solving, 2 * entry * n + read_entry * before);
+        t.writing += read_entry * n;
+        before = n;
+    }
+    return t;
+}
+
 struct PairCosts {
     Material material;
     std::uint64_t positions, largest_class, whole_solve, units_solve, whole_write, units_write;
@@ -288,7 +320,9 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
                4 * SolvedClassWriter::batch_chunks * unit_chunk;
     };
     c.whole_write = results + 2 * c.largest_class;
-    c.units_write = layout + reading(runs_chunk) + held_flags_limit(c.largest_class);
+    const UnitTables tables = unit_table_bytes(board, m, unit_chunk);
+    c.units_write =
+        layout + reading(runs_chunk) + held_flags_limit(c.largest_class) + tables.writing;
     // In units, the values of the slice being solved, unless streamed to its unit file, and the
     // frames of its unit's chunks being compressed, a chunk a thread (gen/units/unit_file.hpp:
     // write_unit compresses the values where they are held, the large chunks straight into the
@@ -296,7 +330,8 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
     const std::uint64_t held = held_slice_positions(v, m, threads, unit_chunk);
     const std::uint64_t frames =
         t * unit_frame_bytes(std::min(runs_chunk, held_chunk_streamed_above(unit_chunk)));
-    c.units_solve = solver_bytes(v, m, threads, true) + layout + 3 * held + (held ? frames : 0);
+    c.units_solve = solver_bytes(v, m, threads, true) + layout + 3 * held + (held ? frames : 0) +
+                    tables.solving;
     // With the byte-a-position solver: for every slice where it splits men configurations, else
     // for the slices solved whole beside the components of the others
     // (gen/solve/compact/compact_solver.hpp).
@@ -316,8 +351,9 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
                           solver_bytes(v, m, threads, true, true) + layout +
                           3 * held_slice_positions(v, m, threads, unit_chunk, true);
     // Its units are written a chunk a thread, the values gathered for it and its frame.
-    c.compact_solve += t * split_chunk * (3 + unit_frame_bytes(1));
-    c.compact_write = layout + reading(split_chunk) + held_flags_limit(c.largest_class);
+    c.compact_solve += t * split_chunk * (3 + unit_frame_bytes(1)) + tables.solving;
+    c.compact_write =
+        layout + reading(split_chunk) + held_flags_limit(c.largest_class) + tables.writing;
     c.whole_in_states = largest_whole_slice(v, m, threads, false) < state_word_slice_limit;
     c.units_in_states = largest_whole_slice(v, m, threads, true) < state_word_slice_limit;
     return c;
@@ -413,7 +449,8 @@ std::vector<Way> ways_for(PairSolving forced) {
 // least need (the fewest classes held) grows with the budget only by its cache, a sixteenth of
 // the budget, so a larger budget fits it too.
 WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Material>& closure,
-                   std::uint64_t budget, const GenerateOptions& o, bool values) {
+                   std::uint64_t budget, const GenerateOptions& o, const GenerationTuning& tuning,
+                   bool values) {
     const bool hold_none = o.pair_solving == PairSolving::units_read_through;
     std::optional<WayPlan> least;
     for (const Way way : ways_for(o.pair_solving)) {
@@ -421,7 +458,7 @@ WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Ma
         if ((way.solver == Solver::whole && !c.whole_in_states) ||
             (way.solver == Solver::units && !c.units_in_states))
             continue;
-        WayPlan w = plan_way(way, board, c, closure, budget, o.tuning, hold_none, values);
+        WayPlan w = plan_way(way, board, c, closure, budget, tuning, hold_none, values);
         if (with_overhead(w.modelled) <= budget) return w;
         if (!least || w.modelled < least->modelled) least = std::move(w);
     }
@@ -432,7 +469,26 @@ WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Ma
     return *least;
 }
 
+// The unit chunk that streams the slices of men configurations of k positions
+// (UnitStream::streams: a configuration of a sixteenth of a chunk or more): the largest power
+// of two that does, below the run's `chunk`; 0 if the run's streams them, or if none from 64
+// positions (the least --unit-chunk takes) does. Its chunk tables (a chunk a configuration) are
+// counted by pair_costs, so a pair takes it only where that needs less.
+std::uint64_t streaming_chunk(std::uint64_t k, std::uint64_t chunk) {
+    constexpr std::uint64_t least = 64;
+    if (UnitStream::streams(k, chunk) || !UnitStream::streams(k, least)) return 0;
+    std::uint64_t streaming = least;
+    while (2 * streaming < chunk && UnitStream::streams(k, 2 * streaming)) streaming *= 2;
+    return streaming;
+}
+
 }  // namespace
+
+GenerationTuning pair_tuning(const GenerateOptions& o, const PairStep& step) {
+    GenerationTuning tuning = o.tuning;
+    if (step.unit_chunk_positions) tuning.unit_chunk_positions = step.unit_chunk_positions;
+    return tuning;
+}
 
 std::uint64_t available_memory_bytes() {
     std::ifstream meminfo("/proc/meminfo");
@@ -526,7 +582,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
     const NextUses next_uses(pairs);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const Material m = pairs[i];
-        const PairCosts& c = costs[i];
+        PairCosts& c = costs[i];
         PairStep step;
         step.material = m;
         step.positions = c.positions;
@@ -541,7 +597,22 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         if (!plan.bounded) {
             step.peak_bytes = with_overhead(whole_peak);
         } else {
-            const WayPlan way = choose_way(board, c, closure, plan.budget_bytes, o, values);
+            WayPlan way = choose_way(board, c, closure, plan.budget_bytes, o, o.tuning, values);
+            // Where it does not fit, smaller unit chunks may stream the slices it holds.
+            const std::uint64_t streaming = streaming_chunk(ClassIndex(board, m).kings_per_men(),
+                                                            o.tuning.unit_chunk_positions);
+            if (with_overhead(way.modelled) > plan.budget_bytes && streaming) {
+                GenerationTuning tuning = o.tuning;
+                tuning.unit_chunk_positions = streaming;
+                PairCosts streamed = pair_costs(o.variant, m, threads, tuning);
+                WayPlan w =
+                    choose_way(board, streamed, closure, plan.budget_bytes, o, tuning, values);
+                if (w.way.solver != Solver::whole && w.modelled < way.modelled) {
+                    way = std::move(w);
+                    c = streamed;
+                    step.unit_chunk_positions = streaming;
+                }
+            }
             step.in_units = way.way.solver != Solver::whole;
             step.compact = way.way.solver == Solver::compact;
             step.store_bytes = way.store_bytes;

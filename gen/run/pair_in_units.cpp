@@ -234,7 +234,7 @@ std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, Sol
                                        GenerateSummary& summary,
                                        std::chrono::steady_clock::time_point& solved,
                                        const std::function<bool(Material)>& loaded_again) {
-    const PairLayout layout(o.variant.info().board, m, o.tuning);
+    const PairLayout layout(o.variant.info().board, m, pair_tuning(o, step));
     for (;;) {
         solve_units(o, layout, store, step.compact, progress, times, summary);
         solved = std::chrono::steady_clock::now();

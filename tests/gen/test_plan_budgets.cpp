@@ -10,6 +10,7 @@
 
 #include "gen/plan/plan.hpp"
 #include "gen/store/solved_store.hpp"
+#include "gen/units/unit_file.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 
@@ -201,6 +202,38 @@ TEST(PlanBudgets, MtcPairsCountTheClassesTheyReadAtTwoBits) {
 
 TEST(PlanBudgets, MtcSmallerBudgetsAreNeverAcceptedWhereLargerAreRefused) {
     expect_monotone("english", 4, Metric::mtc);
+}
+
+// international 2-8 (at most 5 a side) for MTC at 64 GiB on 32 threads: 2141 + 4121 held its
+// largest slice (28.9 G positions, men configurations of 1,892 king placements, too small for
+// 64 Ki chunks to stream) at 3 bytes a position, 88.0 GiB planned. With unit chunks of 16 Ki it
+// streams them, and plans within the budget; every other pair keeps the run's chunks.
+TEST(PlanBudgets, SmallerUnitChunksStreamWhatThePairWouldHold) {
+    GenerateOptions o;
+    o.variant = parse_variant("international").value();
+    o.metric = Metric::mtc;
+    o.max_pieces = 8;
+    o.max_per_side = 5;
+    o.threads = 32;
+    o.memory_bytes = std::uint64_t{64} << 30;
+    const GenerationPlan plan = plan_generation(o);
+    const Material m = Material::parse("2141").value();
+    const BoardSpec board = o.variant.info().board;
+    bool found = false;
+    for (const PairStep& step : plan.pairs) {
+        const std::uint64_t chunk = pair_tuning(o, step).unit_chunk_positions;
+        if (step.material != m) {
+            EXPECT_EQ(chunk, o.tuning.unit_chunk_positions) << step.material.name();
+            continue;
+        }
+        found = true;
+        EXPECT_TRUE(step.in_units);
+        EXPECT_FALSE(step.compact);
+        EXPECT_EQ(chunk, 16 * 1024u);
+        EXPECT_TRUE(UnitStream::streams(ClassIndex(board, m).kings_per_men(), chunk));
+        EXPECT_LE(step.peak_bytes, plan.budget_bytes);
+    }
+    EXPECT_TRUE(found);
 }
 
 }  // namespace
