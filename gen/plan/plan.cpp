@@ -108,6 +108,9 @@ constexpr double units_slowdown = 1.1;
 // The byte-a-position solver (gen/solve/compact/compact_solver.hpp) per position, against the other
 // (english 2-5 with every slice by bytes).
 constexpr double compact_slowdown = 4.6;
+// Without its bit a position of captures, it tests each predecessor a resolved position tells
+// (international 0305: 37 a position, 0.1 us each, loaded, against its 6 us a position).
+constexpr double captures_tested_slowdown = 1.6;
 constexpr double reload_positions_per_second = 20e6;
 
 // Bytes per position of the table files, measured on english 2-6 (DTW 2.14 bits with
@@ -345,11 +348,14 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
     if (KingQuarters::holds(board, m) && UnitStream::streams(index.kings_per_men(), unit_chunk))
         c.compact_positions = KingQuarters::pair_held_positions(m);
     if (splits)
-        c.compact_solve = compact_solver_bytes(v, m, threads, false, unit_chunk) + layout;
+        c.compact_solve =
+            compact_solver_bytes(v, m, threads, false, unit_chunk, tuning.compact_capture_bits) +
+            layout;
     else
-        c.compact_solve = compact_solver_bytes(v, m, threads, true, unit_chunk) +
-                          solver_bytes(v, m, threads, true, true) + layout +
-                          3 * held_slice_positions(v, m, threads, unit_chunk, true);
+        c.compact_solve =
+            compact_solver_bytes(v, m, threads, true, unit_chunk, tuning.compact_capture_bits) +
+            solver_bytes(v, m, threads, true, true) + layout +
+            3 * held_slice_positions(v, m, threads, unit_chunk, true);
     // Its units are written a chunk a thread, the values gathered for it and its frame.
     c.compact_solve += t * split_chunk * (3 + unit_frame_bytes(1)) + tables.solving;
     c.compact_write =
@@ -487,6 +493,7 @@ std::uint64_t streaming_chunk(std::uint64_t k, std::uint64_t chunk) {
 GenerationTuning pair_tuning(const GenerateOptions& o, const PairStep& step) {
     GenerationTuning tuning = o.tuning;
     if (step.unit_chunk_positions) tuning.unit_chunk_positions = step.unit_chunk_positions;
+    tuning.compact_capture_bits = tuning.compact_capture_bits && step.compact_capture_bits;
     return tuning;
 }
 
@@ -597,22 +604,37 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         if (!plan.bounded) {
             step.peak_bytes = with_overhead(whole_peak);
         } else {
-            WayPlan way = choose_way(board, c, closure, plan.budget_bytes, o, o.tuning, values);
-            // Where it does not fit, smaller unit chunks may stream the slices it holds.
-            const std::uint64_t streaming = streaming_chunk(ClassIndex(board, m).kings_per_men(),
-                                                            o.tuning.unit_chunk_positions);
-            if (with_overhead(way.modelled) > plan.budget_bytes && streaming) {
-                GenerationTuning tuning = o.tuning;
-                tuning.unit_chunk_positions = streaming;
-                PairCosts streamed = pair_costs(o.variant, m, threads, tuning);
-                WayPlan w =
-                    choose_way(board, streamed, closure, plan.budget_bytes, o, tuning, values);
-                if (w.way.solver != Solver::whole && w.modelled < way.modelled) {
-                    way = std::move(w);
-                    c = streamed;
-                    step.unit_chunk_positions = streaming;
-                }
+            GenerationTuning tuning = o.tuning;
+            WayPlan way = choose_way(board, c, closure, plan.budget_bytes, o, tuning, values);
+            // Where it does not fit, another tuning of the pair that needs less: `t`, if it
+            // does with a way in units (by bytes alone where `by_bytes`).
+            const auto try_tuning = [&](const GenerationTuning& t, bool by_bytes) {
+                if (with_overhead(way.modelled) <= plan.budget_bytes) return;
+                PairCosts tuned = pair_costs(o.variant, m, threads, t);
+                WayPlan w = choose_way(board, tuned, closure, plan.budget_bytes, o, t, values);
+                if (w.way.solver == Solver::whole || (by_bytes && w.way.solver != Solver::compact))
+                    return;
+                if (w.modelled >= way.modelled) return;
+                way = std::move(w);
+                c = tuned;
+                tuning = t;
+            };
+            // Smaller unit chunks, which stream the slices it would hold; then the
+            // byte-a-position solver without its bit a position of captures.
+            if (const std::uint64_t streaming = streaming_chunk(
+                    ClassIndex(board, m).kings_per_men(), o.tuning.unit_chunk_positions)) {
+                GenerationTuning t = tuning;
+                t.unit_chunk_positions = streaming;
+                try_tuning(t, false);
             }
+            if (tuning.compact_capture_bits) {
+                GenerationTuning t = tuning;
+                t.compact_capture_bits = false;
+                try_tuning(t, true);
+            }
+            if (tuning.unit_chunk_positions != o.tuning.unit_chunk_positions)
+                step.unit_chunk_positions = tuning.unit_chunk_positions;
+            step.compact_capture_bits = tuning.compact_capture_bits;
             step.in_units = way.way.solver != Solver::whole;
             step.compact = way.way.solver == Solver::compact;
             step.store_bytes = way.store_bytes;
@@ -637,7 +659,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                 step.inputs_load_seconds *= units_slowdown;
                 if (step.compact)
                     seconds += static_cast<double>(c.compact_positions) * per_position *
-                               (compact_slowdown - 1);
+                               (compact_slowdown *
+                                    (tuning.compact_capture_bits ? 1 : captures_tested_slowdown) -
+                                1);
                 plan.units += static_cast<std::uint64_t>(step.slices);
                 largest_units = std::max(largest_units, c.positions);
             }

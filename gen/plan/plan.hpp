@@ -55,6 +55,11 @@ struct PairStep {
     // configuration at a time instead of held, where the pair does not fit otherwise (international
     // 2141 + 4121: slices of 28.9 G positions of 1,892 each, 80.8 GiB held at 3 bytes a position).
     std::uint64_t unit_chunk_positions = 0;
+    // In units a byte a position: whether the solver keeps a bit a position of which must capture,
+    // or tests the positions again (GenerationTuning::compact_capture_bits), where the pair does
+    // not fit otherwise (international 0305 + 0503: one slice of 60.1 G positions, 7.0 GiB of
+    // bits).
+    bool compact_capture_bits = true;
     std::uint64_t store_bytes = 0;  // the solved classes held whole while the pair is solved
     // The classes the pair reads through a block cache of cache_bytes instead of holding them
     // (the largest first, when the budget cannot hold them all beside the pair in units).
@@ -92,7 +97,7 @@ struct GenerationPlan {
 };
 
 GenerationPlan plan_generation(const GenerateOptions& options);
-// The run's tuning for the pair `step`: its unit chunk (PairStep::unit_chunk_positions).
+// The run's tuning for the pair `step`: its unit chunk and capture bits (PairStep).
 GenerationTuning pair_tuning(const GenerateOptions& options, const PairStep& step);
 // The plan's pairs and which read which (gen/plan/pair_graph.hpp).
 PairGraph plan_graph(const GenerationPlan& plan);

@@ -244,7 +244,7 @@ void PairRunner::run_slice_part(std::size_t i, int s, UnitPart part) {
     const std::uint64_t positions = layout.slice_positions(s);
     state_->progress.start(label, positions);
     SolveTimes times;
-    solve_slice_part(o, layout, state_->store, step.compact, s, part, state_->progress, times,
+    solve_slice_part(o, layout, state_->store, step, s, part, state_->progress, times,
                      state_->summary);
     if (!part.whole()) ++state_->summary.slice_ranges_solved;
     state_->note_peak(label);

@@ -236,5 +236,30 @@ TEST(PlanBudgets, SmallerUnitChunksStreamWhatThePairWouldHold) {
     EXPECT_TRUE(found);
 }
 
+// The same plan: 0305 + 0503, one slice of 60.1 G positions by the byte-a-position solver,
+// planned 69.4 GiB with a bit a position of captures (7.0 GiB); without, it fits, and so does
+// the whole plan. Every other pair keeps its bits.
+TEST(PlanBudgets, CapturesTestedAgainWhereTheirBitsDoNotFit) {
+    GenerateOptions o;
+    o.variant = parse_variant("international").value();
+    o.metric = Metric::mtc;
+    o.max_pieces = 8;
+    o.max_per_side = 5;
+    o.threads = 32;
+    o.memory_bytes = std::uint64_t{64} << 30;
+    const GenerationPlan plan = plan_generation(o);
+    EXPECT_LE(plan.peak_bytes, plan.budget_bytes);
+    const Material m = Material::parse("0305").value();
+    bool found = false;
+    for (const PairStep& step : plan.pairs) {
+        EXPECT_EQ(step.compact_capture_bits, step.material != m) << step.material.name();
+        if (step.material != m) continue;
+        found = true;
+        EXPECT_TRUE(step.compact);
+        EXPECT_FALSE(pair_tuning(o, step).compact_capture_bits);
+    }
+    EXPECT_TRUE(found);
+}
+
 }  // namespace
 }  // namespace damas
