@@ -54,7 +54,8 @@ struct GenerationTuning {
     std::size_t compact_deferred_batch = 4096;
     // Whether that solver keeps a bit a position saying which must capture (true), or tests the
     // position again where it asks (false: an eighth of a byte a position less, a capture test
-    // for each predecessor a resolved position tells; gen/plan/plan.hpp: PairStep).
+    // for each predecessor a resolved position tells; gen/plan/plan.hpp: PairStep). Kept where
+    // men move sideways (turkish).
     bool compact_capture_bits = true;
     // Whether pairs in units pack their wdl values for the writer (gen/plan/plan.hpp:
     // PairStep::wdl_packed): always (true), never (false), or as the budget allows (nothing).

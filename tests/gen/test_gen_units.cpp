@@ -104,7 +104,7 @@ TEST(CompactAgrees, OverflowMapAndSplitChunks) {
 }
 
 // The byte-a-position solver without its bit a position of captures, testing the positions
-// again (GenerationTuning::compact_capture_bits): the same files.
+// again (GenerationTuning::compact_capture_bits): the same files. Turkish keeps its bits.
 TEST(CompactAgrees, CapturesTestedAgain) {
     GenerationTuning tuning;
     tuning.compact_capture_bits = false;

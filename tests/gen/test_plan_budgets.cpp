@@ -107,7 +107,7 @@ TEST(PlanBudgets, TheDocumentedSmallestBudgets) {
              Example{"english", 6, nullptr, 399},               // docs/generating.md
              Example{"english", 6, "2211", 399},                // docs/generating.md, --class
              Example{"international", 4, nullptr, 63},          // docs/draw-rules.md
-             Example{"english", 6, nullptr, 381, Metric::mtc},  // docs/generating.md
+             Example{"english", 6, nullptr, 380, Metric::mtc},  // docs/generating.md
          }) {
         const std::optional<Material> only =
             e.only ? Material::parse(e.only) : std::optional<Material>();

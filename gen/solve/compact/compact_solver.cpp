@@ -51,7 +51,8 @@ class CompactSolver {
           k_(layout.kings_per_men()),
           distances_(tuning.compact_byte_distances),
           split_(compact_splits_configurations(k_, layout.unit_chunk_positions())),
-          capture_bits_(tuning.compact_capture_bits),
+          // Kept where men move sideways (turkish: its files differed without them).
+          capture_bits_(tuning.compact_capture_bits || R::men_move_sideways),
           index_(layout, v.info().board, R::men_move_sideways),
           progress_(progress, layout.positions()),
           overflow_(distances_),
