@@ -52,6 +52,11 @@ struct GenerationTuning {
     // The fewest losses a thread of that solver batches before reading their exits; fewer,
     // small slices settle batches within a level, not only at its end.
     std::size_t compact_deferred_batch = 4096;
+    // Whether that solver keeps a bit a position saying which must capture (true), or tests the
+    // position again where it asks (false: an eighth of a byte a position less, a capture test
+    // for each predecessor a resolved position tells; gen/plan/plan.hpp: PairStep). Kept where
+    // men move sideways (turkish).
+    bool compact_capture_bits = true;
     // Whether pairs in units pack their wdl values for the writer (gen/plan/plan.hpp:
     // PairStep::wdl_packed): always (true), never (false), or as the budget allows (nothing).
     std::optional<bool> wdl_packed;

@@ -109,6 +109,9 @@ constexpr double units_slowdown = 1.1;
 // The byte-a-position solver (gen/solve/compact/compact_solver.hpp) per position, against the other
 // (english 2-5 with every slice by bytes).
 constexpr double compact_slowdown = 4.6;
+// Without its bit a position of captures, it tests each predecessor a resolved position tells
+// (international 0305: 37 a position, 0.1 us each, loaded, against its 6 us a position).
+constexpr double captures_tested_slowdown = 1.6;
 constexpr double reload_positions_per_second = 20e6;
 
 // Unit files (3 bytes of values a position and the capture flags, compressed by zstd), bytes a
@@ -235,6 +238,38 @@ std::set<Material> kept_ahead(const BoardSpec& board, const NextUses& uses, std:
     return kept;
 }
 
+// The chunk tables of a pair's unit files (gen/units/unit_file.hpp): 40 bytes a chunk, and 4
+// more where a reader keeps which file holds it. Solving, those of the slice being written twice
+// (its chunk list and the file's table) and of the slice before, read; writing, those of every
+// slice, which a class stream (gen/units/class_stream.hpp) reads at once. A slice's chunks are at
+// most its men configurations where they stream (parts of those larger than a chunk), else runs
+// of them of a chunk's positions.
+struct UnitTables {
+    std::uint64_t solving = 0, writing = 0;
+};
+
+UnitTables unit_table_bytes(const BoardSpec& board, Material m, std::uint64_t chunk) {
+    constexpr std::uint64_t entry = 40, read_entry = entry + 4;
+    const ClassIndex index(board, m), mirror(board, m.mirrored());
+    const std::uint64_t k = index.kings_per_men();
+    const bool streams = UnitStream::streams(k, chunk);
+    const std::uint64_t parts = (k + chunk - 1) / chunk;
+    const std::uint64_t per = std::max<std::uint64_t>(1, chunk / k);
+    const auto chunks_of = [&](std::uint64_t configurations) {
+        return streams ? configurations * parts : (configurations + per - 1) / per;
+    };
+    UnitTables t;
+    std::uint64_t before = 0;
+    for (int s = 0; s < index.slice_count(); ++s) {
+        std::uint64_t n = chunks_of(index.men_in_slice(s));
+        if (m != m.mirrored()) n += chunks_of(mirror.men_in_slice(s));
+        t.solving = std::max(t.solving, 2 * entry * n + read_entry * before);
+        t.writing += read_entry * n;
+        before = n;
+    }
+    return t;
+}
+
 struct PairCosts {
     Material material;
     std::uint64_t positions, largest_class, whole_solve, units_solve, whole_write, units_write;
@@ -283,7 +318,9 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
                4 * SolvedClassWriter::batch_chunks * unit_chunk;
     };
     c.whole_write = results + 2 * c.largest_class;
-    c.units_write = layout + reading(runs_chunk) + held_flags_limit(c.largest_class);
+    const UnitTables tables = unit_table_bytes(board, m, unit_chunk);
+    c.units_write =
+        layout + reading(runs_chunk) + held_flags_limit(c.largest_class) + tables.writing;
     // In units, the values of the slice being solved, unless streamed to its unit file, and the
     // frames of its unit's chunks being compressed, a chunk a thread (gen/units/unit_file.hpp:
     // write_unit compresses the values where they are held, the large chunks straight into the
@@ -291,7 +328,8 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
     const std::uint64_t held = held_slice_positions(v, m, threads, unit_chunk);
     const std::uint64_t frames =
         t * unit_frame_bytes(std::min(runs_chunk, held_chunk_streamed_above(unit_chunk)));
-    c.units_solve = solver_bytes(v, m, threads, true) + layout + 3 * held + (held ? frames : 0);
+    c.units_solve = solver_bytes(v, m, threads, true) + layout + 3 * held + (held ? frames : 0) +
+                    tables.solving;
     // With the byte-a-position solver: for every slice where it splits men configurations, else
     // for the slices solved whole beside the components of the others
     // (gen/solve/compact/compact_solver.hpp).
@@ -305,14 +343,18 @@ PairCosts pair_costs(const Variant& v, Material m, int threads, const Generation
     if (KingQuarters::holds(board, m) && UnitStream::streams(index.kings_per_men(), unit_chunk))
         c.compact_positions = KingQuarters::pair_held_positions(m);
     if (splits)
-        c.compact_solve = compact_solver_bytes(v, m, threads, false, unit_chunk) + layout;
+        c.compact_solve =
+            compact_solver_bytes(v, m, threads, false, unit_chunk, tuning.compact_capture_bits) +
+            layout;
     else
-        c.compact_solve = compact_solver_bytes(v, m, threads, true, unit_chunk) +
-                          solver_bytes(v, m, threads, true, true) + layout +
-                          3 * held_slice_positions(v, m, threads, unit_chunk, true);
+        c.compact_solve =
+            compact_solver_bytes(v, m, threads, true, unit_chunk, tuning.compact_capture_bits) +
+            solver_bytes(v, m, threads, true, true) + layout +
+            3 * held_slice_positions(v, m, threads, unit_chunk, true);
     // Its units are written a chunk a thread, the values gathered for it and its frame.
-    c.compact_solve += t * split_chunk * (3 + unit_frame_bytes(1));
-    c.compact_write = layout + reading(split_chunk) + held_flags_limit(c.largest_class);
+    c.compact_solve += t * split_chunk * (3 + unit_frame_bytes(1)) + tables.solving;
+    c.compact_write =
+        layout + reading(split_chunk) + held_flags_limit(c.largest_class) + tables.writing;
     c.whole_in_states = largest_whole_slice(v, m, threads, false) < state_word_slice_limit;
     c.units_in_states = largest_whole_slice(v, m, threads, true) < state_word_slice_limit;
     return c;
@@ -408,7 +450,8 @@ std::vector<Way> ways_for(PairSolving forced) {
 // least need (the fewest classes held) grows with the budget only by its cache, a sixteenth of
 // the budget, so a larger budget fits it too.
 WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Material>& closure,
-                   std::uint64_t budget, const GenerateOptions& o, bool values) {
+                   std::uint64_t budget, const GenerateOptions& o, const GenerationTuning& tuning,
+                   bool values) {
     const bool hold_none = o.pair_solving == PairSolving::units_read_through;
     std::optional<WayPlan> least;
     for (const Way way : ways_for(o.pair_solving)) {
@@ -416,7 +459,7 @@ WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Ma
         if ((way.solver == Solver::whole && !c.whole_in_states) ||
             (way.solver == Solver::units && !c.units_in_states))
             continue;
-        WayPlan w = plan_way(way, board, c, closure, budget, o.tuning, hold_none, values);
+        WayPlan w = plan_way(way, board, c, closure, budget, tuning, hold_none, values);
         if (with_overhead(w.modelled) <= budget) return w;
         if (!least || w.modelled < least->modelled) least = std::move(w);
     }
@@ -427,7 +470,27 @@ WayPlan choose_way(const BoardSpec& board, const PairCosts& c, const std::set<Ma
     return *least;
 }
 
+// The unit chunk that streams the slices of men configurations of k positions
+// (UnitStream::streams: a configuration of a sixteenth of a chunk or more): the largest power
+// of two that does, below the run's `chunk`; 0 if the run's streams them, or if none from 64
+// positions (the least --unit-chunk takes) does. Its chunk tables (a chunk a configuration) are
+// counted by pair_costs, so a pair takes it only where that needs less.
+std::uint64_t streaming_chunk(std::uint64_t k, std::uint64_t chunk) {
+    constexpr std::uint64_t least = 64;
+    if (UnitStream::streams(k, chunk) || !UnitStream::streams(k, least)) return 0;
+    std::uint64_t streaming = least;
+    while (2 * streaming < chunk && UnitStream::streams(k, 2 * streaming)) streaming *= 2;
+    return streaming;
+}
+
 }  // namespace
+
+GenerationTuning pair_tuning(const GenerateOptions& o, const PairStep& step) {
+    GenerationTuning tuning = o.tuning;
+    if (step.unit_chunk_positions) tuning.unit_chunk_positions = step.unit_chunk_positions;
+    tuning.compact_capture_bits = tuning.compact_capture_bits && step.compact_capture_bits;
+    return tuning;
+}
 
 std::uint64_t available_memory_bytes() {
     std::ifstream meminfo("/proc/meminfo");
@@ -522,7 +585,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
     const NextUses next_uses(pairs);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const Material m = pairs[i];
-        const PairCosts& c = costs[i];
+        PairCosts& c = costs[i];
         PairStep step;
         step.material = m;
         step.positions = c.positions;
@@ -537,7 +600,37 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         if (!plan.bounded) {
             step.peak_bytes = with_overhead(whole_peak);
         } else {
-            const WayPlan way = choose_way(board, c, closure, plan.budget_bytes, o, values);
+            GenerationTuning tuning = o.tuning;
+            WayPlan way = choose_way(board, c, closure, plan.budget_bytes, o, tuning, values);
+            // Where it does not fit, another tuning of the pair that needs less: `t`, if it
+            // does with a way in units (by bytes alone where `by_bytes`).
+            const auto try_tuning = [&](const GenerationTuning& t, bool by_bytes) {
+                if (with_overhead(way.modelled) <= plan.budget_bytes) return;
+                PairCosts tuned = pair_costs(o.variant, m, threads, t);
+                WayPlan w = choose_way(board, tuned, closure, plan.budget_bytes, o, t, values);
+                if (w.way.solver == Solver::whole || (by_bytes && w.way.solver != Solver::compact))
+                    return;
+                if (w.modelled >= way.modelled) return;
+                way = std::move(w);
+                c = tuned;
+                tuning = t;
+            };
+            // Smaller unit chunks, which stream the slices it would hold; then the
+            // byte-a-position solver without its bit a position of captures.
+            if (const std::uint64_t streaming = streaming_chunk(
+                    ClassIndex(board, m).kings_per_men(), o.tuning.unit_chunk_positions)) {
+                GenerationTuning t = tuning;
+                t.unit_chunk_positions = streaming;
+                try_tuning(t, false);
+            }
+            if (tuning.compact_capture_bits) {
+                GenerationTuning t = tuning;
+                t.compact_capture_bits = false;
+                try_tuning(t, true);
+            }
+            if (tuning.unit_chunk_positions != o.tuning.unit_chunk_positions)
+                step.unit_chunk_positions = tuning.unit_chunk_positions;
+            step.compact_capture_bits = tuning.compact_capture_bits;
             step.in_units = way.way.solver != Solver::whole;
             step.compact = way.way.solver == Solver::compact;
             step.store_bytes = way.store_bytes;
@@ -562,7 +655,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                 step.inputs_load_seconds *= units_slowdown;
                 if (step.compact)
                     seconds += static_cast<double>(c.compact_positions) * per_position *
-                               (compact_slowdown - 1);
+                               (compact_slowdown *
+                                    (tuning.compact_capture_bits ? 1 : captures_tested_slowdown) -
+                                1);
                 plan.units += static_cast<std::uint64_t>(step.slices);
                 largest_units =
                     std::max(largest_units, static_cast<double>(c.positions) *

@@ -49,6 +49,17 @@ struct PairStep {
     // GenerationTuning::wdl_packed says); else it reads them from the unit files again for each
     // pass (gen/write/writer.hpp: WdlPasses).
     bool wdl_packed = false;
+    // In units, the positions of a chunk of its unit files
+    // (GenerationTuning::unit_chunk_positions): 0, the run's; or smaller, so that slices of men
+    // configurations too small for the run's chunks to stream (UnitStream::streams) are written a
+    // configuration at a time instead of held, where the pair does not fit otherwise (international
+    // 2141 + 4121: slices of 28.9 G positions of 1,892 each, 80.8 GiB held at 3 bytes a position).
+    std::uint64_t unit_chunk_positions = 0;
+    // In units a byte a position: whether the solver keeps a bit a position of which must capture,
+    // or tests the positions again (GenerationTuning::compact_capture_bits), where the pair does
+    // not fit otherwise (international 0305 + 0503: one slice of 60.1 G positions, 7.0 GiB of
+    // bits).
+    bool compact_capture_bits = true;
     std::uint64_t store_bytes = 0;  // the solved classes held whole while the pair is solved
     // The classes the pair reads through a block cache of cache_bytes instead of holding them
     // (the largest first, when the budget cannot hold them all beside the pair in units).
@@ -88,6 +99,8 @@ struct GenerationPlan {
 };
 
 GenerationPlan plan_generation(const GenerateOptions& options);
+// The run's tuning for the pair `step`: its unit chunk and capture bits (PairStep).
+GenerationTuning pair_tuning(const GenerateOptions& options, const PairStep& step);
 // The plan's pairs and which read which (gen/plan/pair_graph.hpp).
 PairGraph plan_graph(const GenerationPlan& plan);
 

@@ -34,8 +34,9 @@ std::vector<int> slice_ranges(const GenerateOptions& o, const GenerationPlan& pl
     const ClassIndex index(o.variant.info().board, step.material);
     std::vector<int> out;
     for (int s = 0; s < index.slice_count(); ++s) {
-        const bool cuts = slice_cuts_into_ranges(o.variant, index, s, plan.threads,
-                                                 o.tuning.unit_chunk_positions, step.compact);
+        const bool cuts =
+            slice_cuts_into_ranges(o.variant, index, s, plan.threads,
+                                   pair_tuning(o, step).unit_chunk_positions, step.compact);
         const std::uint64_t men = index.men_in_slice(s);
         out.push_back(
             cuts ? static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(ranges),

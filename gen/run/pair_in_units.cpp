@@ -73,8 +73,9 @@ bool goes_by_bytes(const GenerateOptions& o, const PairLayout& layout, bool comp
 
 // Solves slices [first, end) of the pair by one solver, each written to its unit file; or, with
 // a part that is not the whole, that range of the one slice `first`, written to its part.
-void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
-                      int first, int end, bool by_bytes, Progress& progress, SolveTimes& times,
+void solve_unit_range(const GenerateOptions& o, const GenerationTuning& tuning,
+                      const PairLayout& layout, const SolvedStore& store, int first, int end,
+                      bool by_bytes, Progress& progress, SolveTimes& times,
                       GenerateSummary& summary, UnitPart part = {}) {
     const Material m = layout.material(0);
     // Whole configurations per chunk where the other solver may read the unit next.
@@ -98,7 +99,7 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
         .ranges = part.ranges};
     if (by_bytes) {
         solve_slices_compact(
-            o.variant, layout, store, o.tuning, slices, [&](int slice, const SliceChunkFn& values) {
+            o.variant, layout, store, tuning, slices, [&](int slice, const SliceChunkFn& values) {
                 write_unit(pair_unit_path(o, m, slice), o.variant, layout, slice, values, split);
                 ++summary.units_written;
             });
@@ -116,8 +117,10 @@ void solve_unit_range(const GenerateOptions& o, const PairLayout& layout, const 
 // Solves the slices of the pair that have no unit file yet, each written to its unit file as
 // soon as it is solved, the slice before read back from its unit file. A damaged unit file is
 // solved again, with every slice after it.
-void solve_units(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
-                 bool compact, Progress& progress, SolveTimes& times, GenerateSummary& summary) {
+void solve_units(const GenerateOptions& o, const PairStep& step, const PairLayout& layout,
+                 const SolvedStore& store, Progress& progress, SolveTimes& times,
+                 GenerateSummary& summary) {
+    const bool compact = step.compact;
     const Material m = layout.material(0);
     for (bool retry = false;; retry = true) {
         int first = first_missing_unit(o, layout);
@@ -134,7 +137,8 @@ void solve_units(const GenerateOptions& o, const PairLayout& layout, const Solve
                 while (end < layout.slice_count() &&
                        goes_by_bytes(o, layout, compact, end) == by_bytes)
                     ++end;
-                solve_unit_range(o, layout, store, s, end, by_bytes, progress, times, summary);
+                solve_unit_range(o, pair_tuning(o, step), layout, store, s, end, by_bytes, progress,
+                                 times, summary);
                 s = end;
             }
             return;
@@ -188,8 +192,9 @@ bool slice_part_written(const GenerateOptions& o, const PairLayout& layout, int 
 }
 
 void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
-                      bool compact, int s, UnitPart part, Progress& progress, SolveTimes& times,
-                      GenerateSummary& summary) {
+                      const PairStep& step, int s, UnitPart part, Progress& progress,
+                      SolveTimes& times, GenerateSummary& summary) {
+    const bool compact = step.compact;
     if (s > 0 && !unit_written(o, layout, s - 1))
         throw Error(pair_label(layout.material(0)) + ": slice " + std::to_string(s - 1) +
                     " is not complete before slice " + std::to_string(s));
@@ -201,8 +206,8 @@ void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const 
     std::error_code ec;
     std::filesystem::remove(unit_part_path(unit, part), ec);
     try {
-        solve_unit_range(o, layout, store, s, s + 1, goes_by_bytes(o, layout, compact, s), progress,
-                         times, summary, part);
+        solve_unit_range(o, pair_tuning(o, step), layout, store, s, s + 1,
+                         goes_by_bytes(o, layout, compact, s), progress, times, summary, part);
     } catch (const DamagedUnit& d) {
         throw Error(pair_label(layout.material(0)) + ": the unit of slice " +
                     std::to_string(d.slice) +
@@ -234,9 +239,9 @@ std::uint64_t solve_and_write_in_units(const GenerateOptions& o, Material m, Sol
                                        GenerateSummary& summary,
                                        std::chrono::steady_clock::time_point& solved,
                                        const std::function<bool(Material)>& loaded_again) {
-    const PairLayout layout(o.variant.info().board, m, o.tuning);
+    const PairLayout layout(o.variant.info().board, m, pair_tuning(o, step));
     for (;;) {
-        solve_units(o, layout, store, step.compact, progress, times, summary);
+        solve_units(o, step, layout, store, progress, times, summary);
         solved = std::chrono::steady_clock::now();
         if (step.empty_store_before_writing) store.retain({});
         try {

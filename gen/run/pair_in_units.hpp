@@ -37,8 +37,8 @@ bool slice_part_written(const GenerateOptions& o, const PairLayout& layout, int 
 // slice before must be written. Throws Error if it is not, if the slice cannot be cut, or if a
 // unit read is damaged (a rerun solves it again).
 void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
-                      bool compact, int s, UnitPart part, Progress& progress, SolveTimes& times,
-                      GenerateSummary& summary);
+                      const PairStep& step, int s, UnitPart part, Progress& progress,
+                      SolveTimes& times, GenerateSummary& summary);
 // Writes the pair's table files from its units, every slice written; returns the bytes written.
 // Throws Error if a unit is missing or damaged.
 std::uint64_t write_pair_units(const GenerateOptions& o, const PairLayout& layout,

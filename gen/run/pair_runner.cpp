@@ -236,7 +236,7 @@ void PairRunner::run_slice_part(std::size_t i, int s, UnitPart part) {
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = cpu_seconds();
     const double loaded = state_->prepare_store(i);
-    const PairLayout layout(o.variant.info().board, step.material, o.tuning);
+    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
     if (s < 0 || s >= layout.slice_count()) throw Error("no slice " + std::to_string(s));
     std::string label = pair_label(step.material) + " slice " + std::to_string(s);
     if (!part.whole())
@@ -244,7 +244,7 @@ void PairRunner::run_slice_part(std::size_t i, int s, UnitPart part) {
     const std::uint64_t positions = layout.slice_positions(s);
     state_->progress.start(label, positions);
     SolveTimes times;
-    solve_slice_part(o, layout, state_->store, step.compact, s, part, state_->progress, times,
+    solve_slice_part(o, layout, state_->store, step, s, part, state_->progress, times,
                      state_->summary);
     if (!part.whole()) ++state_->summary.slice_ranges_solved;
     state_->note_peak(label);
@@ -271,7 +271,7 @@ void PairRunner::write_from_units(std::size_t i) {
     const double cpu0 = cpu_seconds();
     reset_peak_resident();
     if (step.empty_store_before_writing) state_->store.retain({});
-    const PairLayout layout(o.variant.info().board, m, o.tuning);
+    const PairLayout layout(o.variant.info().board, m, pair_tuning(o, step));
     const std::string label = pair_label(m) + " written from its units";
     state_->progress.start(label, step.positions);
     state_->summary.bytes_written +=
@@ -295,7 +295,7 @@ std::vector<bool> PairRunner::slice_parts_written(std::size_t i,
                                                   const std::vector<int>& ranges_by_slice) {
     const GenerateOptions& o = state_->o;
     const PairStep& step = state_->plan.pairs.at(i);
-    const PairLayout layout(o.variant.info().board, step.material, o.tuning);
+    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
     if (static_cast<int>(ranges_by_slice.size()) != layout.slice_count())
         throw Error(pair_label(step.material) + ": one count of ranges a slice");
     std::vector<bool> written;

@@ -103,6 +103,18 @@ TEST(CompactAgrees, OverflowMapAndSplitChunks) {
         test::expect_compact_overflow_and_split_chunks(parse_variant(name).value());
 }
 
+// The byte-a-position solver without its bit a position of captures, testing the positions
+// again (GenerationTuning::compact_capture_bits): the same files. Turkish keeps its bits.
+TEST(CompactAgrees, CapturesTestedAgain) {
+    GenerationTuning tuning;
+    tuning.compact_capture_bits = false;
+    for (const char* name : {"english", "turkish", "international"}) {
+        const Variant v = parse_variant(name).value();
+        test::expect_same_files_in_units(v, test::small_set(v) ? 3 : 4, PairSolving::units_compact,
+                                         automatic_wdl_codec, 0, std::nullopt, tuning);
+    }
+}
+
 TEST(UnitsAgree, ComponentsStreamedToTheirUnits) {
     for (const char* name : {"english", "international"})
         test::expect_components_streamed(parse_variant(name).value());

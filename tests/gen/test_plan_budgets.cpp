@@ -10,6 +10,7 @@
 
 #include "gen/plan/plan.hpp"
 #include "gen/store/solved_store.hpp"
+#include "gen/units/unit_file.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 
@@ -106,7 +107,7 @@ TEST(PlanBudgets, TheDocumentedSmallestBudgets) {
              Example{"english", 6, nullptr, 399},               // docs/generating.md
              Example{"english", 6, "2211", 399},                // docs/generating.md, --class
              Example{"international", 4, nullptr, 63},          // docs/draw-rules.md
-             Example{"english", 6, nullptr, 381, Metric::mtc},  // docs/generating.md
+             Example{"english", 6, nullptr, 380, Metric::mtc},  // docs/generating.md
          }) {
         const std::optional<Material> only =
             e.only ? Material::parse(e.only) : std::optional<Material>();
@@ -201,6 +202,63 @@ TEST(PlanBudgets, MtcPairsCountTheClassesTheyReadAtTwoBits) {
 
 TEST(PlanBudgets, MtcSmallerBudgetsAreNeverAcceptedWhereLargerAreRefused) {
     expect_monotone("english", 4, Metric::mtc);
+}
+
+// international 2-8 (at most 5 a side) for MTC at 64 GiB on 32 threads: 2141 + 4121 held its
+// largest slice (28.9 G positions, men configurations of 1,892 king placements, too small for
+// 64 Ki chunks to stream) at 3 bytes a position, 88.0 GiB planned. With unit chunks of 16 Ki it
+// streams them, and plans within the budget; every other pair keeps the run's chunks.
+TEST(PlanBudgets, SmallerUnitChunksStreamWhatThePairWouldHold) {
+    GenerateOptions o;
+    o.variant = parse_variant("international").value();
+    o.metric = Metric::mtc;
+    o.max_pieces = 8;
+    o.max_per_side = 5;
+    o.threads = 32;
+    o.memory_bytes = std::uint64_t{64} << 30;
+    const GenerationPlan plan = plan_generation(o);
+    const Material m = Material::parse("2141").value();
+    const BoardSpec board = o.variant.info().board;
+    bool found = false;
+    for (const PairStep& step : plan.pairs) {
+        const std::uint64_t chunk = pair_tuning(o, step).unit_chunk_positions;
+        if (step.material != m) {
+            EXPECT_EQ(chunk, o.tuning.unit_chunk_positions) << step.material.name();
+            continue;
+        }
+        found = true;
+        EXPECT_TRUE(step.in_units);
+        EXPECT_FALSE(step.compact);
+        EXPECT_EQ(chunk, 16 * 1024u);
+        EXPECT_TRUE(UnitStream::streams(ClassIndex(board, m).kings_per_men(), chunk));
+        EXPECT_LE(step.peak_bytes, plan.budget_bytes);
+    }
+    EXPECT_TRUE(found);
+}
+
+// The same plan: 0305 + 0503, one slice of 60.1 G positions by the byte-a-position solver,
+// planned 69.4 GiB with a bit a position of captures (7.0 GiB); without, it fits, and so does
+// the whole plan. Every other pair keeps its bits.
+TEST(PlanBudgets, CapturesTestedAgainWhereTheirBitsDoNotFit) {
+    GenerateOptions o;
+    o.variant = parse_variant("international").value();
+    o.metric = Metric::mtc;
+    o.max_pieces = 8;
+    o.max_per_side = 5;
+    o.threads = 32;
+    o.memory_bytes = std::uint64_t{64} << 30;
+    const GenerationPlan plan = plan_generation(o);
+    EXPECT_LE(plan.peak_bytes, plan.budget_bytes);
+    const Material m = Material::parse("0305").value();
+    bool found = false;
+    for (const PairStep& step : plan.pairs) {
+        EXPECT_EQ(step.compact_capture_bits, step.material != m) << step.material.name();
+        if (step.material != m) continue;
+        found = true;
+        EXPECT_TRUE(step.compact);
+        EXPECT_FALSE(pair_tuning(o, step).compact_capture_bits);
+    }
+    EXPECT_TRUE(found);
 }
 
 }  // namespace

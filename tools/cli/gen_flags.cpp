@@ -115,6 +115,8 @@ Json plan_json(const GenerateOptions& g, const GenerationPlan& p) {
                          {"in_units", s.in_units},
                          {"compact", s.compact},
                          {"wdl_packed", s.wdl_packed},
+                         {"unit_chunk_positions", pair_tuning(g, s).unit_chunk_positions},
+                         {"compact_capture_bits", pair_tuning(g, s).compact_capture_bits},
                          {"store_bytes", s.store_bytes},
                          {"read_through", s.read_through.size()},
                          {"cache_bytes", s.cache_bytes},

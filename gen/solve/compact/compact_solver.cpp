@@ -51,6 +51,8 @@ class CompactSolver {
           k_(layout.kings_per_men()),
           distances_(tuning.compact_byte_distances),
           split_(compact_splits_configurations(k_, layout.unit_chunk_positions())),
+          // Kept where men move sideways (turkish: its files differed without them).
+          capture_bits_(tuning.compact_capture_bits || R::men_move_sideways),
           index_(layout, v.info().board, R::men_move_sideways),
           progress_(progress, layout.positions()),
           overflow_(distances_),
@@ -108,7 +110,8 @@ class CompactSolver {
         size_ = index_.enter_group(g);
         progress_.begin_group(size_);
         bytes_ = make_huge_array<std::atomic<std::uint8_t>>(size_);
-        capture_ = make_huge_array<std::atomic<std::uint64_t>>((size_ + 63) / 64);
+        if (capture_bits_)
+            capture_ = make_huge_array<std::atomic<std::uint64_t>>((size_ + 63) / 64);
         highest_ = 0;
         deferred_.start_group(size_);
         for_ranges(size_, [&](std::uint64_t begin, std::uint64_t end) {
@@ -175,10 +178,21 @@ class CompactSolver {
         }
     }
 
+    // Whether the position held at `local` must capture: its bit, or without bits
+    // (GenerationTuning::compact_capture_bits) the position tested again.
     bool must_capture(std::uint64_t local) const {
+        if (!capture_bits_) {
+            int c = 0;
+            return MoveGenerator<R>::has_capture(index_.position_at(local, c));
+        }
         return (capture_[local / 64].load(std::memory_order_relaxed) >> (local % 64)) & 1;
     }
+    // The same for position p, held at `local`.
+    bool must_capture(std::uint64_t local, const Position& p) const {
+        return capture_bits_ ? must_capture(local) : MoveGenerator<R>::has_capture(p);
+    }
     void mark_capture(std::uint64_t local) {
+        if (!capture_bits_) return;
         capture_[local / 64].fetch_or(std::uint64_t{1} << (local % 64), std::memory_order_relaxed);
     }
 
@@ -321,7 +335,7 @@ class CompactSolver {
             std::uint64_t q = 0;
             if (index_.locate(before_class, u.before, q) != index_.slice())
                 throw Error("an un-move leaves the slice");
-            if (must_capture(q)) return;
+            if (must_capture(q, u.before)) return;
             if (value == Value::loss)
                 offer_win(q, d);
             else
@@ -404,13 +418,15 @@ class CompactSolver {
     const SolvedStore& store_;
     const std::uint64_t k_;  // kings placements per men configuration
     const ByteDistances distances_;
-    const bool split_;  // the unit's chunks split configurations (gen/units/unit_file.hpp)
+    const bool split_;         // the unit's chunks split configurations (gen/units/unit_file.hpp)
+    const bool capture_bits_;  // GenerationTuning::compact_capture_bits
     GroupIndex index_;
     PreviousUnit previous_;
     GroupProgress progress_;
     std::uint64_t size_ = 0;  // the positions of the group being solved
     HugeArray<std::atomic<std::uint8_t>> bytes_;
-    HugeArray<std::atomic<std::uint64_t>> capture_;  // a bit per position: it must capture
+    HugeArray<std::atomic<std::uint64_t>>
+        capture_;  // a bit per position: it must capture (or none)
     Overflow overflow_;
     std::atomic<int> highest_{0};  // the furthest level a position is scheduled at
     DeferredLosses deferred_;

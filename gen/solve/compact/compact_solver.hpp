@@ -1,7 +1,8 @@
 // The retrograde solver of slices too large for gen/solve/solver.hpp's states: a byte a position.
 //
 // Owns: solving the slices of a class pair in units with a byte of state per position of the
-// slice being solved, a bit per position saying which must capture, and a map for the rare
+// slice being solved, a bit per position saying which must capture (or none, where the plan has
+// it test the positions again: GenerationTuning::compact_capture_bits), and a map for the rare
 // values a byte cannot hold. The slice before it (which its man moves reach) is not held: its
 // unit file is read a chunk at a time (each thread keeps the chunks it read last), in position
 // order, since a position's exits are near its own rank in the configurations its man moves
@@ -88,9 +89,10 @@ bool slice_cuts_into_ranges(const Variant& v, const ClassIndex& index, int slice
 // The memory solve_slices_compact needs for m's pair: a byte and a bit per position of its
 // largest slice or group, a 32nd of a byte more for the losses batched (defer_loss), the threads'
 // chunks of the slice before and buffers. hybrid: for the slices it solves in a hybrid run alone.
-// chunk_positions: the unit chunks' (GenerationTuning::unit_chunk_positions).
+// chunk_positions: the unit chunks' (GenerationTuning::unit_chunk_positions). capture_bits:
+// GenerationTuning::compact_capture_bits (without, no bit a position).
 std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bool hybrid,
-                                   std::uint64_t chunk_positions);
+                                   std::uint64_t chunk_positions, bool capture_bits = true);
 // The most positions of a group of m's pair (a configuration and its flip's; on the turkish
 // board, those with the same men per row), where slices are solved by groups.
 std::uint64_t compact_group_positions(const Variant& v, Material m);
