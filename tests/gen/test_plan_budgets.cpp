@@ -204,11 +204,9 @@ TEST(PlanBudgets, MtcSmallerBudgetsAreNeverAcceptedWhereLargerAreRefused) {
     expect_monotone("english", 4, Metric::mtc);
 }
 
-// international 2-8 (at most 5 a side) for MTC at 64 GiB on 32 threads: 2141 + 4121 held its
-// largest slice (28.9 G positions, men configurations of 1,892 king placements, too small for
-// 64 Ki chunks to stream) at 3 bytes a position, 88.0 GiB planned. With unit chunks of 16 Ki it
-// streams them, and plans within the budget; every other pair keeps the run's chunks.
-TEST(PlanBudgets, SmallerUnitChunksStreamWhatThePairWouldHold) {
+// international 2-8, at most 5 a side, for MTC at 64 GiB on 32 threads (Kingsrow's set on a
+// cluster's rank).
+GenerateOptions international_two_to_eight_mtc_at_64g() {
     GenerateOptions o;
     o.variant = parse_variant("international").value();
     o.metric = Metric::mtc;
@@ -216,6 +214,15 @@ TEST(PlanBudgets, SmallerUnitChunksStreamWhatThePairWouldHold) {
     o.max_per_side = 5;
     o.threads = 32;
     o.memory_bytes = std::uint64_t{64} << 30;
+    return o;
+}
+
+// international 2-8 (at most 5 a side) for MTC at 64 GiB on 32 threads: 2141 + 4121 held its
+// largest slice (28.9 G positions, men configurations of 1,892 king placements, too small for
+// 64 Ki chunks to stream) at 3 bytes a position, 88.0 GiB planned. With unit chunks of 16 Ki it
+// streams them, and plans within the budget; every other pair keeps the run's chunks.
+TEST(PlanBudgets, SmallerUnitChunksStreamWhatThePairWouldHold) {
+    const GenerateOptions o = international_two_to_eight_mtc_at_64g();
     const GenerationPlan plan = plan_generation(o);
     const Material m = Material::parse("2141").value();
     const BoardSpec board = o.variant.info().board;
@@ -240,13 +247,7 @@ TEST(PlanBudgets, SmallerUnitChunksStreamWhatThePairWouldHold) {
 // planned 69.4 GiB with a bit a position of captures (7.0 GiB); without, it fits, and so does
 // the whole plan. Every other pair keeps its bits.
 TEST(PlanBudgets, CapturesTestedAgainWhereTheirBitsDoNotFit) {
-    GenerateOptions o;
-    o.variant = parse_variant("international").value();
-    o.metric = Metric::mtc;
-    o.max_pieces = 8;
-    o.max_per_side = 5;
-    o.threads = 32;
-    o.memory_bytes = std::uint64_t{64} << 30;
+    const GenerateOptions o = international_two_to_eight_mtc_at_64g();
     const GenerationPlan plan = plan_generation(o);
     EXPECT_LE(plan.peak_bytes, plan.budget_bytes);
     const Material m = Material::parse("0305").value();
