@@ -124,10 +124,23 @@ std::string units_args(const std::filesystem::path& dir) {
     return "gen -q --in-units -v english -p 4 -t 2 -d " + dir.string();
 }
 
-bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay) {
+// The table files (.wdl, .dtw) in dir's english folder.
+int table_files_in(const std::filesystem::path& dir) {
+    const std::filesystem::path folder = dir / "english";
+    if (!std::filesystem::exists(folder)) return 0;
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(folder))
+        n += e.path().extension() == ".wdl" || e.path().extension() == ".dtw" ? 1 : 0;
+    return n;
+}
+
+// Starts the run on dir and kills it after `delay`, or once the folder holds `tables` table
+// files if that comes first: a delay measured on the reference run outlives the next run when
+// the machine's load drops meanwhile.
+bool run_and_kill(const std::filesystem::path& dir, std::chrono::milliseconds delay, int tables) {
     return test::run_and_kill(
         {"gen", "-q", "--in-units", "-v", "english", "-p", "4", "-t", "2", "-d", dir.string()},
-        delay);
+        delay, [&] { return table_files_in(dir) >= tables; });
 }
 
 std::vector<std::filesystem::path> unit_files(const std::filesystem::path& dir) {
@@ -147,12 +160,12 @@ TEST(UnitsResume, KilledRunsAndDamagedUnitsResumeToIdenticalFiles) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const Tree expected = test::tree_bytes(reference.path);
     test::ScratchDir dir("units-killed");
+    const int all_tables = table_files_in(reference.path);
     int interrupted = 0, units_left = 0, damaged = 0;
-    for (const double fraction : {0.2, 0.4, 0.6, 0.8}) {
-        interrupted +=
-            run_and_kill(dir.path, std::chrono::milliseconds(static_cast<int>(fraction * run_ms)))
-                ? 1
-                : 0;
+    for (const auto& [fraction, share] :
+         {std::pair{0.2, 0.4}, {0.4, 0.7}, {0.6, 0.9}, {0.8, 0.97}}) {
+        const auto delay = std::chrono::milliseconds(static_cast<int>(fraction * run_ms));
+        interrupted += run_and_kill(dir.path, delay, static_cast<int>(share * all_tables)) ? 1 : 0;
         const std::vector<std::filesystem::path> units = unit_files(dir.path);
         units_left += units.empty() ? 0 : 1;
         if (units.empty()) continue;
