@@ -57,6 +57,8 @@ constexpr std::array measured_rows{
 // zstd-planes and zstd against mtc-wdl (english 2-5 / international 2-4; zstd taken as
 // zstd-planes times dtw's factor), zstd against zstd-planes for dtw (english 2-7's files
 // recoded), both classes' wdl values against the mirror layout (the option's own figure).
+constexpr double dtw_zstd_factor = 1.195;
+constexpr double full_wdl_factor = 2.0;
 double mtc_codec_factor(const BoardSpec& board, Codec codec) {
     const bool ten = board.width == 10;
     switch (codec) {
@@ -65,13 +67,11 @@ double mtc_codec_factor(const BoardSpec& board, Codec codec) {
         case Codec::zstd_planes:
             return ten ? 3.269 : 1.849;
         case Codec::zstd:
-            return (ten ? 3.269 : 1.849) * 1.195;
+            return mtc_codec_factor(board, Codec::zstd_planes) * dtw_zstd_factor;
         default:
             return 1.0;
     }
 }
-constexpr double dtw_zstd_factor = 1.195;
-constexpr double full_wdl_factor = 2.0;
 
 // The measured row of this board and kind with most pieces at most `pieces` that has `field`,
 // else the one with fewest pieces.

@@ -678,13 +678,10 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
         }
         peak = std::max(peak, step.peak_bytes);
         plan.positions += c.positions;
-        for (Material x : {m, m.mirrored()}) {
-            const TableBits bits = table_bits_per_position(board, x, o);
-            const auto positions = static_cast<double>(ClassIndex(board, x).size());
-            wdl_bytes += positions * bits.wdl / 8;
-            distance_bytes += positions * bits.distance / 8;
-            if (m == m.mirrored()) break;  // its own mirror: one class
-        }
+        // A class and its mirror have the same kind and pieces: the same bits a position.
+        const TableBits bits = table_bits_per_position(board, m, o);
+        wdl_bytes += static_cast<double>(c.positions) * bits.wdl / 8;
+        distance_bytes += static_cast<double>(c.positions) * bits.distance / 8;
         plan.seconds += seconds;
         step.seconds = seconds;
         plan.pairs.push_back(step);
