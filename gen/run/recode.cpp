@@ -258,19 +258,6 @@ MtcRecode mtc_recode(const RecodeOptions& r, Codec now) {
     return {target, target != now || (r.wdl && reads_wdl)};
 }
 
-// Class c's mtc file written again from the source's values, given its wdl file as it is.
-void write_mtc_file(const GenerateOptions& o, const DistanceFilesSource& source, int c) {
-    const Material m = source.material(c);
-    const TableFile wdl(path_of(o, m, Metric::wdl), TableIdentity{o.variant, m, Metric::wdl});
-    const TableHeader counts = wdl.header();
-    WriteOptions wo = write_options(o);
-    wo.counts_from = &counts;
-    source.with_distance(c, Metric::mtc, [&](const DtwValues& values) {
-        write_distance_table(path_of(o, m, Metric::mtc), table_info(o.variant, m), Metric::mtc,
-                             source.positions(c), values, wo);
-    });
-}
-
 // The pair's files written again as the options ask; the line reports it.
 void recode_pair(const RecodeOptions& r, const GenerateOptions& o, Material m, Metric metric,
                  RecodeSummary& s, std::string& line) {
@@ -293,11 +280,10 @@ void recode_pair(const RecodeOptions& r, const GenerateOptions& o, Material m, M
     po.mtc_codec = mtc.codec;
     const std::uint64_t wdl_before = pair_bytes(o, m, Metric::wdl);
     const std::uint64_t mtc_before = pair_bytes(o, m, Metric::mtc);
-    if (r.wdl) {
+    if (r.wdl)
         write_pair(po, source, mtc.write ? PairFiles::wdl_and_dtw : PairFiles::wdl_only);
-    } else if (mtc.write) {
-        for (int c = 0; c < source.classes(); ++c) write_mtc_file(po, source, c);
-    }
+    else if (mtc.write)
+        write_pair(po, source, PairFiles::distance_only);
     if (r.wdl || mtc.write) remove_leftovers(o, m);
     if (r.wdl) {
         const std::uint64_t after = pair_bytes(o, m, Metric::wdl);

@@ -342,6 +342,16 @@ std::unique_ptr<PairSource> units_source(const GenerateOptions& o, const PairLay
 }
 
 std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair, PairFiles files) {
+    if (files == PairFiles::distance_only) {
+        std::uint64_t bytes = 0;
+        for (int c = 0; c < pair.classes(); ++c) {
+            const Material x = pair.material(c);
+            const TableFile wdl(table_path(o.dir, o.variant, x.name(), Metric::wdl),
+                                TableIdentity{o.variant, x, Metric::wdl});
+            bytes += write_class_distance(o, pair, c, wdl.header(), write_options(o)).file_size;
+        }
+        return bytes;
+    }
     const Material m = pair.material(0);
     const bool mirror_layout = pair.classes() == 2 && mirror_layout_allowed(o, m);
     if (mirror_layout && choose_by_estimate(o, pair.positions(0)))

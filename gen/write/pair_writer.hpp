@@ -106,8 +106,9 @@ std::unique_ptr<PairSource> units_source(const GenerateOptions& o, const PairLay
 
 // Which of a pair's files write_pair writes: both (the distance file dtw or mtc, as
 // distance_metric says), or the wdl files only (damas recode: the DTW files stay; a wdl header's
-// counts, all that a DTW header takes from it, do not depend on the codec).
-enum class PairFiles { wdl_and_dtw, wdl_only };
+// counts, all that a DTW header takes from it, do not depend on the codec), or the distance
+// files only, given the wdl files on disk (damas recode --mtc-codec).
+enum class PairFiles { wdl_and_dtw, wdl_only, distance_only };
 
 // Writes the pair's table files; returns the bytes written.
 std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair,
