@@ -73,6 +73,10 @@ struct GenerateOptions : ClassSelection {
     // one that compresses smaller; the other's wdl file gets the mirror layout
     // (table/format.hpp): a probe there searches one ply. About halves the wdl bytes.
     bool mirror_wdl = true;
+    // An mtc file whose class's wdl file has the mirror layout gets it too (table/format.hpp):
+    // the class's values and MTC are one ply away, in the stored class. About halves the mtc
+    // bytes; an MTC probe there searches one ply. False: --full-mtc.
+    bool mirror_mtc = true;
     // The wdl files' codec (table/codec.hpp): automatic, or one codec wherever it can code the
     // class; gen/write/wdl_policy.hpp says which layout and codec each class gets, and why.
     WdlCodec wdl_codec = automatic_wdl_codec;

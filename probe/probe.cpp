@@ -267,8 +267,13 @@ struct Tablebase::Impl {
                               Outcome& out) const noexcept;
     template <class R, Mode mode>
     ProbeResult probe(Variant v, const Position& p, bool cached_only) const noexcept;
+    // `searching`: asked by search_mirror_mtc, whose moves must reach a class that holds its
+    // mtc values (a second search is reported corrupt).
     template <class R>
-    ProbeResult probe_distance(Variant v, const Position& p, bool cached_only) const noexcept;
+    ProbeResult probe_distance(Variant v, const Position& p, bool cached_only,
+                               bool searching = false) const noexcept;
+    template <class R>
+    ProbeResult search_mirror_mtc(Variant v, const Position& w, bool cached_only) const noexcept;
 };
 
 // The most pieces of a class of v whose wdl and distance files (dtw or mtc) open as that class's
@@ -554,9 +559,39 @@ ProbeStatus Tablebase::Impl::search_mirror(VariantTables& vt, Material m, const 
     return out.value == Value::unknown ? ProbeStatus::error_corrupt : ProbeStatus::ok;
 }
 
+// The value and MTC of a quiet position w (White to move) whose class's mtc file has the mirror
+// layout (format.hpp): the best over its moves, as verify --deep recomputes it. A move that
+// converts (a man move: w has no capture) counts its own ply, with the value after it; a king
+// move leads to the mirror class, whose mtc file holds the values: 1 ply + the MTC there (1 if
+// the side then to move must capture).
 template <class R>
-ProbeResult Tablebase::Impl::probe_distance(Variant v, const Position& p,
-                                            bool cached_only) const noexcept {
+ProbeResult Tablebase::Impl::search_mirror_mtc(Variant v, const Position& w,
+                                               bool cached_only) const noexcept {
+    MoveList moves;
+    MoveGenerator<R>::generate(w, moves);
+    if (moves.empty()) {
+        const Outcome o = no_move_outcome(v.giveaway);
+        return {ProbeStatus::ok, o.value, 0, Metric::mtc};
+    }
+    BestOutcome best;
+    for (const Move& move : moves) {
+        const Position after = make_move(w, move);
+        const bool converts = move.is_capture() || !(w.kings & bit(move.from));
+        ProbeResult r = converts ? probe<R, Mode::wdl>(v, after, cached_only)
+                                 : probe_distance<R>(v, after, cached_only, true);
+        if (!r.ok()) return {r.status};
+        best.add({r.value, static_cast<std::uint16_t>(converts ? 0 : r.plies)});
+        if (r.value == Value::loss && converts) break;  // a win in 1: none shorter
+    }
+    const Outcome o = best.result();
+    if (o.value == Value::unknown) return {ProbeStatus::error_corrupt};
+    return {ProbeStatus::ok, o.value, o.value == Value::draw ? std::uint16_t{0} : o.plies,
+            Metric::mtc};
+}
+
+template <class R>
+ProbeResult Tablebase::Impl::probe_distance(Variant v, const Position& p, bool cached_only,
+                                            bool searching) const noexcept {
     if (const ProbeStatus s = check_position<R>(p, cap); s != ProbeStatus::ok) return {s};
     VariantTables* vt = tables_of(v);
     if (!vt) return {ProbeStatus::not_in_database};
@@ -570,6 +605,11 @@ ProbeResult Tablebase::Impl::probe_distance(Variant v, const Position& p,
         ProbeStatus status = ProbeStatus::ok;
         mtc = table(*vt, slot, m, Metric::mtc, cached_only, status);
         if (!mtc && status != ProbeStatus::not_in_database) return {status};
+        if (mtc && !mtc->holds_values() && !MoveGenerator<R>::has_capture(p)) {
+            // Mirror layout: one ply into the class that holds the values.
+            if (searching) return {ProbeStatus::error_corrupt};  // both mirror layout
+            return search_mirror_mtc<R>(v, w, cached_only);
+        }
         if (mtc && !MoveGenerator<R>::has_capture(p)) {
             // A quiet position: its value and MTC in the file (format.hpp).
             const std::uint64_t index = slot.index->index(w);

@@ -155,8 +155,8 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
     if (layout > static_cast<std::uint32_t>(Layout::mirror) || (version < 2 && layout != 0))
         fail(what, "unknown layout in header");
     h.layout = static_cast<Layout>(layout);
-    if (h.layout == Layout::mirror && h.metric != Metric::wdl)
-        fail(what, "only wdl tables may have the mirror layout");
+    if (h.layout == Layout::mirror && h.metric != Metric::wdl && h.metric != Metric::mtc)
+        fail(what, "only wdl and mtc tables may have the mirror layout");
     h.positions = le::load<std::uint64_t>(p + o_positions);
     h.blocks = le::load<std::uint64_t>(p + o_blocks);
     h.wins = le::load<std::uint64_t>(p + o_wins);

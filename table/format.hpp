@@ -21,7 +21,7 @@
 //    20    4 u8  x4 material: white men, white kings, black men, black kings
 //    24    4 u32 positions per block P (> 0, a multiple of 4)
 //    28    4 u32 layout (version 2; 0 in version 1): 0 = stored (the values are in the blocks),
-//              1 = mirror (wdl only: no blocks, B = 0; see "Mirror layout" below)
+//              1 = mirror (wdl and mtc only: no blocks, B = 0; see "Mirror layout" below)
 //    32    8 u64 index size N (positions)
 //    40    8 u64 block count B = ceil(N / P)
 //    48    8 u64 wins      (side to move wins; unknown positions excluded)
@@ -87,6 +87,11 @@
 // (captures after the move resolved as always). The dtw files always store both classes, so
 // rule tables, statistics and the generator read distances (and values by their parity) from
 // them. Readers must not assume a wdl file has values: check the layout.
+// An mtc file has the mirror layout too where its class's wdl file has it (unless the folder
+// was made with --full-mtc): then the class's values and MTC are both one ply away, in the
+// stored class's wdl and mtc files (an MTC probe searches its moves: a converting move counts
+// 1 ply, any other 1 + the MTC after it). Its header's counts are the wdl header's. Readers of
+// format version 4 refuse such a file ("only wdl tables may have the mirror layout").
 //
 // Context codec (version 3): only worth it for large classes, where it is a third to two thirds
 // smaller than zstd, at about a millisecond to decode a block of 32 Ki positions (zstd: tens of
@@ -276,7 +281,7 @@ constexpr std::uint64_t table_bytes(std::uint64_t blocks) {
 
 enum class Layout : std::uint32_t {
     stored = 0,  // the values are in the blocks
-    mirror = 1,  // wdl only: no values; they are one ply away in the mirror class (see above)
+    mirror = 1,  // wdl and mtc: no values; they are one ply away in the mirror class (see above)
 };
 
 // The header's codec byte: which codec (table/codec.hpp) codes the blocks.

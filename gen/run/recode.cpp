@@ -17,6 +17,7 @@
 #include "folder/run_record.hpp"
 #include "gen/process/progress.hpp"
 #include "gen/process/threads.hpp"
+#include "gen/store/solved_store.hpp"
 #include "gen/write/pair_writer.hpp"
 #include "gen/write/writer.hpp"
 #include "index/class_index.hpp"
@@ -56,6 +57,38 @@ bool codes_no_capture_values(Codec c) {
     return c == Codec::mtc_context || c == Codec::mtc_wdl;
 }
 
+// The mtc file values of class m, whose mtc file has the mirror layout: each quiet position's
+// value and MTC from its successors (the mirror class's file holds theirs), dtw_unknown where the
+// side to move must capture, as the generator gives them.
+std::vector<std::uint16_t> mtc_values_from_mirror(const GenerateOptions& o, Material m) {
+    const std::filesystem::path folder = o.dir / o.variant.name();
+    SolvedStore store(o.variant, o.dir);
+    store.set_distance_metric([&folder](Material c) {
+        return std::filesystem::exists(folder / (c.name() + ".dtw")) ? Metric::dtw : Metric::mtc;
+    });
+    store.add_from_files(m);
+    const ClassIndex index(o.variant.info().board, m);
+    std::vector<std::uint16_t> values(index.size());
+    dispatch(o.variant.base, [&](auto rules) {
+        using R = decltype(rules);
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096),
+                          [&](const auto& r) {
+                              index.for_each_position(
+                                  r.begin(), r.end(), [&](std::uint64_t i, const Position& p) {
+                                      if (MoveGenerator<R>::has_capture(p)) {
+                                          values[i] = dtw_unknown;
+                                          return;
+                                      }
+                                      const Outcome v = store.stored(p);
+                                      values[i] = v.value == Value::draw
+                                                      ? mtc_draw
+                                                      : mtc_encode(v.value == Value::win, v.plies);
+                                  });
+                          });
+    });
+    return values;
+}
+
 // A pair as the writer reads it, from the classes' distance files (DTW or MTC: the folder's
 // metric of the class). DTW: the wdl values only, read from the file when asked. MTC: both
 // classes' values held from the start, read before any file of the pair is written (an
@@ -78,6 +111,10 @@ class DistanceFilesSource : public PairSource {
         }
         if (metric != Metric::mtc) return;
         for (std::size_t c = 0; c < materials_.size(); ++c) {
+            if (!files_[c]->holds_values()) {  // the mirror layout: from the other class's
+                held_.push_back(mtc_values_from_mirror(o, materials_[c]));
+                continue;
+            }
             std::vector<std::uint16_t>& values = held_.emplace_back(files_[c]->size());
             files_[c]->read_all(values);
             if (!codes_no_capture_values(files_[c]->header().codec))
@@ -89,7 +126,14 @@ class DistanceFilesSource : public PairSource {
     int classes() const override { return static_cast<int>(materials_.size()); }
     Material material(int c) const override { return materials_[c]; }
     std::uint64_t positions(int c) const override { return files_[c]->size(); }
-    Codec codec(int c) const { return files_[c]->header().codec; }
+    // The codec of the pair's mtc values (a file in the mirror layout has none of its own).
+    Codec codec() const {
+        for (const auto& f : files_)
+            if (f->holds_values()) return f->header().codec;
+        return files_[0]->header().codec;
+    }
+    // Whether class c's distance file has the mirror layout.
+    bool mirrored(int c) const { return !files_[c]->holds_values(); }
     ClassWdl wdl(int c) const override {
         std::vector<std::uint16_t> read;
         if (metric_ != Metric::mtc) {
@@ -252,10 +296,25 @@ struct MtcRecode {
     Codec codec;
     bool write;
 };
-MtcRecode mtc_recode(const RecodeOptions& r, Codec now) {
+// Also written again where its layout changes (GenerateOptions::mirror_mtc): with the wdl files
+// whenever those are written and an mtc file may have the mirror layout; else where a class's
+// mtc layout is not the one its wdl file and the options ask for.
+MtcRecode mtc_recode(const RecodeOptions& r, const GenerateOptions& o,
+                     const DistanceFilesSource& source) {
+    const Codec now = source.codec();
     const Codec target = r.mtc ? r.gen.mtc_codec : now;
     const bool reads_wdl = now == Codec::mtc_wdl || target == Codec::mtc_wdl;
-    return {target, target != now || (r.wdl && reads_wdl)};
+    bool any_mirrored = false, layout_changes = false;
+    for (int c = 0; c < source.classes(); ++c) {
+        const Material m = source.material(c);
+        const bool wdl_mirrored =
+            !TableFile(path_of(o, m, Metric::wdl), TableIdentity{o.variant, m, Metric::wdl})
+                 .holds_values();
+        any_mirrored = any_mirrored || source.mirrored(c);
+        layout_changes = layout_changes || source.mirrored(c) != (o.mirror_mtc && wdl_mirrored);
+    }
+    const bool with_wdl = r.wdl && (reads_wdl || o.mirror_mtc || any_mirrored);
+    return {target, target != now || with_wdl || (!r.wdl && layout_changes)};
 }
 
 // The pair's files written again as the options ask; the line reports it.
@@ -273,9 +332,9 @@ void recode_pair(const RecodeOptions& r, const GenerateOptions& o, Material m, M
     const DistanceFilesSource source(o, m, metric);
     for (int c = 0; c < source.classes(); ++c) s.positions += source.positions(c);
     s.classes += source.classes();
-    // Both classes of a pair written by gen have one codec; the first's decides.
+    // Both classes of a pair written by gen have one codec.
     const MtcRecode mtc =
-        metric == Metric::mtc ? mtc_recode(r, source.codec(0)) : MtcRecode{o.mtc_codec, false};
+        metric == Metric::mtc ? mtc_recode(r, o, source) : MtcRecode{o.mtc_codec, false};
     GenerateOptions po = o;
     po.mtc_codec = mtc.codec;
     const std::uint64_t wdl_before = pair_bytes(o, m, Metric::wdl);

@@ -42,7 +42,8 @@ namespace damas {
 class Progress;
 
 struct RecodeOptions {
-    // variant, dir, threads, durable, wdl_codec, mirror_wdl and large_class_positions are used.
+    // variant, dir, threads, durable, wdl_codec, mirror_wdl, mirror_mtc and
+    // large_class_positions are used.
     GenerateOptions gen;
     // These classes and their mirrors; empty: every class that has a DTW or an MTC file.
     std::vector<Material> only;

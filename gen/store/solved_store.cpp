@@ -233,6 +233,7 @@ void SolvedStore::load(Material m) {
     ++classes_loaded_;
     if (load_solved_file(m)) return void(++classes_from_solved_files_);
     std::unique_ptr<const SolvedClass::Files> files = open_files(m);
+    if (files->mirrored) return load_mirrored(m);
     if (values_only_) return load_values(m, *files);
     // Looked up at random by the pairs that capture or crown into this class.
     std::vector<std::uint16_t> outcomes = huge_vector<std::uint16_t>(files->distance->size());
@@ -390,6 +391,7 @@ std::unique_ptr<const SolvedClass::Files> SolvedStore::open_files(Material m) co
     auto wdl = std::make_unique<TableFile>(table_path(dir_, variant_, m.name(), Metric::wdl),
                                            TableIdentity{variant_, m, Metric::wdl});
     if (wdl->holds_values()) files->wdl = std::move(wdl);
+    files->mirrored = !files->distance->holds_values();
     files->giveaway = variant_.giveaway;
     files->values_only = values_only_;
     return files;
@@ -403,7 +405,62 @@ void SolvedStore::open(Material m) {
                   false,
                   false,
                   open_files(m)};
+    // No file holds its values: worked out whole instead (a lookup would search one ply).
+    if (c.files->mirrored) return load_mirrored(m);
     by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
+}
+
+// What a search of m's moves reads: its mirror, whose files must hold the values (else the search
+// would never end), every class one move from m or from its mirror (a king move of m leads to
+// its mirror, whose positions may capture) and what their captures reach.
+void SolvedStore::load_for_search(Material m) {
+    const Material mirror = m.mirrored();
+    const Metric metric = distance_metric(mirror);
+    const std::filesystem::path path = table_path(dir_, variant_, mirror.name(), metric);
+    if (!TableFile(path, TableIdentity{variant_, mirror, metric}).holds_values())
+        throw Error(path.string() + ": the mtc files of " + m.name() + " and " + mirror.name() +
+                    " both have the mirror layout: neither holds the values (regenerate them)");
+    add_from_files(mirror);
+    for (const Material side : {m, mirror}) {
+        const StoreNeeds needs = store_needs(side);
+        for (const auto* set : {&needs.complete, &needs.quiet})
+            for (const Material c : *set) add_from_files(c);
+    }
+}
+
+void SolvedStore::load_mirrored(Material m) {
+    load_for_search(m);
+    const Metric metric = distance_metric(m);
+    SolvedClass c{
+        m, std::make_unique<ClassIndex>(variant_.info().board, m), {}, {}, false, false, nullptr};
+    const std::uint64_t n = c.index->size();
+    if (values_only_) {
+        c.values = huge_vector<std::uint8_t>(value_bytes(n));
+        c.values_only = true;
+    } else {
+        c.outcomes = huge_vector<std::uint16_t>(n);
+    }
+    // A byte of values (4 positions) at a time, so that no two threads write one byte.
+    const std::uint64_t step = c.values_only ? 4 : 1;
+    dispatch(variant_.base, [&](auto rules) {
+        using R = decltype(rules);
+        tbb::parallel_for(
+            tbb::blocked_range<std::uint64_t>(0, (n + step - 1) / step, 4096), [&](const auto& r) {
+                c.index->for_each_position(step * r.begin(), std::min(n, step * r.end()),
+                                           [&](std::uint64_t i, const Position& p) {
+                                               // A fill value where the side to move must capture,
+                                               // as in the files.
+                                               Outcome o{Value::draw, 0};
+                                               if (!MoveGenerator<R>::has_capture(p))
+                                                   o = from_successors<R>(p, metric);
+                                               if (c.values_only)
+                                                   put_value(c.values.data(), i, o.value);
+                                               else
+                                                   c.outcomes[i] = pack_outcome(o);
+                                           });
+            });
+    });
+    keep(std::move(c));
 }
 
 }  // namespace damas

@@ -79,6 +79,10 @@ struct SolvedClass {
         // Only the values are read (plies 0): the distance file only where the wdl file holds
         // no value for the position.
         bool values_only = false;
+        // The distance file has the mirror layout too (an mtc file: table/format.hpp): no file
+        // holds a value, so the class is never read through but worked out whole from its
+        // mirror (SolvedStore::load_mirrored).
+        bool mirrored = false;
         // The outcome load() would hold at `index` (a fill value at capture positions). Throws
         // Error naming the file if a block cannot be read.
         Outcome read(std::uint64_t index, BlockCache& cache) const;
@@ -187,6 +191,36 @@ class SolvedStore {
                                   [this](const Position& q) { return stored(q); });
     }
 
+    // The outcome after move mv of p as the distance of p's class counts it: as looked up for
+    // dtw; for mtc, a conversion (a capture or a man move) counts its own ply only (plies 0 after
+    // it), and a position that must capture converts at once (MTC 1), where lookup() would have
+    // searched its captures for a distance.
+    template <class R>
+    Outcome lookup_after(const Position& p, const Move& mv, Metric metric) const {
+        const Position q = make_move(p, mv);
+        Outcome after = lookup<R>(q);
+        if (metric != Metric::mtc || after.value == Value::draw) return after;
+        if (mv.is_capture() || !(p.kings & bit(mv.from)))
+            after.plies = 0;
+        else if (q.of(q.side) && MoveGenerator<R>::has_capture(q))
+            after.plies = 1;
+        return after;
+    }
+    // p's outcome from its successors (a game over where it has no move): what a quiet
+    // position's value and distance must be (verify --deep), and how a class whose files hold
+    // none (the mtc mirror layout) is read.
+    template <class R>
+    Outcome from_successors(const Position& p, Metric metric) const {
+        MoveList moves;
+        MoveGenerator<R>::generate(p, moves);
+        if (moves.empty()) return no_move_outcome(variant_.giveaway);
+        BestOutcome best;
+        for (const Move& mv : moves) best.add(lookup_after<R>(p, mv, metric));
+        Outcome o = best.result();
+        if (o.value == Value::draw) o.plies = 0;
+        return o;
+    }
+
     // Where lookup() would read p's outcome (at: a packed outcome, or the byte of a value and its
     // shift), or the outcome itself (packed) when no stored value gives it: lets a caller
     // prefetch a batch of them before reading them. Trivial: batches are made in hot loops.
@@ -232,6 +266,10 @@ class SolvedStore {
     }
     void load(Material m);
     void load_values(Material m, const SolvedClass::Files& files);
+    // A class whose files hold no value (Files::mirrored): loads its mirror and what its moves
+    // and their captures reach, then each quiet position from its successors.
+    void load_mirrored(Material m);
+    void load_for_search(Material m);
     // Keeps a class as it is held, and writes its solved class file if that is asked.
     void keep(SolvedClass c);
     void open(Material m);

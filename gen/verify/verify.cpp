@@ -45,25 +45,9 @@ std::vector<std::filesystem::path> variant_folders(const std::filesystem::path& 
     return folders;
 }
 
-// The outcome after move mv of p for the distance of p's class: as stored for dtw; for mtc, a
-// conversion (a capture or a man move) counts its own ply only (plies 0 after it), and a
-// position that must capture converts at once (MTC 1), where the store would have searched
-// its captures for a distance.
-template <class R>
-Outcome outcome_after(const Position& p, const Move& mv, Metric metric, const SolvedStore& store) {
-    const Position q = make_move(p, mv);
-    Outcome after = store.lookup<R>(q);
-    if (metric != Metric::mtc || after.value == Value::draw) return after;
-    if (mv.is_capture() || !(p.kings & bit(mv.from)))
-        after.plies = 0;
-    else if (q.of(q.side) && MoveGenerator<R>::has_capture(q))
-        after.plies = 1;
-    return after;
-}
-
 // Recomputes every quiet position of class m from the outcomes after each move, and checks the
 // win/draw/loss counts of its wdl header (the only content of a mirror-layout file). The
-// distance is the class's: its DTW, or its MTC (outcome_after).
+// distance is the class's: its DTW, or its MTC (SolvedStore::lookup_after).
 template <class R>
 void deep_check(const Variant& v, Material m, const SolvedStore& store, Collector& out) {
     const Metric metric = store.distance_metric(m);
@@ -83,13 +67,7 @@ void deep_check(const Variant& v, Material m, const SolvedStore& store, Collecto
             if (stored.value != Value::unknown)
                 counts[static_cast<int>(stored.value)].fetch_add(1, std::memory_order_relaxed);
             Outcome expected = material_outcome<R>(p, v.giveaway);
-            if (expected.value == Value::unknown) {
-                MoveList moves;
-                MoveGenerator<R>::generate(p, moves);
-                BestOutcome best;
-                for (const Move& mv : moves) best.add(outcome_after<R>(p, mv, metric, store));
-                expected = moves.empty() ? no_move_outcome(v.giveaway) : best.result();
-            }
+            if (expected.value == Value::unknown) expected = store.from_successors<R>(p, metric);
             checked.fetch_add(1, std::memory_order_relaxed);
             if (expected.value == Value::draw) expected.plies = 0;
             if (stored == expected) continue;

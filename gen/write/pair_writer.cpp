@@ -35,16 +35,26 @@ bool wdl_holds_values(const GenerateOptions& o, Material m) {
     return TableFile(table_path(o.dir, o.variant, m.name(), Metric::wdl)).holds_values();
 }
 
+// Whether a complete class's mtc file (if it has one) has the layout these options write: the
+// mirror layout where its wdl file has it and mirror_mtc, else its values.
+bool distance_layout_as_asked(const GenerateOptions& o, Material m) {
+    if (distance_metric(o, m) != Metric::mtc) return true;
+    const bool mirrored = o.mirror_mtc && !wdl_holds_values(o, m);
+    return TableFile(table_path(o.dir, o.variant, m.name(), Metric::mtc)).holds_values() !=
+           mirrored;
+}
+
 }  // namespace
 
 // The pair's files are complete and in the layout a run with these options writes.
 bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
     const Material mirror = m.mirrored();
     if (!files_complete(o, m, positions)) return false;
-    if (m == mirror) return wdl_holds_values(o, m);
+    if (m == mirror) return wdl_holds_values(o, m) && distance_layout_as_asked(o, m);
     if (!files_complete(o, mirror, positions)) return false;  // a mirror has the same size
     const int stored = (wdl_holds_values(o, m) ? 1 : 0) + (wdl_holds_values(o, mirror) ? 1 : 0);
-    return stored == (mirror_layout_allowed(o, m) ? 1 : 2);
+    return stored == (mirror_layout_allowed(o, m) ? 1 : 2) && distance_layout_as_asked(o, m) &&
+           distance_layout_as_asked(o, mirror);
 }
 namespace {
 
@@ -253,15 +263,38 @@ TableHeader write_class_wdl(const GenerateOptions& o, Material m, const ClassWdl
     return write_wdl_with(o, m, wdl, counts, coding, wdl_path, wo);
 }
 
+// Whether class m's distance file gets the mirror layout: an mtc file whose class's wdl file
+// has it (GenerateOptions::mirror_mtc).
+bool distance_mirrored(const GenerateOptions& o, Material m, const TableHeader& wdl) {
+    return distance_metric(o, m) == Metric::mtc && o.mirror_mtc && wdl.layout == Layout::mirror;
+}
+
+// Reads class c's distances through without coding them: a pair in units hands each class's
+// outcomes to its solved class file as they stream by (units_source's `solved`).
+void stream_distance(const PairSource& source, int c, Metric metric) {
+    source.with_distance(c, metric, [&](const DtwValues& values) {
+        std::vector<std::uint16_t> block(format::dtw_positions_per_block);
+        const std::uint64_t n = source.positions(c);
+        for (std::uint64_t first = 0; first < n; first += block.size())
+            values(first, std::span(block).first(std::min<std::uint64_t>(block.size(), n - first)));
+    });
+}
+
 // Class c's distance file (dtw or mtc: distance_metric), its header's counts taken from its wdl
 // header. An mtc file of a codec that reads its class's wdl file (mtc-wdl) is written after it,
 // and write_distance_table reads it as its readers will (none of its values where it has the
-// mirror layout).
+// mirror layout). Where the wdl file has the mirror layout, so does the mtc file
+// (distance_mirrored): its header alone.
 TableHeader write_class_distance(const GenerateOptions& o, const PairSource& source, int c,
                                  const TableHeader& wdl, WriteOptions wo) {
     wo.counts_from = &wdl;
     const Material m = source.material(c);
     const Metric metric = distance_metric(o, m);
+    if (distance_mirrored(o, m, wdl)) {
+        stream_distance(source, c, metric);
+        return write_mirror_table(table_path(o.dir, o.variant, m.name(), metric),
+                                  table_info(o.variant, m), metric, wdl, o.durable);
+    }
     TableHeader h;
     source.with_distance(c, metric, [&](const DtwValues& values) {
         h = write_distance_table(table_path(o.dir, o.variant, m.name(), metric),
@@ -317,9 +350,9 @@ std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource&
 // Of a pair's two full wdl files (at their candidate paths), moves the smaller to its table
 // path and writes the other class's file in the mirror layout (the second class on a tie, so the
 // bytes are the same on every run). A run killed in between leaves a pair that pair_complete()
-// rejects. Returns the bytes saved.
+// rejects. Returns the bytes saved; `written` then holds the headers of the files in place.
 std::uint64_t apply_mirror_layout(const GenerateOptions& o, const PairSource& pair,
-                                  const WrittenClass* written) {
+                                  WrittenClass* written) {
     const int drop = written[0].wdl.file_size < written[1].wdl.file_size ? 1 : 0;
     const Material kept = pair.material(1 - drop), mirrored = pair.material(drop);
     std::filesystem::rename(candidate_path(o, kept),
@@ -327,7 +360,9 @@ std::uint64_t apply_mirror_layout(const GenerateOptions& o, const PairSource& pa
     const TableHeader h =
         write_wdl_mirror_table(table_path(o.dir, o.variant, mirrored.name(), Metric::wdl),
                                table_info(o.variant, mirrored), written[drop].wdl, o.durable);
-    return written[drop].wdl.file_size - h.file_size;
+    const std::uint64_t saved = written[drop].wdl.file_size - h.file_size;
+    written[drop].wdl = h;
+    return saved;
 }
 
 }  // namespace

@@ -26,15 +26,15 @@ TableHeader write_wdl_table(const std::filesystem::path& path, const TableInfo& 
     return write_table(path, info, values, options, Metric::wdl);
 }
 
-TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
-                                   const TableHeader& counts, bool durable) {
+TableHeader write_mirror_table(const std::filesystem::path& path, const TableInfo& info,
+                               Metric metric, const TableHeader& counts, bool durable) {
     TableHeader h;
     h.variant = info.variant;
     h.material = info.material;
-    h.metric = Metric::wdl;
+    h.metric = metric;
     h.generator = info.generator;
     h.layout = Layout::mirror;
-    h.positions_per_block = format::wdl_positions_per_block;
+    h.positions_per_block = format::default_positions_per_block(metric);
     h.positions = counts.positions;
     h.blocks = 0;
     h.wins = counts.wins, h.draws = counts.draws;

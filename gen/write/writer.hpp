@@ -98,10 +98,14 @@ std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info,
 // The header of the wdl table of these values without writing it: its win/draw/loss/unknown
 // counts and positions, for write_wdl_mirror_table and WriteOptions::counts_from.
 TableHeader wdl_table_counts(const TableInfo& info, std::span<const std::uint8_t> values);
-// A wdl table in the mirror layout (format.hpp): the header alone, with the positions and the
-// win/draw/loss/unknown counts of `counts` (the class's full table, as written or computed).
-TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
-                                   const TableHeader& counts, bool durable = true);
+// A wdl or mtc table in the mirror layout (format.hpp): the header alone, with the positions and
+// the win/draw/loss/unknown counts of `counts` (the class's full table, as written or computed).
+TableHeader write_mirror_table(const std::filesystem::path& path, const TableInfo& info,
+                               Metric metric, const TableHeader& counts, bool durable = true);
+inline TableHeader write_wdl_mirror_table(const std::filesystem::path& path, const TableInfo& info,
+                                          const TableHeader& counts, bool durable = true) {
+    return write_mirror_table(path, info, Metric::wdl, counts, durable);
+}
 // The counts, the codec's writer and the estimate, for values read in passes instead of held (a
 // pair solved in units streams its classes from the unit files): passes() opens a pass, whose
 // values(first, out) fills out with positions [first, first + out.size()), called for

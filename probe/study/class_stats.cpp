@@ -22,16 +22,22 @@ Metric distance_of(Variant v, const std::filesystem::path& dir, Material m) {
 
 // Each position's value and plies as the files store them: of dtw (values from the wdl file,
 // its mirror and half layouts resolved by the dtw's parity), or of mtc (whose values give the
-// outcome whatever the wdl file's layout). Capture positions hold none.
+// outcome whatever the wdl file's layout). Capture positions hold none. An mtc file in the mirror
+// layout holds none at all: every position is probed (one ply into the mirror class).
 struct StoredValues {
     std::vector<std::uint8_t> values;
     std::vector<std::uint16_t> plies;
+    bool probed = false;
 };
 
 StoredValues stored_values(Variant v, const std::filesystem::path& dir, Material m, Metric distance,
                            std::uint64_t size) {
     const TableFile file(table_path(dir, v, m.name(), distance), {v, m, distance});
     StoredValues out;
+    if (!file.holds_values()) {
+        out.probed = true;
+        return out;
+    }
     out.plies.resize(size);
     file.read_all(out.plies);
     if (distance == Metric::dtw) {
@@ -60,8 +66,9 @@ ClassStats walk_class(Variant v, const std::filesystem::path& dir, Material m,
     std::priority_queue<Kept, std::vector<Kept>, std::greater<>> longest;
     index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
         // Stored positions straight from the arrays; capture and rule-ended ones by a probe.
-        Outcome o{static_cast<Value>(stored.values[i]), stored.plies[i]};
-        if (MoveGenerator<R>::has_capture(p) ||
+        Outcome o;
+        if (!stored.probed) o = {static_cast<Value>(stored.values[i]), stored.plies[i]};
+        if (stored.probed || MoveGenerator<R>::has_capture(p) ||
             material_outcome<R>(p, v.giveaway).value != Value::unknown) {
             const ProbeResult r = probe(p);
             o = {r.value, r.plies};

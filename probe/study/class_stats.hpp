@@ -54,9 +54,9 @@ struct ClassStats {
 void refuse_mtc(const std::filesystem::path& dir, Variant v, Material m, const char* what);
 
 // Walks class m of variant v in dir. `probe` gives the value and distance (of the class's own
-// metric: Tablebase::probe_distance) of a capture or rule-ended position (and throws Error when
-// it cannot). Keeps up to `keep_longest` longest wins. Throws
-// Error when a file is missing or damaged.
+// metric: Tablebase::probe_distance) of a capture or rule-ended position, and of every position
+// of a class whose mtc file has the mirror layout (and throws Error when it cannot). Keeps up to
+// `keep_longest` longest wins. Throws Error when a file is missing or damaged.
 ClassStats class_stats(Variant v, const std::filesystem::path& dir, Material m,
                        const std::function<ProbeResult(const Position&)>& probe,
                        int keep_longest = 0);

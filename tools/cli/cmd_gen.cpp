@@ -36,6 +36,7 @@ struct RecodeFlags {
     std::string dtw_codec;  // empty: the dtw files are left as they are
     std::string mtc_codec;  // empty: the mtc files keep their codec
     bool full_wdl = false;
+    bool full_mtc = false;
     int threads = 0;
     bool no_sync = false;
     bool quiet = false;
@@ -49,6 +50,7 @@ void run_recode(const RecodeFlags& f) {
     r.gen.threads = checked_threads(f.threads);
     r.gen.durable = !f.no_sync;
     r.gen.mirror_wdl = !f.full_wdl;
+    r.gen.mirror_mtc = !f.full_mtc;
     // The wdl files unless only the distance files' codecs are asked.
     r.wdl = !f.wdl_codec.empty() || (f.dtw_codec.empty() && f.mtc_codec.empty());
     r.gen.wdl_codec = wdl_codec_option(f.wdl_codec.empty() ? "auto" : f.wdl_codec);
@@ -202,6 +204,8 @@ void add_gen_commands(CLI::App& app) {
                        "file is written again with its wdl file whenever that is)");
     recode->add_flag("--full-wdl", ro.full_wdl,
                      "Write the wdl values of both classes of each pair (as gen --full-wdl)");
+    recode->add_flag("--full-mtc", ro.full_mtc,
+                     "Write the mtc values of both classes of each pair (as gen --full-mtc)");
     recode->add_option("--threads,-t", ro.threads, "Threads (default: all cores)");
     recode->add_flag("--no-sync", ro.no_sync, "Do not fsync each file and its folder");
     recode->add_flag("--quiet,-q", ro.quiet, "No progress output");

@@ -183,6 +183,10 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
                   "Write the wdl values of both classes of each pair: probes never search, "
                   "about twice the wdl bytes (default: one class per pair, the other's file in "
                   "the mirror layout)");
+    gen->add_flag("--full-mtc", g.full_mtc,
+                  "With --metric mtc, write the mtc values of both classes of each pair: MTC "
+                  "probes never search (default: where a class's wdl file has the mirror "
+                  "layout, its mtc file has it too)");
     gen->add_option("--wdl-codec", g.wdl_codec, wdl_codec_help);
     gen->add_option("--dtw-codec", g.dtw_codec, dtw_codec_help);
     gen->add_option("--mtc-codec", g.mtc_codec,
@@ -251,6 +255,7 @@ GenerateOptions generate_options(const GenFlags& o) {
     g.threads = o.plan ? o.threads : checked_threads(o.threads);
     g.max_per_side = o.max_per_side;
     g.mirror_wdl = !o.full_wdl;
+    g.mirror_mtc = !o.full_mtc;
     g.durable = !o.no_sync;
     g.wdl_codec = wdl_codec_option(o.wdl_codec);
     if (!o.dtw_codec.empty()) g.distance_codec = dtw_codec_option(o.dtw_codec);

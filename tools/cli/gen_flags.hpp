@@ -29,6 +29,7 @@ struct RunFlags {
 
 struct GenFlags : RunFlags {
     bool full_wdl = false;
+    bool full_mtc = false;
     std::string wdl_codec = "auto";
     std::string dtw_codec;  // empty: default_codec(Metric::dtw)
     std::string mtc_codec;  // empty: default_codec(Metric::mtc)
