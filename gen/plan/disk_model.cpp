@@ -9,9 +9,11 @@ namespace damas {
 namespace {
 
 // Bits a position of the files of the classes of one board, kind and number of pieces, with the
-// default codecs (wdl: automatic and the mirror layout; dtw: zstd-planes; mtc: mtc-wdl), summed
-// over the classes of that row in the run named (`damas info --json`, bytes over positions;
-// docs/performance.md, "Disk model"). Nothing: not measured (the row below it serves).
+// default codecs and layouts (wdl: automatic and the mirror layout; dtw: zstd-planes; mtc:
+// mtc-wdl and the mirror layout, the runs' mtc files recoded with `damas recode --mtc-codec
+// mtc-wdl`), summed over the classes of that row in the run named (`damas info --json`, bytes
+// over positions; docs/performance.md, "Disk model"). Nothing: not measured (the row below it
+// serves).
 struct MeasuredBits {
     int board_width;
     bool kings_only;
@@ -23,31 +25,32 @@ struct MeasuredBits {
 // clang-format off
 constexpr std::array measured_rows{
     // 8x8: english 2-6, a run of each metric.
-    MeasuredBits{8, false, 2, 3.2853, 5.0064, 3.0032, "english 2-6"},
+    MeasuredBits{8, false, 2, 3.2853, 5.0064, 2.7019, "english 2-6"},
     MeasuredBits{8, true, 2, 3.5565, 4.9919, 3.0242, "english 2-6"},
-    MeasuredBits{8, false, 3, 0.1562, 2.4194, 0.2772, "english 2-6"},
-    MeasuredBits{8, true, 3, 0.1839, 2.5785, 2.9659, "english 2-6"},
-    MeasuredBits{8, false, 4, 0.1355, 1.8767, 0.1744, "english 2-6"},
-    MeasuredBits{8, true, 4, 0.1662, 1.5095, 0.9182, "english 2-6"},
-    MeasuredBits{8, false, 5, 0.0412, 2.7901, 0.2588, "english 2-6"},
-    MeasuredBits{8, true, 5, 0.0258, 2.7433, 2.2530, "english 2-6"},
-    MeasuredBits{8, false, 6, 0.0415, 2.1091, 0.1657, "english 2-6"},
-    MeasuredBits{8, true, 6, 0.0225, 1.6487, 0.4650, "english 2-6"},
+    MeasuredBits{8, false, 3, 0.1562, 2.4194, 0.1789, "english 2-6"},
+    MeasuredBits{8, true, 3, 0.1839, 2.5785, 1.5825, "english 2-6"},
+    MeasuredBits{8, false, 4, 0.1355, 1.8767, 0.0541, "english 2-6"},
+    MeasuredBits{8, true, 4, 0.1662, 1.5095, 0.5190, "english 2-6"},
+    MeasuredBits{8, false, 5, 0.0412, 2.7901, 0.1039, "english 2-6"},
+    MeasuredBits{8, true, 5, 0.0258, 2.7433, 1.1103, "english 2-6"},
+    MeasuredBits{8, false, 6, 0.0415, 2.1091, 0.0685, "english 2-6"},
+    MeasuredBits{8, true, 6, 0.0225, 1.6487, 0.2268, "english 2-6"},
     // english 2-7, the whole set's wdl and dtw (zstd-planes, recoded), nearly all of it classes
     // with men.
     MeasuredBits{8, false, 7, 0.0252, 2.615, std::nullopt, "english 2-7"},
-    // english 0404, 0304 and 0403 (`gen -c 0404 --metric mtc`): mtc of the three, wdl of 0404
-    // (its own mirror, stored whole: errs high).
+    // english 0404, 0304 and 0403 (`gen -c 0404 --metric mtc`): mtc of the three before the mtc
+    // mirror layout (0304 or 0403 would have none: errs high), wdl of 0404 (its own mirror,
+    // stored whole: errs high).
     MeasuredBits{8, true, 8, 0.065, std::nullopt, 0.512, "english 0404"},
     // 10x10: international 2-5, a run of each metric.
-    MeasuredBits{10, false, 2, 1.4486, 3.0586, 1.1622, "international 2-5"},
+    MeasuredBits{10, false, 2, 1.4486, 3.0586, 1.0658, "international 2-5"},
     MeasuredBits{10, true, 2, 1.1135, 1.1298, 0.9371, "international 2-5"},
-    MeasuredBits{10, false, 3, 0.0966, 1.0778, 0.1869, "international 2-5"},
-    MeasuredBits{10, true, 3, 0.0714, 0.4388, 0.1861, "international 2-5"},
-    MeasuredBits{10, false, 4, 0.0755, 0.8809, 0.1598, "international 2-5"},
-    MeasuredBits{10, true, 4, 0.0805, 0.6506, 0.2181, "international 2-5"},
-    MeasuredBits{10, false, 5, 0.0342, 1.0871, 0.1893, "international 2-5"},
-    MeasuredBits{10, true, 5, 0.0079, 0.7836, 0.3603, "international 2-5"},
+    MeasuredBits{10, false, 3, 0.0966, 1.0778, 0.0662, "international 2-5"},
+    MeasuredBits{10, true, 3, 0.0714, 0.4388, 0.0500, "international 2-5"},
+    MeasuredBits{10, false, 4, 0.0755, 0.8809, 0.0317, "international 2-5"},
+    MeasuredBits{10, true, 4, 0.0805, 0.6506, 0.0250, "international 2-5"},
+    MeasuredBits{10, false, 5, 0.0342, 1.0871, 0.0511, "international 2-5"},
+    MeasuredBits{10, true, 5, 0.0079, 0.7836, 0.1549, "international 2-5"},
     // international 2-6, the whole set's wdl and dtw, nearly all of it 6-piece classes with men.
     MeasuredBits{10, false, 6, 0.0329, 1.103, std::nullopt, "international 2-6"},
 };
@@ -56,9 +59,14 @@ constexpr std::array measured_rows{
 // The other codecs' bytes against the defaults', measured on the same files: mtc-context,
 // zstd-planes and zstd against mtc-wdl (english 2-5 / international 2-4; zstd taken as
 // zstd-planes times dtw's factor), zstd against zstd-planes for dtw (english 2-7's files
-// recoded), both classes' wdl values against the mirror layout (the option's own figure).
+// recoded), both classes' wdl values against the mirror layout (the option's own figure), both
+// classes' mtc values against the mirror layout (english 2-6 / international 2-5: 58,561,200 /
+// 24,532,322 bytes and 39,407,228 / 11,030,970; --full-wdl stores both anyway).
 constexpr double dtw_zstd_factor = 1.195;
 constexpr double full_wdl_factor = 2.0;
+double full_mtc_factor(const BoardSpec& board) {
+    return board.width == 10 ? 3.572 : 2.387;
+}
 double mtc_codec_factor(const BoardSpec& board, Codec codec) {
     const bool ten = board.width == 10;
     switch (codec) {
@@ -105,7 +113,8 @@ TableBits table_bits_per_position(const BoardSpec& board, Material m, const Gene
                (o.mirror_wdl ? 1.0 : full_wdl_factor);
     if (distance_metric(o, m) == Metric::mtc)
         bits.distance = bits_of(board, kings_only, m.pieces(), &MeasuredBits::mtc) *
-                        mtc_codec_factor(board, o.mtc_codec);
+                        mtc_codec_factor(board, o.mtc_codec) *
+                        (o.mirror_wdl && o.mirror_mtc ? 1.0 : full_mtc_factor(board));
     else
         bits.distance = bits_of(board, kings_only, m.pieces(), &MeasuredBits::dtw) *
                         (o.distance_codec == Codec::zstd ? dtw_zstd_factor : 1.0);

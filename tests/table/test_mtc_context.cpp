@@ -142,13 +142,15 @@ TEST(MtcContext, CorruptBlocksAreRefused) {
     EXPECT_GT(refused, 100);
 }
 
-// An english 2-4 --metric mtc run (default codec), made once.
+// An english 2-4 --metric mtc --full-mtc run (default codec; every class's mtc values, the
+// mirror-layout classes' coded without wdl values), made once.
 const std::filesystem::path& mtc_folder() {
     static ScratchDir dir("mtc-context-db");
     static const bool made = [] {
         GenerateOptions o = test::generate_options(mtc_english, 4, dir.path);
         o.durable = false;
         o.metric = Metric::mtc;
+        o.mirror_mtc = false;
         test::generate_quietly(o);
         return true;
     }();

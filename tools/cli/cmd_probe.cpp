@@ -266,10 +266,12 @@ std::string hex64(std::uint64_t x) {
     return buf;
 }
 
-// What `info` says of a file's codec: nothing for the generator's default (default_codec).
+// What `info` says of a file's codec: nothing for the generator's default (default_codec), nor
+// for a file in the mirror layout (no block to code).
 std::string codec_note(const TableHeader& h) {
     const BlockCodec& codec = block_codec(h.codec);
     std::string note;
+    if (h.layout == Layout::mirror) return note;
     if (h.codec != default_codec(h.metric)) note += std::string(codec.name()) + " codec, ";
     if (h.half) note += "half layout (odd positions searched), ";
     if (codec.reads_wdl()) note += "read with its class's .wdl file, ";
