@@ -27,7 +27,9 @@
 // capture; the probe resolves those positions by searching the captures (table/outcome.hpp).
 // A WDL file in the mirror layout (format.hpp) stores no value at all: a WDL probe of its class
 // searches one ply into the mirror class (about 1.7 times the average cost); a DTW probe reads
-// the value from the DTW's parity.
+// the value from the DTW's parity. An MTC file in the mirror layout (a --metric mtc folder's
+// classes whose WDL file has it) stores none either: probe_distance searches one ply too, a
+// man move counting 1 and a king move 1 + the MTC after it.
 //
 // Thread safety: every member function (refresh and set_retry_delay too) may be called from any
 // number of threads at once on one handle; construction and destruction may not overlap any
