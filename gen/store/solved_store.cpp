@@ -184,14 +184,21 @@ bool SolvedStore::load_solved_file(Material m) {
 void SolvedStore::drop(Material m) {
     by_key_[key(m)] = nullptr;
     classes_.erase(m);
+    // A class read through whose lookups search into m goes too: it opens again with what it
+    // reads when next loaded.
+    std::vector<Material> searching;
+    for (const auto& [c, held] : classes_)
+        if (held.files && held.files->mirrored && search_reads(c).count(m)) searching.push_back(c);
+    for (const Material c : searching)
+        if (has(c)) drop(c);
 }
 
 void SolvedStore::read_through(const std::set<Material>& classes, std::size_t cache_bytes) {
-    for (auto it = classes_.begin(); it != classes_.end();) {
-        const Material m = it->first;
-        ++it;
-        if (classes.count(m) != (classes_.at(m).files != nullptr)) drop(m);
-    }
+    std::vector<Material> changed;
+    for (const auto& [m, c] : classes_)
+        if (classes.count(m) != (c.files != nullptr)) changed.push_back(m);
+    for (const Material m : changed)
+        if (has(m)) drop(m);  // a drop may take others with it
     read_through_ = classes;
     if (classes.empty()) cache_bytes = 0;
     if (cache_bytes != cache_bytes_) cache_.reset();
@@ -203,7 +210,8 @@ void SolvedStore::drop_unless(const std::set<Material>& keep, int pieces) {
     std::vector<Material> freed;
     for (const auto& [m, c] : classes_)
         if ((pieces == 0 || m.pieces() == pieces) && !keep.count(m)) freed.push_back(m);
-    for (const Material m : freed) drop(m);
+    for (const Material m : freed)
+        if (has(m)) drop(m);  // a drop may take others with it
 }
 
 void SolvedStore::evict(int pieces, const std::set<Material>& keep) {
@@ -405,9 +413,21 @@ void SolvedStore::open(Material m) {
                   false,
                   false,
                   open_files(m)};
-    // No file holds its values: worked out whole instead (a lookup would search one ply).
-    if (c.files->mirrored) return load_mirrored(m);
+    const bool mirrored = c.files->mirrored;
     by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
+    // No file holds its values: each lookup searches one ply (stored()) into what it reads.
+    if (mirrored) load_for_search(m);
+}
+
+std::set<Material> search_reads(Material m) {
+    std::set<Material> out{m.mirrored()};
+    for (const Material side : {m, m.mirrored()}) {
+        const StoreNeeds needs = store_needs(side);
+        out.insert(needs.complete.begin(), needs.complete.end());
+        out.insert(needs.quiet.begin(), needs.quiet.end());
+    }
+    out.erase(m);
+    return out;
 }
 
 // What a search of m's moves reads: its mirror, whose files must hold the values (else the search
@@ -420,12 +440,7 @@ void SolvedStore::load_for_search(Material m) {
     if (!TableFile(path, TableIdentity{variant_, mirror, metric}).holds_values())
         throw Error(path.string() + ": the mtc files of " + m.name() + " and " + mirror.name() +
                     " both have the mirror layout: neither holds the values (regenerate them)");
-    add_from_files(mirror);
-    for (const Material side : {m, mirror}) {
-        const StoreNeeds needs = store_needs(side);
-        for (const auto* set : {&needs.complete, &needs.quiet})
-            for (const Material c : *set) add_from_files(c);
-    }
+    for (const Material c : search_reads(m)) add_from_files(c);
 }
 
 void SolvedStore::load_mirrored(Material m) {
@@ -461,6 +476,13 @@ void SolvedStore::load_mirrored(Material m) {
             });
     });
     keep(std::move(c));
+}
+
+Outcome SolvedStore::searched(const Position& white_to_move) const {
+    return dispatch(variant_.base, [&](auto rules) {
+        return from_successors<decltype(rules)>(white_to_move,
+                                                distance_metric(Material::of(white_to_move)));
+    });
 }
 
 }  // namespace damas

@@ -80,8 +80,8 @@ struct SolvedClass {
         // no value for the position.
         bool values_only = false;
         // The distance file has the mirror layout too (an mtc file: table/format.hpp): no file
-        // holds a value, so the class is never read through but worked out whole from its
-        // mirror (SolvedStore::load_mirrored).
+        // holds a value. Loaded, the class is worked out whole from its mirror
+        // (SolvedStore::load_mirrored); read through, each lookup searches one ply (stored()).
         bool mirrored = false;
         // The outcome load() would hold at `index` (a fill value at capture positions). Throws
         // Error naming the file if a block cannot be read.
@@ -105,6 +105,9 @@ StoreNeeds store_needs(Material m);
 // Both sets of m and of its mirror, together: the classes the store holds while the pair of m is
 // solved.
 std::set<Material> store_closure(Material m);
+// What a one-ply search of a position of m reads (a class whose files hold no value: the mtc
+// mirror layout): its mirror, and both sets of m and of its mirror.
+std::set<Material> search_reads(Material m);
 
 class SolvedStore {
   public:
@@ -169,6 +172,7 @@ class SolvedStore {
     Outcome stored(const Position& p) const {
         const Position w = p.side == Color::white ? p : flip_(p);
         const SolvedClass& c = find(Material::of(w));
+        if (c.files && c.files->mirrored) return searched(w);
         if (c.files) return c.files->read(c.index->index(w), *cache_);
         if (c.values_only) return {value_at(c.values.data(), c.index->index(w)), 0};
         return unpack_outcome(c.outcomes[c.index->index(w)]);
@@ -270,6 +274,7 @@ class SolvedStore {
     // and their captures reach, then each quiet position from its successors.
     void load_mirrored(Material m);
     void load_for_search(Material m);
+    Outcome searched(const Position& white_to_move) const;
     // Keeps a class as it is held, and writes its solved class file if that is asked.
     void keep(SolvedClass c);
     void open(Material m);
