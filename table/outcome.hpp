@@ -86,6 +86,15 @@ constexpr Outcome material_outcome(const Position& p, bool giveaway) {
     return {};
 }
 
+// Whether the files hold no value for p (format.hpp): the side to move must capture and no rule
+// ends the game first. A position that a rule ends holds its value even where a capture exists
+// (turkish: a lone man next to the king can capture it, yet loses on the spot).
+template <class R>
+bool capture_not_stored(const Position& p, bool giveaway) {
+    return material_outcome<R>(p, giveaway).value == Value::unknown &&
+           MoveGenerator<R>::has_capture(p);
+}
+
 // The outcome of p, resolving captures by search. `stored(q)` gives the stored outcome of a
 // position q without capture and with at least one piece per side. The files hold no value for
 // positions where the side to move must capture (format.hpp), so those are always searched:

@@ -59,8 +59,7 @@ void deep_check(const Variant& v, Material m, const SolvedStore& store, Collecto
             const Position p = index.unindex(i);
             // Not stored where the side to move must capture (the probe searches), unless a
             // rule ends the game on the spot (turkish's king against a lone man).
-            const bool rule_ends = material_outcome<R>(p, v.giveaway).value != Value::unknown;
-            if (!rule_ends && MoveGenerator<R>::has_capture(p)) continue;
+            if (capture_not_stored<R>(p, v.giveaway)) continue;
             // The file's own value: no rule applied on top (a wrong value for a position that a
             // rule ends would otherwise go unseen).
             const Outcome stored = store.stored(p);

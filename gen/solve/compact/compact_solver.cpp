@@ -51,8 +51,7 @@ class CompactSolver {
           k_(layout.kings_per_men()),
           distances_(tuning.compact_byte_distances),
           split_(compact_splits_configurations(k_, layout.unit_chunk_positions())),
-          // Kept where men move sideways (turkish: its files differed without them).
-          capture_bits_(tuning.compact_capture_bits || R::men_move_sideways),
+          capture_bits_(tuning.compact_capture_bits),
           index_(layout, v.info().board, R::men_move_sideways),
           progress_(progress, layout.positions()),
           overflow_(distances_),
@@ -179,17 +178,18 @@ class CompactSolver {
     }
 
     // Whether the position held at `local` must capture: its bit, or without bits
-    // (GenerationTuning::compact_capture_bits) the position tested again.
+    // (GenerationTuning::compact_capture_bits) the position tested again as initialise marks it,
+    // a position that a rule ends not (turkish's king against a lone man that can capture it).
     bool must_capture(std::uint64_t local) const {
         if (!capture_bits_) {
             int c = 0;
-            return MoveGenerator<R>::has_capture(index_.position_at(local, c));
+            return capture_not_stored<R>(index_.position_at(local, c), variant_.giveaway);
         }
         return (capture_[local / 64].load(std::memory_order_relaxed) >> (local % 64)) & 1;
     }
     // The same for position p, held at `local`.
     bool must_capture(std::uint64_t local, const Position& p) const {
-        return capture_bits_ ? must_capture(local) : MoveGenerator<R>::has_capture(p);
+        return capture_bits_ ? must_capture(local) : capture_not_stored<R>(p, variant_.giveaway);
     }
     void mark_capture(std::uint64_t local) {
         if (!capture_bits_) return;

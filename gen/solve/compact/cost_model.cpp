@@ -106,10 +106,7 @@ std::uint64_t compact_solver_bytes(const Variant& v, Material m, int threads, bo
         compact::previous_chunk_positions(k, chunk_positions);
     const std::uint64_t quarters =
         grouped && KingQuarters::holds(board, m) ? KingQuarters::table_bytes(m) : 0;
-    const bool bits = capture_bits || dispatch(v.base, [](auto rules) {
-                          return decltype(rules)::men_move_sideways;
-                      });  // as the solver keeps them
-    return largest + (bits ? largest / 8 : 0) +
+    return largest + (capture_bits ? largest / 8 : 0) +
            largest / compact::deferred_share * sizeof(std::uint64_t) + 16 * configurations +
            quarters + static_cast<std::uint64_t>(threads) * ((std::uint64_t{4} << 20) + chunks);
 }
