@@ -116,6 +116,9 @@ std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair,
 
 // The pair's files are complete and in the layout a run with these options writes.
 bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions);
+// The pair's wdl files are (write_pair's PairFiles::wdl_only: a cut pair's first unit of
+// writing, gen/plan/work_graph.hpp).
+bool pair_wdl_complete(const GenerateOptions& o, Material m, std::uint64_t positions);
 // The candidate wdl files of a pair getting the mirror layout that a killed run left.
 void remove_candidates(const GenerateOptions& o, Material m);
 // After a pair is written: the temporary files a killed run may have left for its classes.

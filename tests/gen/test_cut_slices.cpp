@@ -4,12 +4,14 @@
 //    words, as components, and the byte-a-position solver's groups);
 //  - a run stopped between units of work resumes from the parts written, and a part lost or
 //    parts that do not cover their slice are solved again;
-//  - the graph: a range reads every range of the slice before, the writing every range of the
-//    last slice, a pair reading a cut pair waits for its files; the rule cuts nothing on one
+//  - the graph: a range reads every range of the slice before, the writing (wdl files, parts of
+//    the distance files, their assembly) every range of the last slice, a pair reading a cut
+//    pair waits for its files; the rule cuts nothing on one
 //    worker; bad input is refused.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <utility>
 
@@ -70,7 +72,7 @@ CutRun run_cut(const GenerateOptions& o, int ranges, unsigned seed,
             std::uniform_int_distribution<std::size_t>(0, running.size() - 1)(rng);
         const std::size_t n = running[k];
         running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-        run_work(run.work(), w.nodes[n]);
+        run_work(run.work(), w, n);
         queue.finish(n);
         if (++out.ran == stop_after) return out;
     }
@@ -183,19 +185,33 @@ TEST(CUT_SLICES, GraphOfRangesAndWriting) {
             EXPECT_EQ(before,
                       static_cast<std::size_t>(w.ranges_by_slice[node.pair][node.slice - 1]));
         }
-        if (node.kind == WorkNode::Kind::write) {
+        // The writing: the wdl files read every range of the last slice, each part of a
+        // distance file the wdl files, the assembly every part.
+        if (node.kind == WorkNode::Kind::write_wdl) {
             EXPECT_EQ(w.graph.needs[n].size(),
                       static_cast<std::size_t>(w.ranges_by_slice[node.pair].back()));
         }
-        if (node.kind != WorkNode::Kind::range) final_node[node.pair] = n;
+        if (node.kind == WorkNode::Kind::write_part) {
+            ASSERT_EQ(w.graph.needs[n].size(), 1u);
+            EXPECT_EQ(w.nodes[w.graph.needs[n][0]].kind, WorkNode::Kind::write_wdl);
+            EXPECT_EQ(node.ranges, w.parts_by_class[node.pair].at(node.cls));
+        }
+        if (node.kind == WorkNode::Kind::write) {
+            const auto& parts = w.parts_by_class[node.pair];
+            EXPECT_EQ(w.graph.needs[n].size(),
+                      static_cast<std::size_t>(std::accumulate(parts.begin(), parts.end(), 0)));
+            for (const int k : parts) EXPECT_GT(k, 1);
+        }
+        if (node.kind == WorkNode::Kind::pair || node.kind == WorkNode::Kind::write)
+            final_node[node.pair] = n;
         work += w.seconds[n];
     }
     // A pair reads the pairs it reads through their files' node.
     const PairGraph& pairs = run.graph();
     for (std::size_t n = 0; n < w.nodes.size(); ++n) {
         const WorkNode& node = w.nodes[n];
-        if (node.kind == WorkNode::Kind::write ||
-            (node.kind == WorkNode::Kind::range && node.slice > 0))
+        if (node.kind != WorkNode::Kind::pair &&
+            !(node.kind == WorkNode::Kind::range && node.slice == 0))
             continue;
         std::vector<std::size_t> expected;
         for (const std::size_t i : pairs.needs[node.pair]) expected.push_back(final_node[i]);
