@@ -3,7 +3,8 @@
 //  - the files are byte-identical to one process's, with slices really cut (the solvers of state
 //    words, as components, and the byte-a-position solver's groups);
 //  - a run stopped between units of work resumes from the parts written, and a part lost or
-//    parts that do not cover their slice are solved again;
+//    parts that do not cover their slice are solved again; a part of a distance file damaged is
+//    refused by the assembly and written again by the next run;
 //  - the graph: a range reads every range of the slice before, the writing (wdl files, parts of
 //    the distance files, their assembly) every range of the last slice, a pair reading a cut
 //    pair waits for its files; the rule cuts nothing on one
@@ -107,6 +108,46 @@ TEST(CUT_SLICES, SameFilesAsOneProcess) {
         expect_same_tables(one, tables(dir.path));
         EXPECT_FALSE(std::filesystem::exists(dir.path / variant / "units")) << variant;
     }
+}
+
+// A cut run stopped after the first part of a distance file of 2 parts or more is written (the
+// units of work in the graph's order); then resumed with that part damaged in its blocks: the
+// assembly refuses it (and removes it), the next run writes it again; the files the same.
+TEST(CUT_SLICES, WritingResumesFromItsParts) {
+    const Tree one = tables(test::shared_database(*parse_variant("english"), 3));
+    test::ScratchDir dir("cut-write-resume");
+    const GenerateOptions o = cut_options("english", 3, dir.path);
+    std::filesystem::path part;
+    {
+        GenerationRun run(o);
+        Progress quiet(Progress::Mode::quiet);
+        run.start(true, quiet, quiet);
+        const WorkGraph w = work_graph(o, run.plan(), run.graph(), cut_ranges(run.plan(), 1, 3));
+        for (std::size_t n = 0; n < w.nodes.size() && part.empty(); ++n) {
+            run_work(run.work(), w, n);
+            const WorkNode& node = w.nodes[n];
+            if (node.kind == WorkNode::Kind::write_part && node.ranges > 1) {
+                const Material m = run.plan().pairs[node.pair].material;
+                part = distance_part_path(o, node.cls == 0 ? m : m.mirrored(),
+                                          {node.range, node.ranges});
+            }
+        }
+    }
+    ASSERT_FALSE(part.empty()) << "no distance file in parts";
+    ASSERT_TRUE(std::filesystem::exists(part));
+    std::vector<char> bytes = test::file_bytes(part);
+    bytes.back() = static_cast<char>(bytes.back() ^ 0x5a);
+    test::write_bytes(part, bytes);
+    try {
+        run_cut(o, 3, 3u);
+        ADD_FAILURE() << "a damaged part assembled";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(part)) << "the damaged part is removed";
+    run_cut(o, 3, 4u);
+    expect_same_tables(one, tables(dir.path));
+    EXPECT_FALSE(std::filesystem::exists(dir.path / "english" / "units"));
 }
 
 // The two below take a minute in all: in test_cut_slices_slow (mpi_gen_cut_kill resumes a cut run
