@@ -242,23 +242,6 @@ void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const 
     }
 }
 
-std::uint64_t write_pair_units(const GenerateOptions& o, const PairLayout& layout,
-                               const PairStep& step,
-                               const std::function<bool(Material)>& loaded_again) {
-    for (int s = 0; s < layout.slice_count(); ++s)
-        if (!unit_opens(o, layout, s))
-            throw Error(pair_label(layout.material(0)) + ": the unit of slice " +
-                        std::to_string(s) +
-                        " is missing or damaged, or its parts do not cover it; run again to "
-                        "solve it again");
-    try {
-        return write_from_units(o, layout, step, loaded_again);
-    } catch (const DamagedUnit& d) {
-        throw Error(pair_label(layout.material(0)) + ": the unit of slice " +
-                    std::to_string(d.slice) + " is damaged; run again to solve it again");
-    }
-}
-
 namespace {
 
 // Throws Error if a unit of the pair is missing or damaged.
@@ -305,9 +288,16 @@ std::uint64_t write_pair_wdl_units(const GenerateOptions& o, const PairLayout& l
 
 void write_distance_part_units(const GenerateOptions& o, const PairLayout& layout, int c,
                                UnitPart part) {
-    const Material m = layout.material(0);
-    if (!pair_wdl_complete(o, m, layout.index(0).size()))
-        throw Error(pair_label(m) + ": its wdl files are not complete before its distance files");
+    // The wdl files written first: their headers and offset tables checked (their checksums
+    // were when they were found complete or written).
+    for (int k = 0; k < layout.classes(); ++k) {
+        const Material x = layout.material(k);
+        const std::filesystem::path wdl = table_path(o.dir, o.variant, x.name(), Metric::wdl);
+        if (!std::filesystem::exists(wdl))
+            throw Error(pair_label(layout.material(0)) +
+                        ": its wdl files are not written before its distance files");
+        TableFile(wdl, TableIdentity{o.variant, x, Metric::wdl});
+    }
     check_units(o, layout);
     const Material x = layout.material(c);
     const Metric metric = distance_metric(o, x);

@@ -40,12 +40,6 @@ bool slice_part_written(const GenerateOptions& o, const PairLayout& layout, int 
 void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
                       const PairStep& step, int s, UnitPart part, Progress& progress,
                       SolveTimes& times, GenerateSummary& summary);
-// Writes the pair's table files from its units, every slice written; returns the bytes written.
-// Throws Error if a unit is missing or damaged.
-std::uint64_t write_pair_units(const GenerateOptions& o, const PairLayout& layout,
-                               const PairStep& step,
-                               const std::function<bool(Material)>& loaded_again);
-
 // The writing of a cut pair's files over workers (gen/plan/work_graph.hpp): its wdl files
 // first, as write_pair writes them (the codecs and the class that keeps the values chosen from
 // the whole classes); then each class's distance file as parts, each a range of its blocks
