@@ -4,6 +4,8 @@
 #include <string>
 
 #include "gen/solve/compact/compact_solver.hpp"
+#include "gen/write/pair_writer.hpp"
+#include "gen/write/table_parts.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 
@@ -54,6 +56,7 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
         throw Error("work_graph: one count of ranges a pair");
     WorkGraph w;
     w.ranges_by_slice.resize(plan.pairs.size());
+    w.parts_by_class.resize(plan.pairs.size());
     std::vector<std::size_t> final_node(plan.pairs.size());  // the node that writes each pair
     PairGraph& g = w.graph;
     const auto add = [&](WorkNode node, std::uint64_t positions, double seconds,
@@ -96,8 +99,33 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
                                           slice / static_cast<std::uint64_t>(k), seconds, before));
             before = std::move(slice_nodes);
         }
-        final_node[i] =
-            add({WorkNode::Kind::write, i}, step.positions / 4, work * write_share, before);
+        // The writing: the wdl files, the distance files' parts, their assembly.
+        const double writing = work * write_share;
+        const std::uint64_t written = step.positions / 4;
+        const auto share = [](std::uint64_t n, double s) {
+            return static_cast<std::uint64_t>(static_cast<double>(n) * s);
+        };
+        const std::size_t wdl = add({WorkNode::Kind::write_wdl, i}, share(written, write_wdl_share),
+                                    writing * write_wdl_share, before);
+        const double parts_share = 1 - write_wdl_share - write_assemble_share;
+        const int classes = single ? 1 : 2;
+        std::vector<std::size_t> parts;
+        for (int c = 0; c < classes; ++c) {
+            const std::uint64_t positions = (c == 0 ? index : mirror).size();
+            const int k = static_cast<int>(
+                std::min<std::uint64_t>(distance_table_blocks(distance_metric(o, step.material),
+                                                              positions, write_options(o)),
+                                        static_cast<std::uint64_t>(ranges[i])));
+            w.parts_by_class[i].push_back(k);
+            for (int r = 0; r < k; ++r) {
+                WorkNode node{WorkNode::Kind::write_part, i, -1, r, k};
+                node.cls = c;
+                parts.push_back(add(node, share(written, parts_share / classes / k),
+                                    writing * parts_share / classes / k, {wdl}));
+            }
+        }
+        final_node[i] = add({WorkNode::Kind::write, i}, share(written, write_assemble_share),
+                            writing * write_assemble_share, parts);
     }
     set_heaviest_chains(g);
     return w;
@@ -132,6 +160,8 @@ HeaviestChain heaviest_chain(const WorkGraph& w) {
             case WorkNode::Kind::range:
                 c.range_seconds += s;
                 break;
+            case WorkNode::Kind::write_wdl:
+            case WorkNode::Kind::write_part:
             case WorkNode::Kind::write:
                 c.write_seconds += s;
                 break;

@@ -2,6 +2,7 @@
 
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -12,7 +13,9 @@
 #include "gen/units/solved_class_file.hpp"
 #include "gen/units/unit_file.hpp"
 #include "gen/write/pair_writer.hpp"
+#include "gen/write/table_parts.hpp"
 #include "rules/error.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 namespace {
@@ -24,8 +27,32 @@ std::filesystem::path pair_unit_path(const GenerateOptions& o, Material m, int s
 
 }  // namespace
 
+namespace {
+
+// The start of the names of class c's distance parts: <class>.<metric>.
+std::string distance_part_prefix(const GenerateOptions& o, Material c) {
+    return c.name() + (distance_metric(o, c) == Metric::mtc ? ".mtc." : ".dtw.");
+}
+
+void remove_distance_parts(const GenerateOptions& o, Material m) {
+    std::error_code ec;
+    const std::filesystem::path dir = units_dir(o.dir, o.variant);
+    std::vector<std::filesystem::path> parts;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        for (const Material c : {m, m.mirrored()})
+            if (name.starts_with(distance_part_prefix(o, c)) &&
+                (name.ends_with(".part") || name.ends_with(".part.tmp")))
+                parts.push_back(e.path());
+    }
+    for (const auto& p : parts) std::filesystem::remove(p, ec);
+}
+
+}  // namespace
+
 void remove_units(const GenerateOptions& o, Material m, int slices, int from) {
     for (int s = from; s < slices; ++s) remove_unit_files(pair_unit_path(o, m, s));
+    remove_distance_parts(o, m);
 }
 
 namespace {
@@ -215,21 +242,120 @@ void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const 
     }
 }
 
-std::uint64_t write_pair_units(const GenerateOptions& o, const PairLayout& layout,
-                               const PairStep& step,
-                               const std::function<bool(Material)>& loaded_again) {
+namespace {
+
+// Throws Error if a unit of the pair is missing or damaged.
+void check_units(const GenerateOptions& o, const PairLayout& layout) {
     for (int s = 0; s < layout.slice_count(); ++s)
         if (!unit_opens(o, layout, s))
             throw Error(pair_label(layout.material(0)) + ": the unit of slice " +
                         std::to_string(s) +
                         " is missing or damaged, or its parts do not cover it; run again to "
                         "solve it again");
+}
+
+Error damaged_unit(const PairLayout& layout, const DamagedUnit& d) {
+    return Error(pair_label(layout.material(0)) + ": the unit of slice " + std::to_string(d.slice) +
+                 " is damaged; run again to solve it again");
+}
+
+std::filesystem::path distance_table_path(const GenerateOptions& o, Material c) {
+    return table_path(o.dir, o.variant, c.name(), distance_metric(o, c));
+}
+
+// Whether class c's distance file gets the mirror layout, by its wdl file (written before).
+bool distance_mirrored_in_folder(const GenerateOptions& o, Material c) {
+    const std::filesystem::path wdl = table_path(o.dir, o.variant, c.name(), Metric::wdl);
+    std::error_code ec;
+    if (distance_metric(o, c) != Metric::mtc || !std::filesystem::exists(wdl, ec)) return false;
+    return distance_mirrored(o, c,
+                             TableFile(wdl, TableIdentity{o.variant, c, Metric::wdl}).header());
+}
+
+BlockRange part_range(const GenerateOptions& o, const PairLayout& layout, int c, UnitPart part) {
+    return part_blocks(distance_table_blocks(distance_metric(o, layout.material(c)),
+                                             layout.index(c).size(), write_options(o)),
+                       part.range, part.ranges);
+}
+
+}  // namespace
+
+std::filesystem::path distance_part_path(const GenerateOptions& o, Material c, UnitPart part) {
+    return units_dir(o.dir, o.variant) / (distance_part_prefix(o, c) + std::to_string(part.range) +
+                                          "-" + std::to_string(part.ranges) + ".part");
+}
+
+std::uint64_t write_pair_wdl_units(const GenerateOptions& o, const PairLayout& layout,
+                                   const PairStep& step) {
+    check_units(o, layout);
     try {
-        return write_from_units(o, layout, step, loaded_again);
+        return write_pair(o, *units_source(o, layout, step.wdl_packed), PairFiles::wdl_only);
     } catch (const DamagedUnit& d) {
-        throw Error(pair_label(layout.material(0)) + ": the unit of slice " +
-                    std::to_string(d.slice) + " is damaged; run again to solve it again");
+        throw damaged_unit(layout, d);
     }
+}
+
+void write_distance_part_units(const GenerateOptions& o, const PairLayout& layout, int c,
+                               UnitPart part) {
+    // The wdl files written first: their headers and offset tables checked (their checksums
+    // were when they were found complete or written).
+    for (int k = 0; k < layout.classes(); ++k) {
+        const Material x = layout.material(k);
+        const std::filesystem::path wdl = table_path(o.dir, o.variant, x.name(), Metric::wdl);
+        if (!std::filesystem::exists(wdl))
+            throw Error(pair_label(layout.material(0)) +
+                        ": its wdl files are not written before its distance files");
+        TableFile(wdl, TableIdentity{o.variant, x, Metric::wdl});
+    }
+    if (distance_mirrored_in_folder(o, layout.material(c))) return;  // no values to write
+    check_units(o, layout);
+    const Material x = layout.material(c);
+    const Metric metric = distance_metric(o, x);
+    try {
+        units_source(o, layout, false)->with_distance(c, metric, [&](const DtwValues& values) {
+            write_distance_part(distance_part_path(o, x, part), distance_table_path(o, x),
+                                table_info(o.variant, x), metric, layout.index(c).size(),
+                                part_range(o, layout, c, part), values, write_options(o));
+        });
+    } catch (const DamagedUnit& d) {
+        throw damaged_unit(layout, d);
+    }
+}
+
+bool distance_part_written(const GenerateOptions& o, const PairLayout& layout, int c,
+                           UnitPart part) {
+    const Material x = layout.material(c);
+    if (distance_mirrored_in_folder(o, x)) return true;  // its file is a header alone
+    return distance_part_complete(distance_part_path(o, x, part), table_info(o.variant, x),
+                                  distance_metric(o, x), layout.index(c).size(),
+                                  part_range(o, layout, c, part), write_options(o));
+}
+
+std::uint64_t assemble_pair_distance(const GenerateOptions& o, const PairLayout& layout,
+                                     const std::vector<int>& parts) {
+    if (static_cast<int>(parts.size()) != layout.classes())
+        throw Error(pair_label(layout.material(0)) + ": one count of parts a class");
+    std::uint64_t bytes = 0;
+    for (int c = 0; c < layout.classes(); ++c) {
+        const Material x = layout.material(c);
+        const TableFile wdl(table_path(o.dir, o.variant, x.name(), Metric::wdl),
+                            TableIdentity{o.variant, x, Metric::wdl});
+        if (distance_mirrored(o, x, wdl.header())) {
+            bytes += write_mirror_table(distance_table_path(o, x), table_info(o.variant, x),
+                                        distance_metric(o, x), wdl.header(), o.durable)
+                         .file_size;
+            continue;
+        }
+        std::vector<std::filesystem::path> paths;
+        const int k = parts[static_cast<std::size_t>(c)];
+        for (int r = 0; r < k; ++r) paths.push_back(distance_part_path(o, x, {r, k}));
+        WriteOptions wo = write_options(o);
+        wo.counts_from = &wdl.header();
+        bytes += assemble_distance_table(distance_table_path(o, x), table_info(o.variant, x),
+                                         distance_metric(o, x), layout.index(c).size(), paths, wo)
+                     .file_size;
+    }
+    return bytes;
 }
 
 // Solves the pair in units and writes its table files from them; returns the bytes written.

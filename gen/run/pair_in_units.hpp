@@ -18,7 +18,8 @@
 
 namespace damas {
 
-// Removes the pair's unit files of slices `from` on (and what a killed writer left of them).
+// Removes the pair's unit files of slices `from` on (and what a killed writer left of them),
+// and the parts of its distance files.
 void remove_units(const GenerateOptions& o, Material m, int slices, int from = 0);
 
 // Cut slices (damas-mpi, docs/distributed.md): a pair in units whose slices are solved as
@@ -39,11 +40,27 @@ bool slice_part_written(const GenerateOptions& o, const PairLayout& layout, int 
 void solve_slice_part(const GenerateOptions& o, const PairLayout& layout, const SolvedStore& store,
                       const PairStep& step, int s, UnitPart part, Progress& progress,
                       SolveTimes& times, GenerateSummary& summary);
-// Writes the pair's table files from its units, every slice written; returns the bytes written.
+// The writing of a cut pair's files over workers (gen/plan/work_graph.hpp): its wdl files
+// first, as write_pair writes them (the codecs and the class that keeps the values chosen from
+// the whole classes); then each class's distance file as parts, each a range of its blocks
+// (gen/write/table_parts.hpp) in the units folder, <class>.<metric>.<r>-<K>.part; then the
+// distance files assembled from their parts.
+
+std::filesystem::path distance_part_path(const GenerateOptions& o, Material c, UnitPart part);
+// Writes the pair's wdl files from its units, every slice written; returns the bytes written.
 // Throws Error if a unit is missing or damaged.
-std::uint64_t write_pair_units(const GenerateOptions& o, const PairLayout& layout,
-                               const PairStep& step,
-                               const std::function<bool(Material)>& loaded_again);
+std::uint64_t write_pair_wdl_units(const GenerateOptions& o, const PairLayout& layout,
+                                   const PairStep& step);
+// Part `part` of class c's distance file, from the units; the pair's wdl files must be
+// complete. Throws Error if they are not, or if a unit is missing or damaged.
+void write_distance_part_units(const GenerateOptions& o, const PairLayout& layout, int c,
+                               UnitPart part);
+bool distance_part_written(const GenerateOptions& o, const PairLayout& layout, int c,
+                           UnitPart part);
+// The pair's distance files from their parts (parts[c] to class c's); returns the bytes
+// written. Throws Error if a part is missing or damaged (a damaged one is removed).
+std::uint64_t assemble_pair_distance(const GenerateOptions& o, const PairLayout& layout,
+                                     const std::vector<int>& parts);
 
 // Solves the pair in units and writes its table files from them; returns the bytes written.
 // `solved` is set when the last slice is solved; `loaded_again` names the classes that get a

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <numeric>
 #include <set>
 #include <string>
 #include <vector>
@@ -260,35 +261,95 @@ void PairRunner::run_slice_part(std::size_t i, int s, UnitPart part) {
     state_->progress.finish(note);
 }
 
-void PairRunner::write_from_units(std::size_t i) {
+namespace {
+
+// A cut pair's unit of writing (its wdl files, a part, the assembly): f() returns the bytes it
+// wrote; timed and counted as its progress line says.
+template <class F>
+void write_step(GenerateSummary& summary, Progress& progress, const std::string& label,
+                std::uint64_t positions, const F& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_seconds();
+    reset_peak_resident();
+    progress.start(label, positions);
+    summary.bytes_written += f();
+    char note[300];
+    std::snprintf(note, sizeof note, "%s: %llu positions in %.2f s (CPU %.2f s; peak %.0f MiB)",
+                  label.c_str(), static_cast<unsigned long long>(positions),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  cpu_seconds() - cpu0,
+                  static_cast<double>(peak_resident_bytes()) / (1024.0 * 1024.0));
+    progress.finish(note);
+}
+
+}  // namespace
+
+void PairRunner::write_wdl_from_units(std::size_t i) {
     const GenerateOptions& o = state_->o;
     const PairStep& step = state_->plan.pairs.at(i);
     const Material m = step.material;
     state_->pair = i;
-    if (skip_if_complete(i)) return;
     if (!step.in_units) throw Error(pair_label(m) + " is not solved in units");
-    const auto t0 = std::chrono::steady_clock::now();
-    const double cpu0 = cpu_seconds();
-    reset_peak_resident();
     if (step.empty_store_before_writing) state_->store.retain({});
     const PairLayout layout(o.variant.info().board, m, pair_tuning(o, step));
-    const std::string label = pair_label(m) + " written from its units";
-    state_->progress.start(label, step.positions);
-    state_->summary.bytes_written +=
-        write_pair_units(o, layout, step, std::function<bool(Material)>());
+    const std::string label = pair_label(m) + " wdl files written from its units";
+    write_step(state_->summary, state_->progress, label, step.positions,
+               [&] { return write_pair_wdl_units(o, layout, step); });
+    state_->note_peak(label);
+}
+
+void PairRunner::write_distance_part(std::size_t i, int c, UnitPart part) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    state_->pair = i;
+    if (step.empty_store_before_writing) state_->store.retain({});
+    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
+    if (c < 0 || c >= layout.classes()) throw Error("no class " + std::to_string(c));
+    const Material x = layout.material(c);
+    const std::string label = x.name() + " " + metric_name(distance_metric(o, x)) + " part " +
+                              std::to_string(part.range + 1) + " of " +
+                              std::to_string(part.ranges) + " written from its units";
+    write_step(state_->summary, state_->progress, label, layout.index(c).size() / part.ranges, [&] {
+        write_distance_part_units(o, layout, c, part);
+        return std::uint64_t{0};  // counted in the assembled file
+    });
+    ++state_->summary.table_parts_written;
+    state_->note_peak(label);
+}
+
+void PairRunner::assemble_distance(std::size_t i, const std::vector<int>& parts) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    const Material m = step.material;
+    state_->pair = i;
+    const PairLayout layout(o.variant.info().board, m, pair_tuning(o, step));
+    const std::string label = pair_label(m) + " distance files assembled from their parts";
+    write_step(state_->summary, state_->progress, label, step.positions,
+               [&] { return assemble_pair_distance(o, layout, parts); });
     remove_leftovers(o, m);
     remove_units(o, m, step.slices);
     ++state_->summary.pairs_in_units;
     state_->summary.positions += step.positions;
     state_->summary.classes_built += m == m.mirrored() ? 1 : 2;
     state_->note_peak(label);
-    char note[300];
-    std::snprintf(note, sizeof note, "%s: %llu positions in %.2f s (CPU %.2f s; peak %.0f MiB)",
-                  label.c_str(), static_cast<unsigned long long>(step.positions),
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                  cpu_seconds() - cpu0,
-                  static_cast<double>(peak_resident_bytes()) / (1024.0 * 1024.0));
-    state_->progress.finish(note);
+}
+
+bool PairRunner::wdl_written(std::size_t i) {
+    const GenerateOptions& o = state_->o;
+    const Material m = state_->plan.pairs.at(i).material;
+    return pair_wdl_complete(o, m, ClassIndex(o.variant.info().board, m).size());
+}
+
+std::vector<bool> PairRunner::distance_parts_written(std::size_t i, const std::vector<int>& parts) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
+    std::vector<bool> written;
+    for (int c = 0; c < static_cast<int>(parts.size()); ++c)
+        for (int r = 0; r < parts[static_cast<std::size_t>(c)]; ++r)
+            written.push_back(
+                distance_part_written(o, layout, c, {r, parts[static_cast<std::size_t>(c)]}));
+    return written;
 }
 
 std::vector<bool> PairRunner::slice_parts_written(std::size_t i,
@@ -324,6 +385,17 @@ std::vector<bool> PairRunner::slice_parts_written(std::size_t i,
     return written;
 }
 
+namespace {
+
+void expect_kind(const WorkGraph& graph, std::size_t n, WorkNode::Kind kind) {
+    if (n >= graph.nodes.size() || graph.nodes[n].kind != kind)
+        throw Error(
+            "the units of work of a cut pair are not its ranges, its wdl files, the "
+            "parts of its distance files, then their assembly");
+}
+
+}  // namespace
+
 std::vector<bool> complete_work(PairRunner& work, const WorkGraph& graph) {
     std::size_t pairs = 0;
     for (const WorkNode& node : graph.nodes) pairs = std::max(pairs, node.pair + 1);
@@ -336,18 +408,30 @@ std::vector<bool> complete_work(PairRunner& work, const WorkGraph& graph) {
             done[n++] = pair_done[i];
             continue;
         }
-        // A cut pair: its ranges in slice order, then the writing of its files.
-        for (const bool written : work.slice_parts_written(i, graph.ranges_by_slice.at(i)))
-            done.at(n++) = written;
-        if (graph.nodes.at(n).kind != WorkNode::Kind::write)
-            throw Error("the units of work of " + pair_label(graph.graph.pairs[n]) +
-                        " are not its ranges then its writing");
-        ++n;
+        // A cut pair: its ranges in slice order, then the writing of its files: its wdl files,
+        // the parts of its distance files, their assembly. Those written are kept only if every
+        // slice is and the wdl files are (a rerun writes the same bytes).
+        const std::vector<bool> ranges = work.slice_parts_written(i, graph.ranges_by_slice.at(i));
+        for (const bool written : ranges) done.at(n++) = written;
+        const bool solved = std::find(ranges.begin(), ranges.end(), false) == ranges.end();
+        const bool wdl = solved && work.wdl_written(i);
+        expect_kind(graph, n, WorkNode::Kind::write_wdl);
+        done.at(n++) = wdl;
+        const std::vector<int>& parts = graph.parts_by_class.at(i);
+        std::vector<bool> written(
+            static_cast<std::size_t>(std::accumulate(parts.begin(), parts.end(), 0)), false);
+        if (wdl) written = work.distance_parts_written(i, parts);
+        for (const bool w : written) {
+            expect_kind(graph, n, WorkNode::Kind::write_part);
+            done.at(n++) = w;
+        }
+        expect_kind(graph, n++, WorkNode::Kind::write);
     }
     return done;
 }
 
-void run_work(PairRunner& work, const WorkNode& node) {
+void run_work(PairRunner& work, const WorkGraph& graph, std::size_t n) {
+    const WorkNode& node = graph.nodes.at(n);
     switch (node.kind) {
         case WorkNode::Kind::pair:
             work.run(node.pair);
@@ -355,8 +439,14 @@ void run_work(PairRunner& work, const WorkNode& node) {
         case WorkNode::Kind::range:
             work.run_slice_part(node.pair, node.slice, {node.range, node.ranges});
             return;
+        case WorkNode::Kind::write_wdl:
+            work.write_wdl_from_units(node.pair);
+            return;
+        case WorkNode::Kind::write_part:
+            work.write_distance_part(node.pair, node.cls, {node.range, node.ranges});
+            return;
         case WorkNode::Kind::write:
-            work.write_from_units(node.pair);
+            work.assemble_distance(node.pair, graph.parts_by_class.at(node.pair));
             return;
     }
 }

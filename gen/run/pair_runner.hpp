@@ -50,9 +50,17 @@ class PairRunner : public PairWork {
     // A pair in units cut into ranges of men configurations (damas-mpi: gen/plan/work_graph.hpp),
     // each range a unit of work that any worker may take once the slice before is written:
     // range `part` of slice s of pair i (the whole slice if part.whole()), written to its part
-    // of the slice's unit; then, every slice written, the pair's table files from its units.
+    // of the slice's unit; then, every slice written, the pair's table files from its units:
+    // its wdl files, the parts of each class's distance file (any worker, once the wdl files
+    // are written), their assembly (parts[c]: class c's count of parts).
     void run_slice_part(std::size_t i, int s, UnitPart part);
-    void write_from_units(std::size_t i);
+    void write_wdl_from_units(std::size_t i);
+    void write_distance_part(std::size_t i, int c, UnitPart part);
+    void assemble_distance(std::size_t i, const std::vector<int>& parts);
+    // Before a cut pair i resumes, every slice written: whether its wdl files are, and whether
+    // each part of each class's distance file is (parts[c] to class c, in class then part order).
+    bool wdl_written(std::size_t i);
+    std::vector<bool> distance_parts_written(std::size_t i, const std::vector<int>& parts);
     // Before a cut pair i resumes (its files not complete): whether each range of each slice is
     // written, ranges_by_slice[s] ranges to slice s, in slice then range order. The slices
     // written count from the first; of the first slice not written, the ranges whose parts are
@@ -70,6 +78,6 @@ class PairRunner : public PairWork {
 // are complete (their files checked: the pairs skipped, the ranges of cut pairs resumed), one
 // flag a node; and one unit done.
 std::vector<bool> complete_work(PairRunner& work, const WorkGraph& graph);
-void run_work(PairRunner& work, const WorkNode& node);
+void run_work(PairRunner& work, const WorkGraph& graph, std::size_t n);
 
 }  // namespace damas

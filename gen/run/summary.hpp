@@ -25,6 +25,8 @@ struct GenerateSummary {
     // Ranges of cut slices solved (damas-mpi: a slice's men configurations over ranks), each
     // written to its part of the slice's unit (also counted in units_written).
     std::uint64_t slice_ranges_solved = 0;
+    // Parts of cut pairs' distance files written (damas-mpi: gen/write/table_parts.hpp).
+    std::uint64_t table_parts_written = 0;
     // The process's peak resident memory (VmHWM), and the pair during which it was reached.
     std::uint64_t peak_resident_bytes = 0;
     std::string peak_pair;

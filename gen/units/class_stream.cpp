@@ -137,4 +137,23 @@ void ClassStream::next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t
     }
 }
 
+void ClassStream::skip(std::uint64_t n) {
+    const std::uint64_t held = std::min<std::uint64_t>(n, outcomes_.size() - taken_);
+    taken_ += static_cast<std::size_t>(held);
+    n -= held;
+    const std::uint64_t k = layout_.kings_per_men();
+    while (n > 0) {
+        const int s = walk_.slice();
+        if (s < 0) throw Error("a class's values skipped beyond its end");
+        const std::uint64_t take = std::min(k - within_, n);
+        within_ += take;
+        n -= take;
+        if (within_ == k) {
+            within_ = 0;
+            ++slices_[static_cast<std::size_t>(s)]->passed;
+            walk_.next();
+        }
+    }
+}
+
 }  // namespace damas

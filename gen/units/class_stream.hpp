@@ -35,6 +35,9 @@ class ClassStream {
     ~ClassStream();
     // The next outcomes.size() values (capture.size() must be the same). Throws DamagedUnit.
     void next(std::span<std::uint16_t> outcomes, std::span<std::uint8_t> capture);
+    // Passes over the next n values without reading them (a part of a table file that starts
+    // within the class: gen/write/table_parts.hpp): a step a men configuration, no chunk read.
+    void skip(std::uint64_t n);
 
   private:
     struct Cursor;

@@ -9,6 +9,7 @@
 #include "gen/solve/solver.hpp"
 #include "gen/units/class_stream.hpp"
 #include "gen/write/wdl_policy.hpp"
+#include "rules/error.hpp"
 #include "table/table_file.hpp"
 
 namespace damas {
@@ -22,12 +23,9 @@ TableInfo table_info(const Variant& v, Material m) {
 
 namespace {
 
-bool files_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
-    for (Metric metric : {Metric::wdl, distance_metric(o, m)})
-        if (!table_complete(table_path(o.dir, o.variant, m.name(), metric),
-                            table_info(o.variant, m), metric, positions))
-            return false;
-    return true;
+bool file_complete(const GenerateOptions& o, Material m, Metric metric, std::uint64_t positions) {
+    return table_complete(table_path(o.dir, o.variant, m.name(), metric), table_info(o.variant, m),
+                          metric, positions);
 }
 
 // Whether the wdl file of a complete class holds its values (format.hpp's layouts).
@@ -49,12 +47,24 @@ bool distance_layout_as_asked(const GenerateOptions& o, Material m) {
 // The pair's files are complete and in the layout a run with these options writes.
 bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
     const Material mirror = m.mirrored();
-    if (!files_complete(o, m, positions)) return false;
-    if (m == mirror) return wdl_holds_values(o, m) && distance_layout_as_asked(o, m);
-    if (!files_complete(o, mirror, positions)) return false;  // a mirror has the same size
+    return pair_wdl_complete(o, m, positions) &&
+           file_complete(o, m, distance_metric(o, m), positions) &&
+           distance_layout_as_asked(o, m) &&
+           (m == mirror || (file_complete(o, mirror, distance_metric(o, mirror), positions) &&
+                            distance_layout_as_asked(o, mirror)));
+}
+
+bool distance_mirrored(const GenerateOptions& o, Material m, const TableHeader& wdl) {
+    return distance_metric(o, m) == Metric::mtc && o.mirror_mtc && wdl.layout == Layout::mirror;
+}
+
+bool pair_wdl_complete(const GenerateOptions& o, Material m, std::uint64_t positions) {
+    const Material mirror = m.mirrored();
+    for (const Material c : {m, mirror})  // a mirror has the same size
+        if (!file_complete(o, c, Metric::wdl, positions)) return false;
+    if (m == mirror) return wdl_holds_values(o, m);
     const int stored = (wdl_holds_values(o, m) ? 1 : 0) + (wdl_holds_values(o, mirror) ? 1 : 0);
-    return stored == (mirror_layout_allowed(o, m) ? 1 : 2) && distance_layout_as_asked(o, m) &&
-           distance_layout_as_asked(o, mirror);
+    return stored == (mirror_layout_allowed(o, m) ? 1 : 2);
 }
 namespace {
 
@@ -210,8 +220,13 @@ class UnitsSource : public PairSource {
                            distance_metric(o_, layout_.material(0)));
         std::vector<std::uint16_t> outcomes;
         std::vector<std::uint8_t> capture;
-        // The writer asks for the blocks in order (write_dtw_table by block).
-        f([&](std::uint64_t, std::span<std::uint16_t> out) {
+        std::uint64_t next = 0;
+        // The writer asks for the blocks in order (write_dtw_table by block), from any first
+        // (a part of the file: gen/write/table_parts.hpp).
+        f([&](std::uint64_t first, std::span<std::uint16_t> out) {
+            if (first < next) throw Error("a class's values asked for out of order");
+            stream.skip(first - next);
+            next = first + out.size();
             outcomes.resize(out.size());
             capture.resize(out.size());
             stream.next(outcomes, capture);
@@ -261,12 +276,6 @@ TableHeader write_class_wdl(const GenerateOptions& o, Material m, const ClassWdl
             : asked_wdl_coding(o, m);
     const TableHeader counts = wdl.counts(table_info(o.variant, m), wo.threads);
     return write_wdl_with(o, m, wdl, counts, coding, wdl_path, wo);
-}
-
-// Whether class m's distance file gets the mirror layout: an mtc file whose class's wdl file
-// has it (GenerateOptions::mirror_mtc).
-bool distance_mirrored(const GenerateOptions& o, Material m, const TableHeader& wdl) {
-    return distance_metric(o, m) == Metric::mtc && o.mirror_mtc && wdl.layout == Layout::mirror;
 }
 
 // Reads class c's distances through without coding them: a pair in units hands each class's

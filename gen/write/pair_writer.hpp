@@ -116,6 +116,12 @@ std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair,
 
 // The pair's files are complete and in the layout a run with these options writes.
 bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions);
+// The pair's wdl files are (write_pair's PairFiles::wdl_only: a cut pair's first unit of
+// writing, gen/plan/work_graph.hpp).
+bool pair_wdl_complete(const GenerateOptions& o, Material m, std::uint64_t positions);
+// Whether class m's distance file gets the mirror layout (an mtc file whose class's wdl file,
+// of header `wdl`, has it: GenerateOptions::mirror_mtc): its header alone, no values.
+bool distance_mirrored(const GenerateOptions& o, Material m, const TableHeader& wdl);
 // The candidate wdl files of a pair getting the mirror layout that a killed run left.
 void remove_candidates(const GenerateOptions& o, Material m);
 // After a pair is written: the temporary files a killed run may have left for its classes.

@@ -3,13 +3,16 @@
 //  - the files are byte-identical to one process's, with slices really cut (the solvers of state
 //    words, as components, and the byte-a-position solver's groups);
 //  - a run stopped between units of work resumes from the parts written, and a part lost or
-//    parts that do not cover their slice are solved again;
-//  - the graph: a range reads every range of the slice before, the writing every range of the
-//    last slice, a pair reading a cut pair waits for its files; the rule cuts nothing on one
+//    parts that do not cover their slice are solved again; a part of a distance file damaged is
+//    refused by the assembly and written again by the next run;
+//  - the graph: a range reads every range of the slice before, the writing (wdl files, parts of
+//    the distance files, their assembly) every range of the last slice, a pair reading a cut
+//    pair waits for its files; the rule cuts nothing on one
 //    worker; bad input is refused.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <utility>
 
@@ -70,7 +73,7 @@ CutRun run_cut(const GenerateOptions& o, int ranges, unsigned seed,
             std::uniform_int_distribution<std::size_t>(0, running.size() - 1)(rng);
         const std::size_t n = running[k];
         running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-        run_work(run.work(), w.nodes[n]);
+        run_work(run.work(), w, n);
         queue.finish(n);
         if (++out.ran == stop_after) return out;
     }
@@ -105,6 +108,46 @@ TEST(CUT_SLICES, SameFilesAsOneProcess) {
         expect_same_tables(one, tables(dir.path));
         EXPECT_FALSE(std::filesystem::exists(dir.path / variant / "units")) << variant;
     }
+}
+
+// A cut run stopped after the first part of a distance file of 2 parts or more is written (the
+// units of work in the graph's order); then resumed with that part damaged in its blocks: the
+// assembly refuses it (and removes it), the next run writes it again; the files the same.
+TEST(CUT_SLICES, WritingResumesFromItsParts) {
+    const Tree one = tables(test::shared_database(*parse_variant("english"), 3));
+    test::ScratchDir dir("cut-write-resume");
+    const GenerateOptions o = cut_options("english", 3, dir.path);
+    std::filesystem::path part;
+    {
+        GenerationRun run(o);
+        Progress quiet(Progress::Mode::quiet);
+        run.start(true, quiet, quiet);
+        const WorkGraph w = work_graph(o, run.plan(), run.graph(), cut_ranges(run.plan(), 1, 3));
+        for (std::size_t n = 0; n < w.nodes.size() && part.empty(); ++n) {
+            run_work(run.work(), w, n);
+            const WorkNode& node = w.nodes[n];
+            if (node.kind == WorkNode::Kind::write_part && node.ranges > 1) {
+                const Material m = run.plan().pairs[node.pair].material;
+                part = distance_part_path(o, node.cls == 0 ? m : m.mirrored(),
+                                          {node.range, node.ranges});
+            }
+        }
+    }
+    ASSERT_FALSE(part.empty()) << "no distance file in parts";
+    ASSERT_TRUE(std::filesystem::exists(part));
+    std::vector<char> bytes = test::file_bytes(part);
+    bytes.back() = static_cast<char>(bytes.back() ^ 0x5a);
+    test::write_bytes(part, bytes);
+    try {
+        run_cut(o, 3, 3u);
+        ADD_FAILURE() << "a damaged part assembled";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(part)) << "the damaged part is removed";
+    run_cut(o, 3, 4u);
+    expect_same_tables(one, tables(dir.path));
+    EXPECT_FALSE(std::filesystem::exists(dir.path / "english" / "units"));
 }
 
 // The two below take a minute in all: in test_cut_slices_slow (mpi_gen_cut_kill resumes a cut run
@@ -183,19 +226,33 @@ TEST(CUT_SLICES, GraphOfRangesAndWriting) {
             EXPECT_EQ(before,
                       static_cast<std::size_t>(w.ranges_by_slice[node.pair][node.slice - 1]));
         }
-        if (node.kind == WorkNode::Kind::write) {
+        // The writing: the wdl files read every range of the last slice, each part of a
+        // distance file the wdl files, the assembly every part.
+        if (node.kind == WorkNode::Kind::write_wdl) {
             EXPECT_EQ(w.graph.needs[n].size(),
                       static_cast<std::size_t>(w.ranges_by_slice[node.pair].back()));
         }
-        if (node.kind != WorkNode::Kind::range) final_node[node.pair] = n;
+        if (node.kind == WorkNode::Kind::write_part) {
+            ASSERT_EQ(w.graph.needs[n].size(), 1u);
+            EXPECT_EQ(w.nodes[w.graph.needs[n][0]].kind, WorkNode::Kind::write_wdl);
+            EXPECT_EQ(node.ranges, w.parts_by_class[node.pair].at(node.cls));
+        }
+        if (node.kind == WorkNode::Kind::write) {
+            const auto& parts = w.parts_by_class[node.pair];
+            EXPECT_EQ(w.graph.needs[n].size(),
+                      static_cast<std::size_t>(std::accumulate(parts.begin(), parts.end(), 0)));
+            for (const int k : parts) EXPECT_GT(k, 1);
+        }
+        if (node.kind == WorkNode::Kind::pair || node.kind == WorkNode::Kind::write)
+            final_node[node.pair] = n;
         work += w.seconds[n];
     }
     // A pair reads the pairs it reads through their files' node.
     const PairGraph& pairs = run.graph();
     for (std::size_t n = 0; n < w.nodes.size(); ++n) {
         const WorkNode& node = w.nodes[n];
-        if (node.kind == WorkNode::Kind::write ||
-            (node.kind == WorkNode::Kind::range && node.slice > 0))
+        if (node.kind != WorkNode::Kind::pair &&
+            !(node.kind == WorkNode::Kind::range && node.slice == 0))
             continue;
         std::vector<std::size_t> expected;
         for (const std::size_t i : pairs.needs[node.pair]) expected.push_back(final_node[i]);

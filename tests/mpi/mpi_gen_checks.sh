@@ -4,7 +4,8 @@
 # rank killed in the middle ends the job, and the rerun completes the same files (slow); a
 # second job on a folder being written refuses.
 # Pairs cut over ranks (slices into ranges of men configurations, docs/distributed.md): the same
-# files, with ranges really solved (the summary counts them), and a killed cut run resumed (slow).
+# files, with ranges really solved and distance files written in parts by several ranks (the
+# summary counts them), and a killed cut run resumed (slow).
 # Usage: mpi_gen_checks.sh DAMAS DAMAS_MPI SCRATCH CHECK [PURE RULES]
 #        (CHECK: identical, identical_5, ranks, cut, cut_5, cut_kill, rules, kill, lock, plan,
 #        errors; for rules, PURE and
@@ -58,23 +59,33 @@ ranks)  # 1, 3 and 4 ranks on 2 cores; one of them with every pair in units
     same_database "$scratch/one" "$scratch/units" russian
     ;;
 cut|cut_5)  # every pair in units, slices cut over 3 and 4 ranks (russian 2-4) or 3 (english 2-5)
+    # The cut pairs' distance files written in parts by several ranks, then assembled: mtc
+    # (mtc-wdl, which reads the wdl file written first) forced over 3 ranks, dtw by the rule on 4.
     variant=russian pieces=4 chunk=256
     [ "$check" = cut_5 ] && variant=english pieces=5 chunk=1024
     "$damas" gen -v $variant -p $pieces -d "$scratch/one" -q --no-sync
-    runs=("3 --cut-slices 3" "4")  # forced, then the rule on 4 ranks
+    runs=("3 --cut-slices 3 --metric mtc" "4")  # forced, then the rule on 4 ranks
     [ "$check" = cut_5 ] && runs=("3 --cut-slices 3")
     for run in "${runs[@]}"; do
-        n=${run%% *} folder=$scratch/cut${run// /}
+        n=${run%% *} folder=$scratch/cut${run// /} one=$scratch/one
         extra=()
         [ "$run" != "$n" ] && read -r -a extra <<< "${run#* }"
+        if [[ "$run" == *mtc* ]]; then
+            one=$scratch/one_mtc
+            "$damas" gen -v $variant -p $pieces --metric mtc -d "$one" -q --no-sync
+        fi
         "${mpi[@]}" -np "$n" "$damas_mpi" gen -v $variant -p $pieces -t 1 --in-units \
             --unit-chunk $chunk "${extra[@]}" -d "$folder" -q --no-sync --json > "$scratch/cut.json"
-        same_database "$scratch/one" "$folder" $variant
-        python3 - "$scratch/cut.json" <<'PY' || fail "no slice was cut over ranks ($run)"
+        same_database "$one" "$folder" $variant
+        python3 - "$scratch/cut.json" <<'PY' || fail "no slice or file was cut over ranks ($run)"
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["slice_ranges_solved"] > 0, s["slice_ranges_solved"]
 print("ranges of cut slices solved:", s["slice_ranges_solved"])
+by_rank = [r["table_parts_written"] for r in s["ranks"]]
+assert s["table_parts_written"] == sum(by_rank) > 0, by_rank
+assert sum(1 for p in by_rank if p > 0) >= 2, by_rank
+print("parts of distance files written by rank:", by_rank)
 PY
     done
     ;;

@@ -99,7 +99,7 @@ struct RankReport {
     std::uint64_t classes_built = 0, classes_skipped = 0, positions = 0, bytes_written = 0;
     double load_seconds = 0;
     std::uint64_t pairs_in_units = 0, units_written = 0, units_resumed = 0;
-    std::uint64_t slice_ranges_solved = 0;
+    std::uint64_t slice_ranges_solved = 0, table_parts_written = 0;
     std::uint64_t pure_wins = 0, wins_drawn_by_rules = 0;
 };
 static_assert(std::is_trivially_copyable_v<RankReport>);
@@ -119,6 +119,7 @@ void counts(Summary& s, Report& r, F&& f) {
         f(s.units_written, r.units_written);
         f(s.units_resumed, r.units_resumed);
         f(s.slice_ranges_solved, r.slice_ranges_solved);
+        f(s.table_parts_written, r.table_parts_written);
     } else {
         f(s.classes, r.classes_built);
         f(s.pure_wins, r.pure_wins);
@@ -154,6 +155,7 @@ RankReport sum_of(const std::vector<RankReport>& reports) {
         total.units_written += r.units_written;
         total.units_resumed += r.units_resumed;
         total.slice_ranges_solved += r.slice_ranges_solved;
+        total.table_parts_written += r.table_parts_written;
         total.pure_wins += r.pure_wins;
         total.wins_drawn_by_rules += r.wins_drawn_by_rules;
     }
@@ -177,6 +179,7 @@ Json ranks_json(const std::vector<RankReport>& reports, double seconds) {
              {"busy_seconds", t.busy_seconds},
              {"wait_seconds", t.wait_seconds},
              {"wait_share", seconds > 0 ? t.wait_seconds / seconds : 0.0},
+             {"table_parts_written", reports[r].table_parts_written},
              {"peak_resident_bytes", static_cast<double>(reports[r].peak_resident_bytes)}});
     }
     return ranks;
@@ -223,7 +226,7 @@ RankTimes run_gen_on_ranks(const Job& job, const GenerateOptions& o, GenerationR
     PairRunner& work = run.work();
     std::vector<bool> done(w.nodes.size(), false);
     if (job.rank == 0) done = complete_work(work, w);
-    return run_pairs(job.comm, w.graph, done, [&](std::size_t n) { run_work(work, w.nodes[n]); });
+    return run_pairs(job.comm, w.graph, done, [&](std::size_t n) { run_work(work, w, n); });
 }
 
 // damas-mpi gen --plan: the plan of one rank (each plans within its own budget), and the time
@@ -316,6 +319,7 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks, int cut
         out.erase("peak_pair");  // of rank 0 only; each rank's peak is in ranks
         out["ranks"] = ranks_json(reports, total.seconds);
         out["slice_ranges_solved"] = total.slice_ranges_solved;
+        out["table_parts_written"] = total.table_parts_written;
         cli::print_json(out);
         return;
     }
@@ -324,6 +328,9 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks, int cut
     if (total.slice_ranges_solved > 0)
         std::printf("slices cut over ranks: %llu ranges of men configurations solved\n",
                     static_cast<unsigned long long>(total.slice_ranges_solved));
+    if (total.table_parts_written > 0)
+        std::printf("cut pairs' distance files: %llu parts written\n",
+                    static_cast<unsigned long long>(total.table_parts_written));
     print_ranks(reports, total.seconds);
 }
 

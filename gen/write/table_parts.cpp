@@ -1,0 +1,318 @@
+#include "gen/write/table_parts.hpp"
+
+#include "gen/write/table_writing.hpp"
+#include "table/table_file.hpp"
+
+namespace damas {
+
+using namespace writing;
+
+namespace {
+
+constexpr char part_magic[8] = {'D', 'A', 'M', 'A', 'S', 'P', 'R', 'T'};
+constexpr std::uint32_t part_version = 1;
+constexpr std::size_t part_header_checked = 80;  // the bytes the header's checksum covers
+constexpr std::uint64_t part_table_offset = 128;
+
+// The distance table's header as write_coded_table starts it (counts from options.counts_from,
+// or none for a part), its codec and the encoders' settings.
+struct DistanceTable {
+    TableHeader header;
+    std::unique_ptr<const TableCodec> codec;
+};
+
+DistanceTable distance_table(const TableInfo& info, Metric metric, std::uint64_t positions,
+                             const WriteOptions& opt) {
+    if (!is_distance(metric)) throw Error("a table in parts: not a distance metric");
+    const BlockCodec& codec = modelless_codec(opt, metric);
+    const std::uint32_t ppb = codec.positions_per_block(metric, opt.positions_per_block);
+    if (ppb % 4 != 0 || format::block_bytes(metric, ppb) > format::max_block_bytes)
+        throw Error("invalid positions per block " + std::to_string(ppb));
+    const TableHeader no_counts;
+    WriteOptions counted = opt;
+    if (!counted.counts_from) counted.counts_from = &no_counts;
+    DistanceTable t;
+    TableHeader& h = t.header;
+    h = start_header(info, metric, ppb, positions, std::span<const std::uint16_t>(), counted);
+    h.codec = codec.id();
+    t.codec = table_codec(codec, h, nullptr, 1, 1, opt);
+    if (!t.codec || !t.codec->model().empty())
+        throw Error(std::string(codec.name()) +
+                    " codec: a table with a model is not written in parts");
+    h.model_size = 0;
+    h.model_checksum = 0;
+    h.table_offset = format::header_size;
+    h.blocks_offset = h.table_offset + format::table_bytes(h.blocks);
+    return t;
+}
+
+// A part file's header, as written.
+struct PartHeader {
+    Metric metric = Metric::dtw;
+    Codec codec = Codec::zstd;
+    std::uint32_t positions_per_block = 0;
+    std::array<std::uint8_t, 4> material{};
+    std::uint64_t positions = 0, first = 0, end = 0, blocks_offset = 0, file_size = 0;
+    std::uint64_t table_checksum = 0, blocks_checksum = 0;
+};
+
+std::array<std::byte, part_table_offset> encode_part_header(const PartHeader& p) {
+    std::array<std::byte, part_table_offset> b{};
+    std::memcpy(b.data(), part_magic, sizeof part_magic);
+    le::store<std::uint32_t>(&b[8], part_version);
+    b[12] = static_cast<std::byte>(p.metric);
+    b[13] = static_cast<std::byte>(p.codec);
+    le::store<std::uint32_t>(&b[16], p.positions_per_block);
+    for (std::size_t i = 0; i < 4; ++i) b[20 + i] = static_cast<std::byte>(p.material[i]);
+    const std::uint64_t fields[] = {p.positions,      p.first,     p.end,
+                                    p.blocks_offset,  p.file_size, p.table_checksum,
+                                    p.blocks_checksum};
+    for (std::size_t i = 0; i < std::size(fields); ++i)
+        le::store<std::uint64_t>(&b[24 + 8 * i], fields[i]);
+    le::store<std::uint64_t>(&b[part_header_checked],
+                             xxh64(std::span<const std::byte>(b.data(), part_header_checked)));
+    return b;
+}
+
+// The part's header the table expects for blocks `range` (its offsets and checksums aside).
+PartHeader expected_part(const TableHeader& h, BlockRange range) {
+    PartHeader p;
+    p.metric = h.metric;
+    p.codec = h.codec;
+    p.positions_per_block = h.positions_per_block;
+    p.material = h.material;
+    p.positions = h.positions;
+    p.first = range.first;
+    p.end = range.end;
+    p.blocks_offset = part_table_offset + format::table_bytes(range.end - range.first);
+    return p;
+}
+
+// A part file open for reading: its header and offset table checked against `expected`.
+class PartReader {
+  public:
+    PartReader(const std::filesystem::path& path, const PartHeader& expected) : path_(path) {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0) fail("cannot open: " + std::string(std::strerror(errno)));
+        std::array<std::byte, part_table_offset> b{};
+        read_at(0, b);
+        if (std::memcmp(b.data(), part_magic, sizeof part_magic) != 0 ||
+            le::load<std::uint32_t>(&b[8]) != part_version)
+            fail("not a table part of this version");
+        if (le::load<std::uint64_t>(&b[part_header_checked]) !=
+            xxh64(std::span<const std::byte>(b.data(), part_header_checked)))
+            fail("damaged header");
+        header_ = expected;
+        header_.file_size = le::load<std::uint64_t>(&b[56]);
+        header_.table_checksum = le::load<std::uint64_t>(&b[64]);
+        header_.blocks_checksum = le::load<std::uint64_t>(&b[72]);
+        if (encode_part_header(header_) != b) fail("of another table, codec or range of blocks");
+        const std::uint64_t n = expected.end - expected.first;
+        table_.resize(format::table_bytes(n));
+        read_at(part_table_offset, table_);
+        if (xxh64(table_) != header_.table_checksum) fail("damaged offset table");
+        std::uint64_t at = header_.blocks_offset;
+        for (std::uint64_t i = 0; i <= n; ++i) {
+            const std::uint64_t off = le::load<std::uint64_t>(&table_[8 * i]);
+            if (off < at) fail("damaged offset table");
+            at = off;
+        }
+        if (at != header_.file_size) fail("damaged offset table");
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0 || static_cast<std::uint64_t>(st.st_size) != at)
+            fail("truncated");
+    }
+    PartReader(const PartReader&) = delete;
+    PartReader& operator=(const PartReader&) = delete;
+    ~PartReader() { ::close(fd_); }
+
+    const PartHeader& header() const { return header_; }
+    // Block i's offset in the part file (i = its blocks: the end) and hash.
+    std::uint64_t offset(std::uint64_t i) const { return le::load<std::uint64_t>(&table_[8 * i]); }
+    std::uint64_t hash(std::uint64_t i) const {
+        return le::load<std::uint64_t>(&table_[8 * (header_.end - header_.first + 1 + i)]);
+    }
+    void read_at(std::uint64_t offset, std::span<std::byte> out) const {
+        std::size_t done = 0;
+        while (done < out.size()) {
+            const ssize_t r = ::pread(fd_, out.data() + done, out.size() - done,
+                                      static_cast<off_t>(offset + done));
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) fail("read failed: " + std::string(std::strerror(errno)));
+            if (r == 0) fail("truncated");
+            done += static_cast<std::size_t>(r);
+        }
+    }
+    [[noreturn]] void fail(const std::string& what) const {
+        throw Error(path_.string() + ": " + what);
+    }
+
+  private:
+    std::filesystem::path path_;
+    int fd_ = -1;
+    PartHeader header_;
+    std::vector<std::byte> table_;
+};
+
+// The end block a part file's header says (PartReader checks it with the rest).
+std::uint64_t part_end(const std::filesystem::path& path) {
+    std::array<std::byte, part_table_offset> b{};
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(path.string() + ": cannot open: " + std::strerror(errno));
+    const ssize_t r = ::pread(fd, b.data(), b.size(), 0);
+    ::close(fd);
+    if (r != static_cast<ssize_t>(b.size())) throw Error(path.string() + ": truncated");
+    return le::load<std::uint64_t>(&b[40]);
+}
+
+}  // namespace
+
+BlockRange part_blocks(std::uint64_t blocks, int part, int parts) {
+    if (parts < 1 || part < 0 || part >= parts || static_cast<std::uint64_t>(parts) > blocks)
+        throw Error("part " + std::to_string(part) + " of " + std::to_string(parts) + " of " +
+                    std::to_string(blocks) + " blocks");
+    const auto k = static_cast<std::uint64_t>(parts);
+    const auto r = static_cast<std::uint64_t>(part);
+    return {blocks * r / k, blocks * (r + 1) / k};
+}
+
+std::uint64_t distance_table_blocks(Metric metric, std::uint64_t positions,
+                                    const WriteOptions& options) {
+    const std::uint32_t ppb =
+        modelless_codec(options, metric).positions_per_block(metric, options.positions_per_block);
+    return (positions + ppb - 1) / ppb;
+}
+
+void write_distance_part(const std::filesystem::path& part, const std::filesystem::path& table,
+                         const TableInfo& info, Metric metric, std::uint64_t positions,
+                         BlockRange range, const DtwValues& values, const WriteOptions& options) {
+    WriteOptions opt = options;
+    // As write_distance_table: an mtc codec that reads the class's wdl file reads it as its
+    // readers will.
+    std::unique_ptr<const TableFile> wdl_file;
+    if (metric == Metric::mtc && block_codec(opt.mtc_codec).reads_wdl() && !opt.mtc_wdl) {
+        std::filesystem::path wdl_path = table;
+        wdl_path.replace_extension(".wdl");
+        const auto& c = info.material;
+        wdl_file = std::make_unique<const TableFile>(
+            wdl_path, TableIdentity{info.variant, Material{c[0], c[1], c[2], c[3]}, Metric::wdl});
+        opt.mtc_wdl = [f = wdl_file.get()](std::uint64_t first, std::span<std::uint8_t> out) {
+            if (const ReadStatus st = f->read_wdl(first, out); st != ReadStatus::ok)
+                throw Error(f->path().string() + ": " + read_status_name(st));
+        };
+    }
+    const DistanceTable t = distance_table(info, metric, positions, opt);
+    if (range.first >= range.end || range.end > t.header.blocks)
+        throw Error("write_distance_part: blocks " + std::to_string(range.first) + " to " +
+                    std::to_string(range.end) + " of " + std::to_string(t.header.blocks));
+    const std::uint32_t ppb = t.header.positions_per_block;
+    // The part's frame: its blocks, its offset table after its own header.
+    TableHeader frame = t.header;
+    frame.blocks = range.end - range.first;
+    frame.table_offset = part_table_offset;
+    frame.blocks_offset = part_table_offset + format::table_bytes(frame.blocks);
+    const unsigned threads = std::max(1u, opt.threads);
+    std::vector<std::unique_ptr<BlockEncoder>> encoders;
+    for (unsigned w = 0; w < threads; ++w)
+        encoders.push_back(
+            t.codec->encoder({.fill = opt.fill, .zstd_level = opt.zstd_level, .wdl = opt.mtc_wdl}));
+    TmpFile file(part);
+    write_blocks(
+        file, frame, threads,
+        [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
+            const BlockSpan at = block_span(range.first + b, ppb, positions);
+            encoders[w]->encode(at.first, std::span<const std::uint16_t>(out.values), out.plain,
+                                out.compressed);
+            out.hash = xxh64(out.plain);
+        },
+        [&](std::uint64_t b, EncodedBlock& out) {
+            const BlockSpan at = block_span(range.first + b, ppb, positions);
+            out.values.resize(at.n);
+            values(at.first, out.values);
+        });
+    PartHeader p = expected_part(t.header, range);
+    p.file_size = frame.file_size;
+    p.table_checksum = frame.table_checksum;
+    p.blocks_checksum = frame.blocks_checksum;
+    file.write_at(0, encode_part_header(p));
+    file.commit(opt.durable);
+}
+
+bool distance_part_complete(const std::filesystem::path& part, const TableInfo& info, Metric metric,
+                            std::uint64_t positions, BlockRange range,
+                            const WriteOptions& options) {
+    if (!std::filesystem::exists(part)) return false;
+    try {
+        const DistanceTable t = distance_table(info, metric, positions, options);
+        PartReader(part, expected_part(t.header, range));
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+TableHeader assemble_distance_table(const std::filesystem::path& table, const TableInfo& info,
+                                    Metric metric, std::uint64_t positions,
+                                    std::span<const std::filesystem::path> parts,
+                                    const WriteOptions& options) {
+    if (!options.counts_from) throw Error("assemble_distance_table: needs counts_from");
+    DistanceTable t = distance_table(info, metric, positions, options);
+    TableHeader& h = t.header;
+    encode_header(h);  // checks the text fields before any file is created
+    std::vector<std::byte> offsets(format::table_bytes(h.blocks));
+    Xxh64Stream blocks_hash;
+    std::uint64_t pos = h.blocks_offset;
+    std::uint64_t next = 0;  // the first block not assembled yet
+    std::vector<std::byte> buffer(std::size_t{8} << 20);
+    TmpFile file(table);
+    for (const std::filesystem::path& path : parts) {
+        // The part's range: from the block the part before ended at, to the end it says.
+        const BlockRange range{next, part_end(path)};
+        if (range.end <= next || range.end > h.blocks)
+            throw Error(path.string() + ": not the part after block " + std::to_string(next) +
+                        " of " + std::to_string(h.blocks));
+        {
+            const PartReader part(path, expected_part(h, range));
+            const std::uint64_t n = range.end - range.first;
+            for (std::uint64_t i = 0; i < n; ++i) {
+                le::store<std::uint64_t>(&offsets[8 * (range.first + i)],
+                                         pos + part.offset(i) - part.header().blocks_offset);
+                le::store<std::uint64_t>(&offsets[8 * (h.blocks + 1 + range.first + i)],
+                                         part.hash(i));
+            }
+            Xxh64Stream part_hash;
+            const std::uint64_t from = part.header().blocks_offset, to = part.header().file_size;
+            for (std::uint64_t at = from; at < to;) {
+                const std::span<std::byte> chunk(
+                    buffer.data(),
+                    static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), to - at)));
+                part.read_at(at, chunk);
+                part_hash.update(chunk);
+                blocks_hash.update(chunk);
+                file.write_at(pos + (at - from), chunk);
+                at += chunk.size();
+            }
+            if (part_hash.digest() != part.header().blocks_checksum) {
+                std::error_code ec;
+                std::filesystem::remove(path, ec);
+                throw Error(path.string() +
+                            ": damaged blocks (removed; run again to write the part again)");
+            }
+            pos += to - from;
+        }
+        next = range.end;
+    }
+    if (next != h.blocks)
+        throw Error(table.string() + ": its parts cover " + std::to_string(next) + " of its " +
+                    std::to_string(h.blocks) + " blocks");
+    le::store<std::uint64_t>(&offsets[8 * h.blocks], pos);
+    h.file_size = pos;
+    h.table_checksum = xxh64(offsets);
+    h.blocks_checksum = blocks_hash.digest();
+    file.write_at(h.table_offset, offsets);
+    file.write_at(0, encode_header(h));
+    file.commit(options.durable);
+    return h;
+}
+
+}  // namespace damas
