@@ -6,6 +6,7 @@
 #include "gen/solve/compact/compact_solver.hpp"
 #include "gen/write/pair_writer.hpp"
 #include "gen/write/table_parts.hpp"
+#include "gen/write/wdl_policy.hpp"
 #include "index/class_index.hpp"
 #include "rules/error.hpp"
 
@@ -107,7 +108,13 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
         };
         const std::size_t wdl = add({WorkNode::Kind::write_wdl, i}, share(written, write_wdl_share),
                                     writing * write_wdl_share, before);
-        const double parts_share = 1 - write_wdl_share - write_assemble_share;
+        // An mtc file in the mirror layout has no values, so the parts of one class of such a
+        // pair write nothing; which class, the wdl files decide: half the parts' time, spread
+        // over both.
+        const bool mirror_mtc = !single && distance_metric(o, step.material) == Metric::mtc &&
+                                o.mirror_mtc && mirror_layout_allowed(o, step.material);
+        const double parts_share =
+            (1 - write_wdl_share - write_assemble_share) * (mirror_mtc ? 0.5 : 1.0);
         const int classes = single ? 1 : 2;
         std::vector<std::size_t> parts;
         for (int c = 0; c < classes; ++c) {
