@@ -96,27 +96,37 @@ void SolvedStore::load_below(Material m) {
         if (!classes_.at(c).complete && !classes_.at(c).files) complete(classes_.at(c));
 }
 
-// Replaces the fill values of the capture positions by their outcomes, so that lookups read
-// every position directly. A capture search only reads quiet positions of smaller classes.
-// Held as values, a byte of them (4 positions) at a time, so that no two threads write one byte.
-void SolvedStore::complete(SolvedClass& c) {
+// Sets each position of c to what outcome_of(rules, p) gives (nothing: left as it is), in
+// parallel; held as values, a byte of them (4 positions) at a time, so that no two threads
+// write one byte.
+template <class F>
+void SolvedStore::set_outcomes(SolvedClass& c, const F& outcome_of) const {
     const std::uint64_t n = c.index->size(), step = c.values_only ? 4 : 1;
     dispatch(variant_.base, [&](auto rules) {
-        using R = decltype(rules);
         tbb::parallel_for(
             tbb::blocked_range<std::uint64_t>(0, (n + step - 1) / step, 4096), [&](const auto& r) {
                 c.index->for_each_position(step * r.begin(), std::min(n, step * r.end()),
                                            [&](std::uint64_t i, const Position& p) {
-                                               if (!MoveGenerator<R>::has_capture(p)) return;
-                                               const Outcome o = resolve_outcome<R>(
-                                                   p, variant_.giveaway,
-                                                   [this](const Position& q) { return stored(q); });
+                                               const std::optional<Outcome> o =
+                                                   outcome_of(rules, p);
+                                               if (!o) return;
                                                if (c.values_only)
-                                                   set_value(c.values.data(), i, o.value);
+                                                   set_value(c.values.data(), i, o->value);
                                                else
-                                                   c.outcomes[i] = pack_outcome(o);
+                                                   c.outcomes[i] = pack_outcome(*o);
                                            });
             });
+    });
+}
+
+// Replaces the fill values of the capture positions by their outcomes, so that lookups read
+// every position directly. A capture search only reads quiet positions of smaller classes.
+void SolvedStore::complete(SolvedClass& c) {
+    set_outcomes(c, [this](auto rules, const Position& p) -> std::optional<Outcome> {
+        using R = decltype(rules);
+        if (!MoveGenerator<R>::has_capture(p)) return std::nullopt;
+        return resolve_outcome<R>(p, variant_.giveaway,
+                                  [this](const Position& q) { return stored(q); });
     });
     c.complete = true;
     save_if_loaded_again(c);
@@ -455,25 +465,11 @@ void SolvedStore::load_mirrored(Material m) {
     } else {
         c.outcomes = huge_vector<std::uint16_t>(n);
     }
-    // A byte of values (4 positions) at a time, so that no two threads write one byte.
-    const std::uint64_t step = c.values_only ? 4 : 1;
-    dispatch(variant_.base, [&](auto rules) {
+    set_outcomes(c, [&](auto rules, const Position& p) -> std::optional<Outcome> {
         using R = decltype(rules);
-        tbb::parallel_for(
-            tbb::blocked_range<std::uint64_t>(0, (n + step - 1) / step, 4096), [&](const auto& r) {
-                c.index->for_each_position(step * r.begin(), std::min(n, step * r.end()),
-                                           [&](std::uint64_t i, const Position& p) {
-                                               // A fill value where the side to move must capture,
-                                               // as in the files.
-                                               Outcome o{Value::draw, 0};
-                                               if (!MoveGenerator<R>::has_capture(p))
-                                                   o = from_successors<R>(p, metric);
-                                               if (c.values_only)
-                                                   put_value(c.values.data(), i, o.value);
-                                               else
-                                                   c.outcomes[i] = pack_outcome(o);
-                                           });
-            });
+        // A fill value where the side to move must capture, as in the files.
+        if (MoveGenerator<R>::has_capture(p)) return Outcome{Value::draw, 0};
+        return from_successors<R>(p, metric);
     });
     keep(std::move(c));
 }

@@ -280,6 +280,8 @@ class SolvedStore {
     void open(Material m);
     std::unique_ptr<const SolvedClass::Files> open_files(Material m) const;
     void complete(SolvedClass& c);
+    template <class F>
+    void set_outcomes(SolvedClass& c, const F& outcome_of) const;
     // Keeps only the values of a class held with its outcomes.
     void to_values(SolvedClass& c) const;
     void drop(Material m);

@@ -23,6 +23,7 @@
 #include "index/flip.hpp"
 #include "index/material.hpp"
 #include "probe/probe.hpp"
+#include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/variant.hpp"
 #include "table/outcome.hpp"
@@ -198,6 +199,19 @@ inline void check_against_reference(const Case& c) {
     generate_quietly(v, c.pieces, dir.path);
     const auto tb = Tablebase::open(dir.path, 4);
     dispatch(v.base, [&](auto rules) { compare_all<decltype(rules)>(v, c.pieces, *tb); });
+}
+
+// The first `count` positions (by index) of english class m whose side to move has a move and no
+// capture (fewer if the class has fewer).
+inline std::vector<Position> first_quiet_english_positions(Material m, std::size_t count) {
+    const ClassIndex index(parse_variant("english")->info().board, m);
+    std::vector<Position> out;
+    for (std::uint64_t i = 0; i < index.size() && out.size() < count; ++i) {
+        const Position p = index.unindex(i);
+        if (!MoveGenerator<English>::has_capture(p) && MoveGenerator<English>::count(p) > 0)
+            out.push_back(p);
+    }
+    return out;
 }
 
 }  // namespace damas::test

@@ -72,16 +72,10 @@ TEST(MirrorLayout, BothFilesMirroredIsCorrupt) {
     write_wdl_mirror_table(stored, TableInfo{v, h.material, "test"}, h, false);
 
     const auto tb = Tablebase::open(dir.path, 16);
-    const ClassIndex index(v.info().board, m);
-    int quiet = 0;
-    for (std::uint64_t i = 0; i < index.size() && quiet < 50; ++i) {
-        const Position p = index.unindex(i);
-        if (MoveGenerator<English>::has_capture(p) || MoveGenerator<English>::count(p) == 0)
-            continue;
-        ++quiet;
+    const std::vector<Position> quiet = test::first_quiet_english_positions(m, 50);
+    EXPECT_EQ(quiet.size(), 50u);
+    for (const Position& p : quiet)
         EXPECT_EQ(tb->probe_wdl(v, p).status, ProbeStatus::error_corrupt) << to_fen(v, p);
-    }
-    EXPECT_EQ(quiet, 50);
 }
 
 }  // namespace
