@@ -189,18 +189,7 @@ void write_distance_part(const std::filesystem::path& part, const std::filesyste
     WriteOptions opt = options;
     // As write_distance_table: an mtc codec that reads the class's wdl file reads it as its
     // readers will.
-    std::unique_ptr<const TableFile> wdl_file;
-    if (metric == Metric::mtc && block_codec(opt.mtc_codec).reads_wdl() && !opt.mtc_wdl) {
-        std::filesystem::path wdl_path = table;
-        wdl_path.replace_extension(".wdl");
-        const auto& c = info.material;
-        wdl_file = std::make_unique<const TableFile>(
-            wdl_path, TableIdentity{info.variant, Material{c[0], c[1], c[2], c[3]}, Metric::wdl});
-        opt.mtc_wdl = [f = wdl_file.get()](std::uint64_t first, std::span<std::uint8_t> out) {
-            if (const ReadStatus st = f->read_wdl(first, out); st != ReadStatus::ok)
-                throw Error(f->path().string() + ": " + read_status_name(st));
-        };
-    }
+    const std::unique_ptr<const TableFile> wdl_file = read_wdl_beside(table, info, metric, opt);
     const DistanceTable t = distance_table(info, metric, positions, opt);
     if (range.first >= range.end || range.end > t.header.blocks)
         throw Error("write_distance_part: blocks " + std::to_string(range.first) + " to " +

@@ -64,6 +64,23 @@ TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& 
     return write_distance_table(path, info, Metric::dtw, positions, values, options);
 }
 
+std::unique_ptr<const TableFile> read_wdl_beside(const std::filesystem::path& table,
+                                                 const TableInfo& info, Metric metric,
+                                                 WriteOptions& options) {
+    if (metric != Metric::mtc || !block_codec(options.mtc_codec).reads_wdl() || options.mtc_wdl)
+        return nullptr;
+    std::filesystem::path wdl_path = table;
+    wdl_path.replace_extension(".wdl");
+    const auto& c = info.material;
+    auto wdl_file = std::make_unique<const TableFile>(
+        wdl_path, TableIdentity{info.variant, Material{c[0], c[1], c[2], c[3]}, Metric::wdl});
+    options.mtc_wdl = [f = wdl_file.get()](std::uint64_t first, std::span<std::uint8_t> out) {
+        if (const ReadStatus st = f->read_wdl(first, out); st != ReadStatus::ok)
+            throw Error(f->path().string() + ": " + read_status_name(st));
+    };
+    return wdl_file;
+}
+
 TableHeader write_distance_table(const std::filesystem::path& path, const TableInfo& info,
                                  Metric metric, std::uint64_t positions, const DtwValues& values,
                                  const WriteOptions& options) {
@@ -72,18 +89,7 @@ TableHeader write_distance_table(const std::filesystem::path& path, const TableI
     // An mtc codec that reads the class's wdl file (mtc-wdl) is given its values as its readers
     // will read them: from the wdl file beside path, unless the caller gives them.
     WriteOptions o = options;
-    std::unique_ptr<const TableFile> wdl_file;
-    if (metric == Metric::mtc && block_codec(o.mtc_codec).reads_wdl() && !o.mtc_wdl) {
-        std::filesystem::path wdl_path = path;
-        wdl_path.replace_extension(".wdl");
-        const auto& c = info.material;
-        wdl_file = std::make_unique<const TableFile>(
-            wdl_path, TableIdentity{info.variant, Material{c[0], c[1], c[2], c[3]}, Metric::wdl});
-        o.mtc_wdl = [f = wdl_file.get()](std::uint64_t first, std::span<std::uint8_t> out) {
-            if (const ReadStatus st = f->read_wdl(first, out); st != ReadStatus::ok)
-                throw Error(f->path().string() + ": " + read_status_name(st));
-        };
-    }
+    const std::unique_ptr<const TableFile> wdl_file = read_wdl_beside(path, info, metric, o);
     return write_table(
         path, info, positions, std::span<const std::uint16_t>(),
         [](std::size_t, std::uint64_t, std::size_t, const EncodedBlock& block) {

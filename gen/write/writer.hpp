@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,6 +26,8 @@
 namespace damas {
 
 // What the caller knows about a table; the writer computes the rest of the header.
+class TableFile;
+
 struct TableInfo {
     Variant variant;
     std::array<std::uint8_t, 4> material{};  // white men, white kings, black men, black kings
@@ -130,6 +133,13 @@ std::optional<std::uint64_t> estimate_wdl_bytes(const TableInfo& info, std::uint
                                                 const WriteOptions& options = {});
 // Passes over values held in memory, for the functions above.
 WdlPasses wdl_passes_over(std::span<const std::uint8_t> values);
+
+// For an mtc codec that reads its class's wdl file (mtc-wdl) where options give no wdl values:
+// opens the wdl file beside `table` and has options.mtc_wdl read it as its readers will. Returns
+// that file, to be kept open while writing (else null).
+std::unique_ptr<const TableFile> read_wdl_beside(const std::filesystem::path& table,
+                                                 const TableInfo& info, Metric metric,
+                                                 WriteOptions& options);
 
 // values[i]: plies to the end, dtw_draw or dtw_unknown (format.hpp).
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,
