@@ -1,6 +1,7 @@
 // The mtc mirror layout (table/format.hpp): a folder whose mirror-layout classes have no mtc values
 // answers every MTC probe, the best moves and the class statistics exactly as one made with
-// --full-mtc; and a pair whose two mtc files both have the mirror layout is reported corrupt.
+// --full-mtc (up to 3 pieces here, 4 in test_probe_mtc_mirror_slow); and a pair whose two mtc
+// files both have the mirror layout is reported corrupt.
 #include <gtest/gtest.h>
 
 #include "gen/write/pair_writer.hpp"
@@ -101,6 +102,12 @@ TEST_P(MtcMirrorLayout, AnswersLikeTheFullLayout) {
     EXPECT_GT(searched, 0u);
 }
 
+#ifdef DAMAS_TEST_SLOW
+INSTANTIATE_TEST_SUITE_P(Variants, MtcMirrorLayout,
+                         testing::Values(Case{"english", 4}, Case{"russian", 4},
+                                         Case{"international", 4}),
+                         test::case_name);
+#else
 INSTANTIATE_TEST_SUITE_P(Variants, MtcMirrorLayout,
                          testing::Values(Case{"english", 3}, Case{"brazilian", 3},
                                          Case{"russian-giveaway", 3}, Case{"italian", 3},
@@ -127,6 +134,8 @@ TEST(MtcMirrorLayout, BothFilesMirroredIsCorrupt) {
     for (const Position& p : quiet)
         EXPECT_EQ(tb->probe_distance(v, p).status, ProbeStatus::error_corrupt) << to_fen(v, p);
 }
+
+#endif
 
 }  // namespace
 }  // namespace damas
