@@ -155,7 +155,7 @@ FolderCheck check_folder(const std::filesystem::path& folder, Variant v,
     std::sort(files.begin(), files.end());
     std::set<std::string> names;
     std::vector<TableName> tables;
-    std::map<Material, Layout> wdl_layout;
+    std::map<std::pair<Metric, Material>, Layout> layouts;  // of the wdl and mtc files
     for (const auto& f : files) {
         const std::string name = f.filename().string();
         if (name == manifest_name || name == lock_name) continue;
@@ -171,15 +171,17 @@ FolderCheck check_folder(const std::filesystem::path& folder, Variant v,
         if (!t) continue;
         tables.push_back(*t);
         check_header(f, *t, v, out);
-        if (t->metric == Metric::wdl)
-            if (const auto h = read_header(f)) wdl_layout[t->material] = h->layout;
+        if (t->metric == Metric::wdl || t->metric == Metric::mtc)
+            if (const auto h = read_header(f)) layouts[{t->metric, t->material}] = h->layout;
     }
-    for (const auto& [m, layout] : wdl_layout) {
+    for (const auto& [key, layout] : layouts) {
+        const auto& [metric, m] = key;
         if (layout != Layout::mirror || m == m.mirrored() || m.mirrored() < m) continue;
-        const auto other = wdl_layout.find(m.mirrored());
-        if (other != wdl_layout.end() && other->second == Layout::mirror)
-            out.issues.push_back({"layout", (folder / (m.name() + ".wdl")).string(),
-                                  "both wdl files of the pair " + m.name() + "/" +
+        const auto other = layouts.find({metric, m.mirrored()});
+        const std::string ext = metric_name(metric);
+        if (other != layouts.end() && other->second == Layout::mirror)
+            out.issues.push_back({"layout", (folder / (m.name() + "." + ext)).string(),
+                                  "both " + ext + " files of the pair " + m.name() + "/" +
                                       m.mirrored().name() + " have the mirror layout"});
     }
 

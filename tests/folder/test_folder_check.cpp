@@ -16,6 +16,8 @@
 #include "folder/manifest.hpp"
 #include "gen/run/generate.hpp"
 #include "gen/verify/verify.hpp"
+#include "gen/write/writer.hpp"
+#include "table/table_file.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/generate.hpp"
 #include "tests/support/process.hpp"
@@ -102,6 +104,25 @@ TEST(FolderCheck, MirrorPairSwapped) {
         EXPECT_TRUE(has_issue(r, "mismatch", std::string("0102") + ext)) << lines(r);
         EXPECT_TRUE(has_issue(r, "mismatch", std::string("0201") + ext)) << lines(r);
     }
+}
+
+// A pair whose two mtc files both have the mirror layout (its values nowhere): a layout issue.
+TEST(FolderCheck, BothMtcFilesOfAPairMirrored) {
+    ScratchDir scratch("folder-check-mtc");
+    const Variant v{BaseVariant::russian, false};
+    GenerateOptions o = test::generate_options(v, 3, scratch.path);
+    o.metric = Metric::mtc;
+    test::generate_quietly(o);
+    ASSERT_TRUE(verify_database(scratch.path, false).ok());
+    const fs::path a = scratch.path / "russian" / "0102.mtc";
+    const fs::path b = scratch.path / "russian" / "0201.mtc";
+    ASSERT_NE(TableFile(a).holds_values(), TableFile(b).holds_values());
+    const fs::path stored = TableFile(a).holds_values() ? a : b;
+    const TableHeader h = TableFile(stored).header();
+    write_mirror_table(stored, TableInfo{v, h.material, "test"}, Metric::mtc, h, false);
+    const VerifyReport r = verify_database(scratch.path, false);
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "layout", "0102.mtc")) << lines(r);
 }
 
 TEST(FolderCheck, DtwUnderAWdlName) {
