@@ -112,7 +112,13 @@ constexpr double compact_slowdown = 4.6;
 // Without its bit a position of captures, it tests each predecessor a resolved position tells
 // (international 0305: 37 a position, 0.1 us each, loaded, against its 6 us a position).
 constexpr double captures_tested_slowdown = 1.6;
+// Classes loaded again, positions a second: as outcomes (a pair solved for dtw; not measured
+// since the solved class files), and as values from their values-only solved class files (a pair
+// solved for mtc: 576 to 2,045 M a second on english 2-6's and international 2-5's largest
+// classes, bench/solved_reload.cpp, 2 threads, the files in the page cache, *loaded*; a
+// cluster's shared filesystem may be slower: the lowest figure, rounded down).
 constexpr double reload_positions_per_second = 20e6;
+constexpr double reload_values_per_second = 500e6;
 
 // Unit files (3 bytes of values a position and the capture flags, compressed by zstd), bytes a
 // position, measured as the most the units folder held while english 1122 + 2211 was solved in
@@ -640,8 +646,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
             step.wdl_packed = way.wdl_packed;
             std::set<Material> held = way.held;
             for (Material d : held) {
-                const double load =
-                    static_cast<double>(ClassIndex(board, d).size()) / reload_positions_per_second;
+                const double load = static_cast<double>(ClassIndex(board, d).size()) /
+                                    (values_for(step.material) ? reload_values_per_second
+                                                               : reload_positions_per_second);
                 step.inputs_load_seconds += load;
                 if (!loaded.count(d)) {
                     step.load_seconds += load;
@@ -699,7 +706,8 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                         : "") +
         "0.7 us without kings (fitted on this project's 2-core host), divided by " +
         std::to_string(threads) +
-        " threads; pairs in units 10% slower, slices by bytes 4.6 times; reloads at 20 M/s";
+        " threads; pairs in units 10% slower, slices by bytes 4.6 times; reloads at 20 M/s (as "
+        "values, for mtc: 500 M/s)";
     return plan;
 }
 
