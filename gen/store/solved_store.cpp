@@ -426,7 +426,7 @@ void SolvedStore::open(Material m) {
     const bool mirrored = c.files->mirrored;
     by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
     // No file holds its values: each lookup searches one ply (stored()) into what it reads.
-    if (mirrored) load_for_search(m);
+    if (mirrored) load_for_search(m, true);
 }
 
 std::set<Material> search_reads(Material m) {
@@ -443,18 +443,19 @@ std::set<Material> search_reads(Material m) {
 // What a search of m's moves reads: its mirror, whose files must hold the values (else the search
 // would never end), every class one move from m or from its mirror (a king move of m leads to
 // its mirror, whose positions may capture) and what their captures reach.
-void SolvedStore::load_for_search(Material m) {
+void SolvedStore::load_for_search(Material m, bool through) {
     const Material mirror = m.mirrored();
     const Metric metric = distance_metric(mirror);
     const std::filesystem::path path = table_path(dir_, variant_, mirror.name(), metric);
     if (!TableFile(path, TableIdentity{variant_, mirror, metric}).holds_values())
         throw Error(path.string() + ": the mtc files of " + m.name() + " and " + mirror.name() +
                     " both have the mirror layout: neither holds the values (regenerate them)");
-    for (const Material c : search_reads(m)) add_from_files(c);
+    for (const Material c : search_reads(m))
+        if (!has(c)) through ? open(c) : load(c);
 }
 
 void SolvedStore::load_mirrored(Material m) {
-    load_for_search(m);
+    load_for_search(m, false);
     const Metric metric = distance_metric(m);
     SolvedClass c{
         m, std::make_unique<ClassIndex>(variant_.info().board, m), {}, {}, false, false, nullptr};

@@ -273,7 +273,9 @@ class SolvedStore {
     // A class whose files hold no value (Files::mirrored): loads its mirror and what its moves
     // and their captures reach, then each quiet position from its successors.
     void load_mirrored(Material m);
-    void load_for_search(Material m);
+    // `through`: for a class read through, what its lookups search is read through too (the
+    // plan counts its cache, not those classes).
+    void load_for_search(Material m, bool through);
     Outcome searched(const Position& white_to_move) const;
     // Keeps a class as it is held, and writes its solved class file if that is asked.
     void keep(SolvedClass c);
