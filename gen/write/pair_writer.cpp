@@ -189,6 +189,7 @@ class UnitsSource : public PairSource {
                 ClassOutcomesFn solved)
         : o_(o), layout_(layout), wdl_packed_(wdl_packed), solved_(std::move(solved)) {}
     bool bounded() const override { return true; }
+    bool distance_pass_needed() const override { return static_cast<bool>(solved_); }
     int classes() const override { return layout_.classes(); }
     Material material(int c) const override { return layout_.material(c); }
     std::uint64_t positions(int c) const override { return layout_.index(c).size(); }
@@ -278,8 +279,8 @@ TableHeader write_class_wdl(const GenerateOptions& o, Material m, const ClassWdl
     return write_wdl_with(o, m, wdl, counts, coding, wdl_path, wo);
 }
 
-// Reads class c's distances through without coding them: a pair in units hands each class's
-// outcomes to its solved class file as they stream by (units_source's `solved`).
+// Reads class c's distances through without coding them, for what the pass does besides
+// (PairSource::distance_pass_needed).
 void stream_distance(const PairSource& source, int c, Metric metric) {
     source.with_distance(c, metric, [&](const DtwValues& values) {
         std::vector<std::uint16_t> block(format::dtw_positions_per_block);
@@ -300,7 +301,7 @@ TableHeader write_class_distance(const GenerateOptions& o, const PairSource& sou
     const Material m = source.material(c);
     const Metric metric = distance_metric(o, m);
     if (distance_mirrored(o, m, wdl)) {
-        stream_distance(source, c, metric);
+        if (source.distance_pass_needed()) stream_distance(source, c, metric);
         return write_mirror_table(table_path(o.dir, o.variant, m.name(), metric),
                                   table_info(o.variant, m), metric, wdl, o.durable);
     }

@@ -92,6 +92,10 @@ class PairSource {
                                const std::function<void(const DtwValues&)>& f) const = 0;
     // Written within a memory budget: the writer holds nothing it can compute again.
     virtual bool bounded() const { return false; }
+    // Whether with_distance does more than give the values (a pair in units hands each class's
+    // outcomes to its solved class file), so that a class whose distance file holds no values
+    // (the mtc mirror layout) is still read through.
+    virtual bool distance_pass_needed() const { return false; }
 };
 
 // The pair solved whole (gen/solve/solver.hpp's results), or solved in units (read from its unit
