@@ -31,7 +31,7 @@ namespace {
 
 // The start of the names of class c's distance parts: <class>.<metric>.
 std::string distance_part_prefix(const GenerateOptions& o, Material c) {
-    return c.name() + (distance_metric(o, c) == Metric::mtc ? ".mtc." : ".dtw.");
+    return c.name() + "." + metric_name(distance_metric(o, c)) + ".";
 }
 
 void remove_distance_parts(const GenerateOptions& o, Material m) {
