@@ -19,7 +19,7 @@ std::string probe_failure_message(const Tablebase& tb, Variant v, const Position
                        std::to_string(tb.largest_class(v)) + ")";
             m = "class ";
             m += Material::of(w).name();
-            m += " (or a class its captures lead to) is not in the ";
+            m += " (or a class its moves lead to) is not in the ";
             m += v.name();
             m += " database in ";
             m += printable(tb.dir().string());

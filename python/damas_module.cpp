@@ -595,7 +595,7 @@ PYBIND11_MODULE(_damas, m) {
 
     static PyObject* not_in_database =
         new_exception(m, "NotInDatabase", PyExc_LookupError,
-                      "A class the position needs (or one its captures lead to) is not in the "
+                      "A class the position needs (or one its moves lead to) is not in the "
                       "database folder.");
     static PyObject* missing_rule_table =
         new_exception(m, "MissingRuleTable", not_in_database,
