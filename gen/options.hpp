@@ -90,6 +90,8 @@ struct GenerateOptions : ClassSelection {
     // The mtc files' codec: mtc-context (the default, table/codecs/mtc_context.hpp), or a
     // distance codec.
     Codec mtc_codec = default_codec(Metric::mtc);
+    // The mtc files store the distances 1 to mtc_fold as one (table/mtc_fold.hpp; 0: none).
+    int mtc_fold = 0;
     // Classes of this many positions or more are "large": with automatic, the other codecs are
     // tried, and their codec (and, in a pair, the class that keeps the wdl values) is chosen
     // from estimates on a sample of blocks, so that one wdl file per pair is written whole

@@ -14,6 +14,7 @@
 #include "probe/retired_files.hpp"
 #include "rules/error.hpp"
 #include "rules/notation.hpp"
+#include "table/mtc_fold.hpp"
 #include "table/table_file.hpp"
 
 namespace damas {
@@ -274,6 +275,15 @@ struct Tablebase::Impl {
                                bool searching = false) const noexcept;
     template <class R>
     ProbeResult search_mirror_mtc(Variant v, const Position& w, bool cached_only) const noexcept;
+    // What the mtc file of white-to-move w's class stores of it (table/mtc_fold.hpp's
+    // StoredMtc), a failed read's status in `status`.
+    template <class R>
+    StoredMtc stored_mtc(VariantTables& vt, const Position& w, bool cached_only,
+                         ProbeStatus& status) const noexcept;
+    // The MTC of quiet white-to-move w, of value `value`, stored folded at `fold`.
+    template <class R>
+    ProbeResult resolve_folded_mtc(Variant v, const Position& w, Value value, int fold,
+                                   bool cached_only) const noexcept;
 };
 
 // The most pieces of a class of v whose wdl and distance files (dtw or mtc) open as that class's
@@ -590,6 +600,65 @@ ProbeResult Tablebase::Impl::search_mirror_mtc(Variant v, const Position& w,
 }
 
 template <class R>
+StoredMtc Tablebase::Impl::stored_mtc(VariantTables& vt, const Position& w, bool cached_only,
+                                      ProbeStatus& status) const noexcept {
+    const Material m = Material::of(w);
+    const int slot_number = material_slot(m.white_men, m.white_kings, m.black_men, m.black_kings);
+    if (slot_number < 0) {
+        status = ProbeStatus::error_corrupt;
+        return {};
+    }
+    ClassSlot& slot = vt.slots[slot_number];
+    const TableFile* mtc = table(vt, slot, m, Metric::mtc, cached_only, status);
+    if (!mtc) return {};
+    if (!mtc->holds_values()) return {StoredMtc::Kind::none};
+    const ReadResult r = cached_only ? mtc->try_value(slot.index->index(w), cache)
+                                     : mtc->value(slot.index->index(w), cache);
+    if (!r.ok()) {
+        status = read_failed(slot, Metric::mtc, *mtc, r.status);
+        return {};
+    }
+    const auto value = static_cast<std::uint16_t>(r.value);
+    if (value == mtc_draw || mtc_outcome(value) == wdl_unknown) {
+        status = ProbeStatus::error_corrupt;  // a win or a loss by the wdl files
+        return {};
+    }
+    if (mtc_folded(value, mtc->header().mtc_fold)) return {StoredMtc::Kind::folded};
+    return {StoredMtc::Kind::exact, static_cast<std::uint16_t>(mtc_distance(value))};
+}
+
+// The reads of a folded distance's search (table/mtc_fold.hpp): values by wdl probes, stored
+// distances from the mtc files; the first failure kept.
+template <class R>
+ProbeResult Tablebase::Impl::resolve_folded_mtc(Variant v, const Position& w, Value value, int fold,
+                                                bool cached_only) const noexcept {
+    VariantTables* vt = tables_of(v);
+    if (!vt) return {ProbeStatus::not_in_database};
+    struct Reader {
+        const Impl& impl;
+        VariantTables& vt;
+        Variant v;
+        bool cached_only;
+        mutable ProbeStatus failure = ProbeStatus::ok;
+        std::optional<Value> value(const Position& q) const {
+            const ProbeResult r = impl.probe<R, Mode::wdl>(v, q, cached_only);
+            if (r.ok()) return r.value;
+            failure = r.status;
+            return std::nullopt;
+        }
+        StoredMtc stored(const Position& q) const {
+            const Position qw = q.side == Color::white ? q : flip(R::Board::spec, q);
+            return impl.stored_mtc<R>(vt, qw, cached_only, failure);
+        }
+    };
+    const Reader reader{*this, *vt, v, cached_only};
+    const std::optional<std::uint16_t> plies = FoldedMtc<R, Reader>(reader, fold).resolve(w, value);
+    if (!plies)
+        return {reader.failure == ProbeStatus::ok ? ProbeStatus::error_corrupt : reader.failure};
+    return {ProbeStatus::ok, value, *plies, Metric::mtc};
+}
+
+template <class R>
 ProbeResult Tablebase::Impl::probe_distance(Variant v, const Position& p, bool cached_only,
                                             bool searching) const noexcept {
     if (const ProbeStatus s = check_position<R>(p, cap); s != ProbeStatus::ok) return {s};
@@ -620,6 +689,8 @@ ProbeResult Tablebase::Impl::probe_distance(Variant v, const Position& p, bool c
             const std::uint8_t v8 = mtc_outcome(value);
             if (v8 == wdl_unknown) return {ProbeStatus::error_corrupt};
             const auto out = static_cast<Value>(v8);
+            if (mtc_folded(value, mtc->header().mtc_fold))
+                return resolve_folded_mtc<R>(v, w, out, mtc->header().mtc_fold, cached_only);
             return {ProbeStatus::ok, out,
                     static_cast<std::uint16_t>(out == Value::draw ? 0 : mtc_distance(value)),
                     Metric::mtc};

@@ -41,6 +41,7 @@ enum Off : std::size_t {
     o_rules_version = 218,
     o_model_size = 220,
     o_model_checksum = 224,
+    o_mtc_fold = 232,
     o_header_checksum = 248,
 };
 
@@ -88,7 +89,10 @@ HeaderBytes encode_header(const TableHeader& h) {
     std::byte* p = b.data();
     std::memcpy(p + o_magic, format::magic.data(), format::magic.size());
     const bool new_fields = h.codec != Codec::zstd || h.half || h.model_size != 0;
-    const std::uint32_t version = h.rules_version != 0 ? 4 : new_fields ? 3 : 2;
+    const std::uint32_t version = h.mtc_fold != 0        ? 5
+                                  : h.rules_version != 0 ? 4
+                                  : new_fields           ? 3
+                                                         : 2;
     le::store<std::uint32_t>(p + o_version, version);
     le::store<std::uint32_t>(p + o_header_size, static_cast<std::uint32_t>(format::header_size));
     p[o_base] = static_cast<std::byte>(h.variant.base);
@@ -114,6 +118,7 @@ HeaderBytes encode_header(const TableHeader& h) {
     le::store<std::uint16_t>(p + o_rules_version, h.rules_version);
     le::store<std::uint32_t>(p + o_model_size, h.model_size);
     le::store<std::uint64_t>(p + o_model_checksum, h.model_checksum);
+    p[o_mtc_fold] = static_cast<std::byte>(h.mtc_fold);
     put_text(p + o_variant_name, h.variant.name(), format::variant_name_size, "variant name");
     put_text(p + o_generator, h.generator, format::generator_size, "generator version");
     const std::uint64_t sum = xxh64(std::span(b).first(o_header_checksum));
@@ -184,6 +189,10 @@ TableHeader decode_header(std::span<const std::byte, format::header_size> b,
                        " reading of the draw rules (rules version " +
                        std::to_string(std::max<int>(1, h.rules_version)) + ", this damas reads " +
                        std::to_string(format::rules_version) + "): " + format::rules_version_hint);
+    h.mtc_fold = static_cast<std::uint8_t>(p[o_mtc_fold]);
+    if (h.mtc_fold != 0 && (version < 5 || h.metric != Metric::mtc || h.mtc_fold < 2 ||
+                            h.mtc_fold > format::max_mtc_fold))
+        fail(what, "invalid mtc fold " + std::to_string(h.mtc_fold) + " in header");
     // The codec byte must name a registered codec (table/codec.hpp), which checks the fields
     // it depends on: a corrupt byte is an error here, never a codec guessed at.
     const BlockCodec* block_codec = find_block_codec(static_cast<std::uint8_t>(codec));

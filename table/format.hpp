@@ -46,7 +46,9 @@
 //              draw rules the values follow (format::rules_version)
 //   220    4 u32 model size M (context codec; else 0)
 //   224    8 u64 xxh64 of the model bytes
-//   232   16 reserved, 0
+//   232    1 u8  mtc fold F (version 5, mtc files only; 0 otherwise): the distances 1 to F are
+//              stored as 1 ("Folded distances" below)
+//   233   15 reserved, 0
 //   248    8 u64 xxh64 of header bytes 0..247
 //   (all xxh64 use seed 0)
 //
@@ -92,6 +94,15 @@
 // stored class's wdl and mtc files (an MTC probe searches its moves: a converting move counts
 // 1 ply, any other 1 + the MTC after it). Its header's counts are the wdl header's. Readers of
 // format version 4 refuse such a file ("only wdl tables may have the mirror layout").
+//
+// Folded distances (version 5, mtc files): a file whose header has mtc fold F > 1 stores every
+// win and loss of distance 1 to F as distance 1; the readers tell them apart by a search of at
+// most F plies (probe/, gen/store/; table/mtc_fold.hpp): a win's MTC is the least over its moves
+// (1 for a conversion into a lost position, 1 + the MTC after a king move), a loss's the most.
+// Distance 0 (no legal move) and those above F are stored as they are. Wins and losses within a
+// few plies of their conversion are most of an mtc file's positions and cost most of its bytes
+// to tell apart (international 2-5: the distances 1 to 4 are 97% of the wins and losses read).
+// Readers of format version 4 refuse such a file (its version).
 //
 // Context codec (version 3): only worth it for large classes, where it is a third to two thirds
 // smaller than zstd, at about a millisecond to decode a block of 32 Ki positions (zstd: tens of
@@ -224,9 +235,12 @@ constexpr int mtc_distance(std::uint16_t mtc) {
 namespace format {
 inline constexpr std::array<char, 8> magic{'D', 'A', 'M', 'A', 'S', 'T', 'B', '1'};
 // 2: the layout field (mirror layout). 3: the codec, half and model fields. 4: the rules
-// version of dtr files. Readers accept 1 to 4; the writer writes 4 for dtr files, 3 for a file
-// that uses the codec fields, else 2, so older readers still read the pure tables.
-inline constexpr std::uint32_t version = 4;
+// version of dtr files. 5: the mtc fold field. Readers accept 1 to 5; the writer writes 5 for a
+// folded mtc file, 4 for dtr files, 3 for a file that uses the codec fields, else 2, so older
+// readers still read the pure tables.
+inline constexpr std::uint32_t version = 5;
+// The most distances one symbol may fold (the readers' search grows with it).
+inline constexpr int max_mtc_fold = 8;
 // The readings of the draw rules (limits/draw_rules.hpp) the dtr values follow. 1 (dtr files of
 // format versions 1 to 3): brazilian's 5-move endings one row, the forcada ending with the lone
 // king's capture. 2 (issue 20, docs/rules.md): five brazilian rows; the forcada count runs to
@@ -313,6 +327,7 @@ struct TableHeader {
     Codec codec = Codec::zstd;
     bool half = false;                // the odd positions are not stored (half layout)
     std::uint16_t rules_version = 0;  // dtr metrics: format::rules_version
+    std::uint8_t mtc_fold = 0;        // mtc: distances 1 to mtc_fold are stored as 1 (0: none)
     std::uint32_t model_size = 0;
     std::uint64_t model_checksum = 0;
     std::uint64_t positions = 0;  // N

@@ -3,6 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <atomic>
 #include <numeric>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "gen/store/block_cursor.hpp"
 #include "gen/units/solved_class_file.hpp"
 #include "rules/error.hpp"
+#include "table/mtc_fold.hpp"
 #include "table/table_file.hpp"
 
 namespace damas {
@@ -267,6 +269,10 @@ void SolvedStore::load(Material m) {
             files->read_range(first, std::span(outcomes).subspan(first, n));
         });
     add(m, std::move(outcomes), false);
+    if (files->metric == Metric::mtc && files->distance->header().mtc_fold != 0) {
+        classes_.at(m).mtc_fold = files->distance->header().mtc_fold;
+        resolve_folded(m);
+    }
 }
 
 // The class's values (2 bits a position), read a window of blocks at a time: whole bytes of
@@ -424,6 +430,10 @@ void SolvedStore::open(Material m) {
                   false,
                   open_files(m)};
     const bool mirrored = c.files->mirrored;
+    if (!c.files->values_only && c.files->distance->header().mtc_fold != 0)
+        throw Error(c.files->distance->path().string() +
+                    ": an mtc file with folded distances is read whole, not through the cache "
+                    "(give the run more memory)");
     by_key_[key(m)] = &classes_.insert_or_assign(m, std::move(c)).first->second;
     // No file holds its values: each lookup searches one ply (stored()) into what it reads.
     if (mirrored) load_for_search(m, true);
@@ -456,7 +466,6 @@ void SolvedStore::load_for_search(Material m, bool through) {
 
 void SolvedStore::load_mirrored(Material m) {
     load_for_search(m, false);
-    const Metric metric = distance_metric(m);
     SolvedClass c{
         m, std::make_unique<ClassIndex>(variant_.info().board, m), {}, {}, false, false, nullptr};
     const std::uint64_t n = c.index->size();
@@ -466,13 +475,82 @@ void SolvedStore::load_mirrored(Material m) {
     } else {
         c.outcomes = huge_vector<std::uint16_t>(n);
     }
-    set_outcomes(c, [&](auto rules, const Position& p) -> std::optional<Outcome> {
-        using R = decltype(rules);
-        // A fill value where the side to move must capture, as in the files.
-        if (MoveGenerator<R>::has_capture(p)) return Outcome{Value::draw, 0};
+    c.derived = true;
+    dispatch(variant_.base, [&](auto rules) { derive_from_successors<decltype(rules)>(c); });
+    keep(std::move(c));
+}
+
+template <class R>
+void SolvedStore::derive_from_successors(SolvedClass& c) const {
+    const Metric metric = distance_metric(c.material);
+    set_outcomes(c, [&](auto, const Position& p) -> std::optional<Outcome> {
+        // A fill value where the side to move must capture, as in the files (kept once the
+        // class is complete: its captures resolved).
+        if (MoveGenerator<R>::has_capture(p))
+            return c.complete ? std::nullopt : std::optional<Outcome>(Outcome{Value::draw, 0});
         return from_successors<R>(p, metric);
     });
-    keep(std::move(c));
+}
+
+void SolvedStore::resolve_folded(Material m) {
+    for (const Material c : search_reads(m))
+        if (!has(c)) load(c);
+    SolvedClass& c = classes_.at(m);
+    dispatch(variant_.base, [&](auto rules) {
+        using R = decltype(rules);
+        resolve_folded<R>(c);
+        // A mirror worked out while m's distances were folded: its distances again.
+        const auto mirror = classes_.find(m.mirrored());
+        if (mirror != classes_.end() && mirror->second.derived && m != m.mirrored())
+            derive_from_successors<R>(mirror->second);
+    });
+}
+
+// The search reads values through lookups, and distances from the arrays of m and its mirror
+// as loaded (a folded one is searched in turn); a class worked out from its mirror, or whose
+// files hold none, is searched.
+template <class R>
+void SolvedStore::resolve_folded(SolvedClass& c) const {
+    struct Reader {
+        const SolvedStore& store;
+        std::optional<Value> value(const Position& q) const { return store.lookup<R>(q).value; }
+        StoredMtc stored(const Position& q) const {
+            const Position w = q.side == Color::white ? q : store.flip_(q);
+            const SolvedClass& x = store.find(Material::of(w));
+            if (x.derived || (x.files && x.files->mirrored) || x.values_only)
+                return {StoredMtc::Kind::none};
+            const Outcome o = x.files ? x.files->read(x.index->index(w), *store.cache_)
+                                      : unpack_outcome(x.outcomes[x.index->index(w)]);
+            if (o.value != Value::win && o.value != Value::loss) return {};
+            if (x.mtc_fold != 0 && o.plies == 1) return {StoredMtc::Kind::folded};
+            return {StoredMtc::Kind::exact, o.plies};
+        }
+    };
+    const Reader reader{*this};
+    const FoldedMtc<R, Reader> folded(reader, c.mtc_fold);
+    std::vector<std::uint16_t> resolved = huge_vector<std::uint16_t>(c.outcomes.size());
+    std::atomic<bool> failed{false};
+    tbb::parallel_for(
+        tbb::blocked_range<std::uint64_t>(0, c.outcomes.size(), 4096), [&](const auto& r) {
+            c.index->for_each_position(r.begin(), r.end(), [&](std::uint64_t i, const Position& p) {
+                Outcome o = unpack_outcome(c.outcomes[i]);
+                if ((o.value == Value::win || o.value == Value::loss) && o.plies == 1 &&
+                    !MoveGenerator<R>::has_capture(p)) {
+                    const std::optional<std::uint16_t> plies = folded.resolve(p, o.value);
+                    if (plies)
+                        o.plies = *plies;
+                    else
+                        failed.store(true, std::memory_order_relaxed);
+                }
+                resolved[i] = pack_outcome(o);
+            });
+        });
+    if (failed.load())
+        throw Error("class " + c.material.name() +
+                    ": a folded mtc distance that no search of up to " +
+                    std::to_string(c.mtc_fold) + " plies gives (the files disagree)");
+    c.outcomes = std::move(resolved);
+    c.mtc_fold = 0;
 }
 
 Outcome SolvedStore::searched(const Position& white_to_move) const {

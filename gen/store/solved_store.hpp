@@ -93,6 +93,11 @@ struct SolvedClass {
         void read_values(std::uint64_t first, std::uint64_t n, std::uint8_t* values) const;
     };
     std::unique_ptr<const Files> files;
+    // Loaded from an mtc file folded at mtc_fold (table/mtc_fold.hpp) whose folded distances
+    // are not resolved yet (SolvedStore::resolve_folded); 0 once they are.
+    int mtc_fold = 0;
+    // Worked out from its mirror's values (SolvedStore::load_mirrored).
+    bool derived = false;
 };
 
 // What solving m reads: every class one move away, complete (their capture positions resolved,
@@ -273,6 +278,14 @@ class SolvedStore {
     // A class whose files hold no value (Files::mirrored): loads its mirror and what its moves
     // and their captures reach, then each quiet position from its successors.
     void load_mirrored(Material m);
+    template <class R>
+    void derive_from_successors(SolvedClass& c) const;
+    // A class loaded from a folded mtc file: loads what a search of its moves reads, then
+    // resolves each folded distance by that search (table/mtc_fold.hpp), and works out again a
+    // mirror worked out from the folded distances.
+    void resolve_folded(Material m);
+    template <class R>
+    void resolve_folded(SolvedClass& c) const;
     // `through`: for a class read through, what its lookups search is read through too (the
     // plan counts its cache, not those classes).
     void load_for_search(Material m, bool through);

@@ -125,6 +125,7 @@ WriteOptions write_options(const GenerateOptions& o) {
     wo.durable = o.durable;
     wo.distance_codec = o.distance_codec;
     wo.mtc_codec = o.mtc_codec;
+    wo.mtc_fold = o.mtc_fold;
     return wo;
 }
 

@@ -50,6 +50,7 @@ DistanceTable distance_table(const TableInfo& info, Metric metric, std::uint64_t
 struct PartHeader {
     Metric metric = Metric::dtw;
     Codec codec = Codec::zstd;
+    std::uint8_t mtc_fold = 0;
     std::uint32_t positions_per_block = 0;
     std::array<std::uint8_t, 4> material{};
     std::uint64_t positions = 0, first = 0, end = 0, blocks_offset = 0, file_size = 0;
@@ -62,6 +63,7 @@ std::array<std::byte, part_table_offset> encode_part_header(const PartHeader& p)
     le::store<std::uint32_t>(&b[8], part_version);
     b[12] = static_cast<std::byte>(p.metric);
     b[13] = static_cast<std::byte>(p.codec);
+    b[14] = static_cast<std::byte>(p.mtc_fold);
     le::store<std::uint32_t>(&b[16], p.positions_per_block);
     for (std::size_t i = 0; i < 4; ++i) b[20 + i] = static_cast<std::byte>(p.material[i]);
     const std::uint64_t fields[] = {p.positions,      p.first,     p.end,
@@ -79,6 +81,7 @@ PartHeader expected_part(const TableHeader& h, BlockRange range) {
     PartHeader p;
     p.metric = h.metric;
     p.codec = h.codec;
+    p.mtc_fold = h.mtc_fold;
     p.positions_per_block = h.positions_per_block;
     p.material = h.material;
     p.positions = h.positions;
@@ -218,6 +221,7 @@ void write_distance_part(const std::filesystem::path& part, const std::filesyste
             const BlockSpan at = block_span(range.first + b, ppb, positions);
             out.values.resize(at.n);
             values(at.first, out.values);
+            fold_mtc_values(metric, opt, out.values);
         });
     PartHeader p = expected_part(t.header, range);
     p.file_size = frame.file_size;

@@ -6,7 +6,7 @@
 // (table/codec.hpp: zstd, zstd-planes, mtc-context, mtc-wdl) and its blocks are coded each from
 // its own values, so a block's bytes do not depend on which worker codes it; the file is the
 // header, the offset table and the blocks' bytes in order. A part file (little-endian):
-//   0    "DAMASPRT", u32 version, u8 metric, u8 codec, u16 0
+//   0    "DAMASPRT", u32 version, u8 metric, u8 codec, u8 mtc fold (format.hpp), u8 0
 //   16   u32 positions per block, 4 bytes of the class (white men, kings, black men, kings)
 //   24   u64 positions, first block, end block, blocks' offset, file size,
 //        offset table's checksum, blocks' checksum (xxh64 of their bytes)

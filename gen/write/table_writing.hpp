@@ -301,6 +301,12 @@ TableHeader start_header(const TableInfo& info, Metric metric, std::uint32_t ppb
     h.material = info.material;
     h.metric = metric;
     h.rules_version = is_dtr(metric) ? format::rules_version : 0;
+    if (metric == Metric::mtc && opt.mtc_fold != 0) {
+        if (opt.mtc_fold < 2 || opt.mtc_fold > format::max_mtc_fold)
+            throw Error("an mtc fold must be between 2 and " +
+                        std::to_string(format::max_mtc_fold));
+        h.mtc_fold = static_cast<std::uint8_t>(opt.mtc_fold);
+    }
     h.generator = info.generator;
     h.positions_per_block = ppb;
     if (positions >= format::max_positions) throw Error("table too large");

@@ -1,6 +1,7 @@
 #include "gen/write/writer.hpp"
 
 #include "gen/write/table_writing.hpp"
+#include "table/mtc_fold.hpp"
 #include "table/table_file.hpp"
 
 namespace damas {
@@ -81,6 +82,11 @@ std::unique_ptr<const TableFile> read_wdl_beside(const std::filesystem::path& ta
     return wdl_file;
 }
 
+void fold_mtc_values(Metric metric, const WriteOptions& options, std::span<std::uint16_t> values) {
+    if (metric != Metric::mtc || options.mtc_fold == 0) return;
+    for (std::uint16_t& v : values) v = fold_mtc(v, options.mtc_fold);
+}
+
 TableHeader write_distance_table(const std::filesystem::path& path, const TableInfo& info,
                                  Metric metric, std::uint64_t positions, const DtwValues& values,
                                  const WriteOptions& options) {
@@ -99,6 +105,7 @@ TableHeader write_distance_table(const std::filesystem::path& path, const TableI
         [&](std::uint64_t first, std::size_t n, EncodedBlock& block) {
             block.values.resize(n);
             values(first, block.values);
+            fold_mtc_values(metric, o, block.values);
         });
 }
 

@@ -48,6 +48,9 @@ struct WriteOptions {
     // readers will decode the mtc file with; if empty, write_distance_table reads the wdl file
     // beside the mtc file's path.
     WdlReader mtc_wdl{};
+    // mtc tables: the distances 1 to mtc_fold stored as 1 (format.hpp, "Folded distances"; 0:
+    // none).
+    int mtc_fold = 0;
     // fsync the file before the rename and its folder after it (each checked). The rename alone
     // already makes a killed process leave either the old state or the complete file; fsync
     // also covers a power cut. Off only for scratch runs (gen --no-sync).
@@ -140,6 +143,9 @@ WdlPasses wdl_passes_over(std::span<const std::uint8_t> values);
 std::unique_ptr<const TableFile> read_wdl_beside(const std::filesystem::path& table,
                                                  const TableInfo& info, Metric metric,
                                                  WriteOptions& options);
+
+// An mtc table's values as options.mtc_fold stores them (table/mtc_fold.hpp); others unchanged.
+void fold_mtc_values(Metric metric, const WriteOptions& options, std::span<std::uint16_t> values);
 
 // values[i]: plies to the end, dtw_draw or dtw_unknown (format.hpp).
 TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& info,

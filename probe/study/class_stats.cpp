@@ -28,6 +28,7 @@ struct StoredValues {
     std::vector<std::uint8_t> values;
     std::vector<std::uint16_t> plies;
     bool probed = false;
+    int mtc_fold = 0;  // the mtc file's (table/mtc_fold.hpp): its folded distances are probed
 };
 
 StoredValues stored_values(Variant v, const std::filesystem::path& dir, Material m, Metric distance,
@@ -45,6 +46,7 @@ StoredValues stored_values(Variant v, const std::filesystem::path& dir, Material
         out.values = read_wdl_values(wdl, file, out.plies);
         return out;
     }
+    out.mtc_fold = file.header().mtc_fold;
     out.values.resize(size);
     for (std::uint64_t i = 0; i < size; ++i) {
         out.values[i] = mtc_outcome(out.plies[i]);
@@ -68,7 +70,8 @@ ClassStats walk_class(Variant v, const std::filesystem::path& dir, Material m,
         // Stored positions straight from the arrays; capture and rule-ended ones by a probe.
         Outcome o;
         if (!stored.probed) o = {static_cast<Value>(stored.values[i]), stored.plies[i]};
-        if (stored.probed || MoveGenerator<R>::has_capture(p) ||
+        const bool folded = stored.mtc_fold != 0 && o.plies == 1 && o.value != Value::draw;
+        if (stored.probed || folded || MoveGenerator<R>::has_capture(p) ||
             material_outcome<R>(p, v.giveaway).value != Value::unknown) {
             const ProbeResult r = probe(p);
             o = {r.value, r.plies};
