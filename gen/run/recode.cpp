@@ -134,6 +134,13 @@ class DistanceFilesSource : public PairSource {
     }
     // Whether class c's distance file has the mirror layout.
     bool mirrored(int c) const { return !files_[c]->holds_values(); }
+    // The fold of the mtc files that hold values (table/mtc_fold.hpp).
+    int mtc_fold() const {
+        int fold = 0;
+        for (const auto& f : files_)
+            if (f->holds_values()) fold = std::max<int>(fold, f->header().mtc_fold);
+        return fold;
+    }
     ClassWdl wdl(int c) const override {
         std::vector<std::uint16_t> read;
         if (metric_ != Metric::mtc) {
@@ -333,10 +340,19 @@ void recode_pair(const RecodeOptions& r, const GenerateOptions& o, Material m, M
     for (int c = 0; c < source.classes(); ++c) s.positions += source.positions(c);
     s.classes += source.classes();
     // Both classes of a pair written by gen have one codec.
-    const MtcRecode mtc =
+    MtcRecode mtc =
         metric == Metric::mtc ? mtc_recode(r, o, source) : MtcRecode{o.mtc_codec, false};
     GenerateOptions po = o;
     po.mtc_codec = mtc.codec;
+    if (metric == Metric::mtc) {
+        const int fold = source.mtc_fold();
+        po.mtc_fold = r.mtc_fold.value_or(fold);
+        if (fold != 0 && po.mtc_fold != fold)
+            throw Error(m.name() + ": its mtc files store the distances 1 to " +
+                        std::to_string(fold) +
+                        " as one; recode keeps that fold (generate the class again for another)");
+        mtc.write = mtc.write || po.mtc_fold != fold;
+    }
     const std::uint64_t wdl_before = pair_bytes(o, m, Metric::wdl);
     const std::uint64_t mtc_before = pair_bytes(o, m, Metric::mtc);
     if (r.wdl)

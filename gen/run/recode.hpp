@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "gen/run/generate.hpp"
@@ -52,6 +53,10 @@ struct RecodeOptions {
     bool wdl = true;
     bool dtw = false;
     bool mtc = false;
+    // The mtc files' fold (table/mtc_fold.hpp), written again where it differs; nothing: each
+    // keeps its own. A folded file is not unfolded or folded again (its distances are not all
+    // in it): that is refused.
+    std::optional<int> mtc_fold;
 };
 
 struct RecodeSummary {

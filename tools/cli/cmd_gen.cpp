@@ -8,6 +8,7 @@
 #include "gen/run/recode.hpp"
 #include "gen/verify/verify.hpp"
 #include "rules/error.hpp"
+#include "table/format.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gen_flags.hpp"
 
@@ -37,6 +38,7 @@ struct RecodeFlags {
     std::string mtc_codec;  // empty: the mtc files keep their codec
     bool full_wdl = false;
     bool full_mtc = false;
+    int mtc_fold = -1;  // not given: the mtc files keep theirs
     int threads = 0;
     bool no_sync = false;
     bool quiet = false;
@@ -52,12 +54,18 @@ void run_recode(const RecodeFlags& f) {
     r.gen.mirror_wdl = !f.full_wdl;
     r.gen.mirror_mtc = !f.full_mtc;
     // The wdl files unless only the distance files' codecs are asked.
-    r.wdl = !f.wdl_codec.empty() || (f.dtw_codec.empty() && f.mtc_codec.empty());
+    r.wdl = !f.wdl_codec.empty() || (f.dtw_codec.empty() && f.mtc_codec.empty() && f.mtc_fold < 0);
     r.gen.wdl_codec = wdl_codec_option(f.wdl_codec.empty() ? "auto" : f.wdl_codec);
     r.dtw = !f.dtw_codec.empty();
     if (r.dtw) r.gen.distance_codec = dtw_codec_option(f.dtw_codec);
     r.mtc = !f.mtc_codec.empty();
     if (r.mtc) r.gen.mtc_codec = mtc_codec_option(f.mtc_codec);
+    if (f.mtc_fold >= 0) {
+        if (f.mtc_fold == 1 || f.mtc_fold > format::max_mtc_fold)
+            throw Error("--mtc-fold must be 0 or between 2 and " +
+                        std::to_string(format::max_mtc_fold));
+        r.mtc_fold = f.mtc_fold;
+    }
     for (const std::string& c : f.classes) {
         const std::optional<Material> m = Material::parse(c);
         if (!m) throw Error("--class " + c + ": not a class (four digits, e.g. 2112)");
@@ -202,6 +210,10 @@ void add_gen_commands(CLI::App& app) {
                        "times faster than mtc-wdl's, about twice the bytes) or zstd (default: the "
                        "mtc files keep theirs; given alone, only they are written, and an mtc-wdl "
                        "file is written again with its wdl file whenever that is)");
+    recode->add_option("--mtc-fold", ro.mtc_fold,
+                       "Store the mtc distances 1 to N as one value (as gen --mtc-fold; 0: "
+                       "none) in files that hold them unfolded (default: the mtc files keep "
+                       "theirs; given alone, only they are written)");
     recode->add_flag("--full-wdl", ro.full_wdl,
                      "Write the wdl values of both classes of each pair (as gen --full-wdl)");
     recode->add_flag("--full-mtc", ro.full_mtc,
