@@ -31,7 +31,7 @@ RunDescription run_description(const GenerateOptions& o) {
         j["dtw_pieces"] = o.dtw_pieces;
         j["mtc_codec"] = block_codec(o.mtc_codec).name();
         j["mirror_mtc"] = o.mirror_mtc;
-        if (o.mtc_fold != 0) j["mtc_fold"] = o.mtc_fold;
+        j["mtc_fold"] = o.mtc_fold;
         for (const Material m : planned_classes(o))
             if (distance_metric(o, m) == Metric::mtc) run.mtc.insert(m);
     }

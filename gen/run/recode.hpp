@@ -56,7 +56,7 @@ struct RecodeOptions {
     // The mtc files' fold (table/mtc_fold.hpp), written again where it differs; nothing: each
     // keeps its own. A folded file is not unfolded or folded again (its distances are not all
     // in it): that is refused.
-    std::optional<int> mtc_fold;
+    std::optional<int> mtc_fold{};
 };
 
 struct RecodeSummary {

@@ -190,7 +190,7 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
                   "layout, its mtc file has it too)");
     gen->add_option("--mtc-fold", g.mtc_fold,
                     "With --metric mtc, store the distances 1 to N as one value: a probe tells "
-                    "them apart by a search of at most N plies (0: none; 2 to 8)");
+                    "them apart by a search of at most N plies (default 4; 0: none; at most 8)");
     gen->add_option("--wdl-codec", g.wdl_codec, wdl_codec_help);
     gen->add_option("--dtw-codec", g.dtw_codec, dtw_codec_help);
     gen->add_option("--mtc-codec", g.mtc_codec,
@@ -260,10 +260,10 @@ GenerateOptions generate_options(const GenFlags& o) {
     g.max_per_side = o.max_per_side;
     g.mirror_wdl = !o.full_wdl;
     g.mirror_mtc = !o.full_mtc;
-    if (o.mtc_fold != 0 && (o.mtc_fold < 2 || o.mtc_fold > format::max_mtc_fold))
+    if (o.mtc_fold == 1 || o.mtc_fold > format::max_mtc_fold)
         throw Error("--mtc-fold must be 0 or between 2 and " +
                     std::to_string(format::max_mtc_fold));
-    g.mtc_fold = o.mtc_fold;
+    if (o.mtc_fold >= 0) g.mtc_fold = o.mtc_fold;
     g.durable = !o.no_sync;
     g.wdl_codec = wdl_codec_option(o.wdl_codec);
     if (!o.dtw_codec.empty()) g.distance_codec = dtw_codec_option(o.dtw_codec);

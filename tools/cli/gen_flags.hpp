@@ -30,7 +30,7 @@ struct RunFlags {
 struct GenFlags : RunFlags {
     bool full_wdl = false;
     bool full_mtc = false;
-    int mtc_fold = 0;
+    int mtc_fold = -1;  // not given: GenerateOptions' default
     std::string wdl_codec = "auto";
     std::string dtw_codec;  // empty: default_codec(Metric::dtw)
     std::string mtc_codec;  // empty: default_codec(Metric::mtc)
