@@ -269,10 +269,7 @@ void SolvedStore::load(Material m) {
             files->read_range(first, std::span(outcomes).subspan(first, n));
         });
     add(m, std::move(outcomes), false);
-    if (files->metric == Metric::mtc && files->distance->header().mtc_fold != 0) {
-        classes_.at(m).mtc_fold = files->distance->header().mtc_fold;
-        resolve_folded(m);
-    }
+    if (files->metric == Metric::mtc) classes_.at(m).mtc_fold = files->distance->header().mtc_fold;
 }
 
 // The class's values (2 bits a position), read a window of blocks at a time: whole bytes of
@@ -466,6 +463,7 @@ void SolvedStore::load_for_search(Material m, bool through) {
 
 void SolvedStore::load_mirrored(Material m) {
     load_for_search(m, false);
+    resolve_folded(m.mirrored());  // its distances, which m's are worked out from
     SolvedClass c{
         m, std::make_unique<ClassIndex>(variant_.info().board, m), {}, {}, false, false, nullptr};
     const std::uint64_t n = c.index->size();
@@ -493,8 +491,17 @@ void SolvedStore::derive_from_successors(SolvedClass& c) const {
 }
 
 void SolvedStore::resolve_folded(Material m) {
-    for (const Material c : search_reads(m))
-        if (!has(c)) load(c);
+    const auto at = classes_.find(m);
+    if (at == classes_.end() || at->second.mtc_fold == 0 || resolving_.count(m)) return;
+    resolving_.insert(m);
+    try {
+        for (const Material c : search_reads(m))
+            if (!has(c)) load(c);
+    } catch (...) {
+        resolving_.erase(m);
+        throw;
+    }
+    resolving_.erase(m);
     SolvedClass& c = classes_.at(m);
     dispatch(variant_.base, [&](auto rules) {
         using R = decltype(rules);

@@ -162,6 +162,12 @@ class SolvedStore {
     Metric distance_metric(Material m) const {
         return distance_metric_ ? distance_metric_(m) : Metric::dtw;
     }
+    // A class loaded whole from a folded mtc file holds its values and its distances but for the
+    // folded ones (1 to the fold: SolvedClass::mtc_fold), which lookups return as 1; what reads
+    // its distances resolves them first. This loads what a search of its moves reads, resolves
+    // each folded distance by that search (table/mtc_fold.hpp), and works out again a mirror
+    // worked out from the folded distances. No-op where nothing is folded.
+    void resolve_folded(Material m);
     // Frees every class that `keep` does not hold.
     void retain(const std::set<Material>& keep);
     // Frees the classes of `pieces` pieces that `keep` does not hold.
@@ -280,10 +286,6 @@ class SolvedStore {
     void load_mirrored(Material m);
     template <class R>
     void derive_from_successors(SolvedClass& c) const;
-    // A class loaded from a folded mtc file: loads what a search of its moves reads, then
-    // resolves each folded distance by that search (table/mtc_fold.hpp), and works out again a
-    // mirror worked out from the folded distances.
-    void resolve_folded(Material m);
     template <class R>
     void resolve_folded(SolvedClass& c) const;
     // `through`: for a class read through, what its lookups search is read through too (the
@@ -312,6 +314,7 @@ class SolvedStore {
     std::map<Material, SolvedClass> classes_;
     std::vector<const SolvedClass*> by_key_ = std::vector<const SolvedClass*>(10000, nullptr);
     std::set<Material> read_through_;
+    std::set<Material> resolving_;  // classes whose folded distances are being resolved
     std::unique_ptr<BlockCache> cache_;
     std::size_t cache_bytes_ = 0;
     std::function<bool(Material)> loaded_again_;

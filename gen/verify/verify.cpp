@@ -204,6 +204,9 @@ VerifyReport verify_database(const std::filesystem::path& dir, const VerifyOptio
                 for (const Material c : searched) store.add_from_files(c);
                 store.add_from_files(m);
                 store.add_from_files(m.mirrored());
+                // The distances its check reads: folded ones told apart (table/mtc_fold.hpp).
+                store.resolve_folded(m);
+                store.resolve_folded(m.mirrored());
                 dispatch(v.base,
                          [&](auto rules) { deep_check<decltype(rules)>(v, m, store, out); });
                 if (log) log("deep ok " + v.name() + " " + m.name());
