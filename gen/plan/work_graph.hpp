@@ -50,6 +50,10 @@ inline constexpr double write_share = 0.35;
 // in units (2021 + 2120, 83 M positions: 6.1 s of 12.9 s in wdl files, 2 threads, *loaded*).
 inline constexpr double write_wdl_share = 0.47;
 inline constexpr double write_assemble_share = 0.02;
+// Of the wdl files of large classes written in parts: the choice (the estimates, the counts, the
+// model of the file that keeps values) and the assembly; the rest is the parts, evenly.
+inline constexpr double wdl_choice_share = 0.6;
+inline constexpr double wdl_assemble_share = 0.02;
 // A pair is cut on R workers when its time is at least this share of the run's time over R.
 inline constexpr double cut_share = 0.125;
 
@@ -57,9 +61,12 @@ struct WorkNode {
     enum class Kind : std::uint8_t {
         pair,        // a pair solved and written by one worker
         range,       // range `range` of `ranges` of slice `slice` of a cut pair (0 of 1: the slice)
-        write_wdl,   // a cut pair's wdl files, from its units
+        write_wdl,   // a cut pair's wdl files, from its units (one unit: small classes)
         write_part,  // part `range` of `ranges` of class `cls`'s distance file, from its units
         write,       // a cut pair's distance files, assembled from their parts
+        wdl_choice,  // a cut pair's wdl files' codecs, layout, counts and models (large classes)
+        wdl_part,    // part `range` of `ranges` of the `cls`-th wdl file that keeps values
+        wdl_write,   // a cut pair's wdl files, assembled from their parts
     };
     Kind kind = Kind::pair;
     std::size_t pair = 0;  // in the plan
@@ -79,6 +86,9 @@ struct WorkGraph {
     // parts of each class's distance file.
     std::vector<std::vector<int>> ranges_by_slice;
     std::vector<std::vector<int>> parts_by_class;
+    // Per pair: the parts of each wdl file that keeps values, where they are written in parts
+    // (empty: one unit of work, write_wdl).
+    std::vector<std::vector<int>> wdl_parts;
     std::size_t pairs_cut = 0, slices_cut = 0;  // slices cut into 2 ranges or more
 };
 

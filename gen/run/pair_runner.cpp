@@ -298,6 +298,49 @@ void PairRunner::write_wdl_from_units(std::size_t i) {
     state_->note_peak(label);
 }
 
+void PairRunner::choose_wdl(std::size_t i) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    state_->pair = i;
+    if (!step.in_units) throw Error(pair_label(step.material) + " is not solved in units");
+    if (step.empty_store_before_writing) state_->store.retain({});
+    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
+    const std::string label = pair_label(step.material) + " wdl files chosen from its units";
+    write_step(state_->summary, state_->progress, label, step.positions, [&] {
+        choose_wdl_units(o, layout, step);
+        return std::uint64_t{0};
+    });
+    state_->note_peak(label);
+}
+
+void PairRunner::write_wdl_part(std::size_t i, int file, UnitPart part) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    state_->pair = i;
+    if (step.empty_store_before_writing) state_->store.retain({});
+    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
+    const std::string label = pair_label(step.material) + " wdl file " + std::to_string(file + 1) +
+                              " part " + std::to_string(part.range + 1) + " of " +
+                              std::to_string(part.ranges) + " written from its units";
+    write_step(state_->summary, state_->progress, label, layout.index(0).size() / part.ranges, [&] {
+        write_wdl_part_units(o, layout, file, part);
+        return std::uint64_t{0};  // counted in the assembled file
+    });
+    ++state_->summary.wdl_parts_written;
+    state_->note_peak(label);
+}
+
+void PairRunner::assemble_wdl(std::size_t i, int parts) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    state_->pair = i;
+    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
+    const std::string label = pair_label(step.material) + " wdl files assembled from their parts";
+    write_step(state_->summary, state_->progress, label, step.positions,
+               [&] { return assemble_pair_wdl(o, layout, parts); });
+    state_->note_peak(label);
+}
+
 void PairRunner::write_distance_part(std::size_t i, int c, UnitPart part) {
     const GenerateOptions& o = state_->o;
     const PairStep& step = state_->plan.pairs.at(i);
@@ -338,6 +381,25 @@ bool PairRunner::wdl_written(std::size_t i) {
     const GenerateOptions& o = state_->o;
     const Material m = state_->plan.pairs.at(i).material;
     return pair_wdl_complete(o, m, ClassIndex(o.variant.info().board, m).size());
+}
+
+bool PairRunner::wdl_choice_written(std::size_t i) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    return ::damas::wdl_choice_written(
+        o, PairLayout(o.variant.info().board, step.material, pair_tuning(o, step)));
+}
+
+std::vector<bool> PairRunner::wdl_parts_written(std::size_t i, const std::vector<int>& parts) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
+    std::vector<bool> written;
+    for (int f = 0; f < static_cast<int>(parts.size()); ++f)
+        for (int r = 0; r < parts[static_cast<std::size_t>(f)]; ++r)
+            written.push_back(
+                wdl_part_written(o, layout, f, {r, parts[static_cast<std::size_t>(f)]}));
+    return written;
 }
 
 std::vector<bool> PairRunner::distance_parts_written(std::size_t i, const std::vector<int>& parts) {
@@ -390,8 +452,8 @@ namespace {
 void expect_kind(const WorkGraph& graph, std::size_t n, WorkNode::Kind kind) {
     if (n >= graph.nodes.size() || graph.nodes[n].kind != kind)
         throw Error(
-            "the units of work of a cut pair are not its ranges, its wdl files, the "
-            "parts of its distance files, then their assembly");
+            "the units of work of a cut pair are not its ranges, its wdl files (or their "
+            "choice, parts and assembly), the parts of its distance files, then their assembly");
 }
 
 }  // namespace
@@ -415,8 +477,26 @@ std::vector<bool> complete_work(PairRunner& work, const WorkGraph& graph) {
         for (const bool written : ranges) done.at(n++) = written;
         const bool solved = std::find(ranges.begin(), ranges.end(), false) == ranges.end();
         const bool wdl = solved && work.wdl_written(i);
-        expect_kind(graph, n, WorkNode::Kind::write_wdl);
-        done.at(n++) = wdl;
+        const std::vector<int>& wdl_parts = graph.wdl_parts.at(i);
+        if (wdl_parts.empty()) {
+            expect_kind(graph, n, WorkNode::Kind::write_wdl);
+            done.at(n++) = wdl;
+        } else {
+            // In parts: the choice and the parts written are kept until the files are.
+            const bool chosen = wdl || (solved && work.wdl_choice_written(i));
+            expect_kind(graph, n, WorkNode::Kind::wdl_choice);
+            done.at(n++) = chosen;
+            std::vector<bool> parts_done(
+                static_cast<std::size_t>(std::accumulate(wdl_parts.begin(), wdl_parts.end(), 0)),
+                wdl);
+            if (chosen && !wdl) parts_done = work.wdl_parts_written(i, wdl_parts);
+            for (const bool w : parts_done) {
+                expect_kind(graph, n, WorkNode::Kind::wdl_part);
+                done.at(n++) = w;
+            }
+            expect_kind(graph, n, WorkNode::Kind::wdl_write);
+            done.at(n++) = wdl;
+        }
         const std::vector<int>& parts = graph.parts_by_class.at(i);
         std::vector<bool> written(
             static_cast<std::size_t>(std::accumulate(parts.begin(), parts.end(), 0)), false);
@@ -441,6 +521,16 @@ void run_work(PairRunner& work, const WorkGraph& graph, std::size_t n) {
             return;
         case WorkNode::Kind::write_wdl:
             work.write_wdl_from_units(node.pair);
+            return;
+        case WorkNode::Kind::wdl_choice:
+            work.choose_wdl(node.pair);
+            return;
+        case WorkNode::Kind::wdl_part:
+            work.write_wdl_part(node.pair, node.cls, {node.range, node.ranges});
+            return;
+        case WorkNode::Kind::wdl_write:
+            work.assemble_wdl(node.pair,
+                              graph.wdl_parts.at(node.pair).at(static_cast<std::size_t>(0)));
             return;
         case WorkNode::Kind::write_part:
             work.write_distance_part(node.pair, node.cls, {node.range, node.ranges});
