@@ -150,6 +150,58 @@ TEST(CUT_SLICES, WritingResumesFromItsParts) {
     EXPECT_FALSE(std::filesystem::exists(dir.path / "english" / "units"));
 }
 
+// Every class's wdl coding chosen by estimate (large_class_positions 1), so that the cut pairs'
+// wdl files are written in parts: the same files as the pairs not cut. A run stopped after the
+// first wdl part is written, that part damaged in its blocks: the assembly refuses it (and
+// removes it), the next run writes it again; then the choice lost: chosen again.
+TEST(CUT_SLICES, WdlFilesInPartsResume) {
+    test::ScratchDir dir("cut-wdl-parts");
+    GenerateOptions o = cut_options("english", 3, dir.path / "one");
+    o.large_class_positions = 1;
+    const CutRun whole = run_cut(o, 1, 1u);
+    EXPECT_EQ(whole.summary.wdl_parts_written, 0u);
+    const Tree one = tables(o.dir);
+    o.dir = dir.path / "cut";
+    std::filesystem::path part, choice;
+    {
+        GenerationRun run(o);
+        Progress quiet(Progress::Mode::quiet);
+        run.start(true, quiet, quiet);
+        const WorkGraph w = work_graph(o, run.plan(), run.graph(), cut_ranges(run.plan(), 1, 3));
+        for (std::size_t n = 0; n < w.nodes.size() && part.empty(); ++n) {
+            run_work(run.work(), w, n);
+            const WorkNode& node = w.nodes[n];
+            if (node.kind == WorkNode::Kind::wdl_part) {
+                const Material m = run.plan().pairs[node.pair].material;
+                for (const Material c : {m, m.mirrored()}) {
+                    const auto p = o.dir / "english" / "units" /
+                                   (c.name() + ".wdl." + std::to_string(node.range) + "-" +
+                                    std::to_string(node.ranges) + ".part");
+                    if (std::filesystem::exists(p)) part = p;
+                }
+                choice = o.dir / "english" / "units" / (m.name() + ".wdl.choice");
+            }
+        }
+    }
+    ASSERT_FALSE(part.empty()) << "no wdl file in parts";
+    EXPECT_TRUE(std::filesystem::exists(choice));
+    std::vector<char> bytes = test::file_bytes(part);
+    bytes.back() = static_cast<char>(bytes.back() ^ 0x5a);
+    test::write_bytes(part, bytes);
+    try {
+        run_cut(o, 3, 3u);
+        ADD_FAILURE() << "a damaged wdl part assembled";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(part)) << "the damaged part is removed";
+    std::filesystem::remove(choice);  // chosen again, its parts checked against the new choice
+    const CutRun resumed = run_cut(o, 3, 4u);
+    EXPECT_GT(resumed.summary.wdl_parts_written, 0u);
+    expect_same_tables(one, tables(o.dir));
+    EXPECT_FALSE(std::filesystem::exists(o.dir / "english" / "units"));
+}
+
 // The two below take a minute in all: in test_cut_slices_slow (mpi_gen_cut_kill resumes a cut run
 // in the slow set too).
 #ifdef DAMAS_TEST_SLOW
@@ -234,8 +286,21 @@ TEST(CUT_SLICES, GraphOfRangesAndWriting) {
         }
         if (node.kind == WorkNode::Kind::write_part) {
             ASSERT_EQ(w.graph.needs[n].size(), 1u);
-            EXPECT_EQ(w.nodes[w.graph.needs[n][0]].kind, WorkNode::Kind::write_wdl);
+            const WorkNode::Kind wdl = w.nodes[w.graph.needs[n][0]].kind;
+            EXPECT_TRUE(wdl == WorkNode::Kind::write_wdl || wdl == WorkNode::Kind::wdl_write);
             EXPECT_EQ(node.ranges, w.parts_by_class[node.pair].at(node.cls));
+        }
+        // Wdl files in parts: the choice reads every range of the last slice, each part the
+        // choice, the assembly every part.
+        if (node.kind == WorkNode::Kind::wdl_part) {
+            ASSERT_EQ(w.graph.needs[n].size(), 1u);
+            EXPECT_EQ(w.nodes[w.graph.needs[n][0]].kind, WorkNode::Kind::wdl_choice);
+            EXPECT_EQ(node.ranges, w.wdl_parts[node.pair].at(node.cls));
+        }
+        if (node.kind == WorkNode::Kind::wdl_write) {
+            const auto& parts = w.wdl_parts[node.pair];
+            EXPECT_EQ(w.graph.needs[n].size(),
+                      static_cast<std::size_t>(std::accumulate(parts.begin(), parts.end(), 0)));
         }
         if (node.kind == WorkNode::Kind::write) {
             const auto& parts = w.parts_by_class[node.pair];
