@@ -114,12 +114,22 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
         if (wdl_files == 0) {
             wdl = add({WorkNode::Kind::write_wdl, i}, wdl_written, wdl_writing, before);
         } else {
-            // The choice, each file's parts, their assembly.
+            // Each class's estimate, the choice, each file's parts, their assembly.
+            const int classes = single ? 1 : 2;
+            std::vector<std::size_t> estimates;
+            for (int c = 0; c < classes; ++c) {
+                WorkNode node{WorkNode::Kind::wdl_estimate, i};
+                node.cls = c;
+                estimates.push_back(add(node, share(wdl_written, wdl_estimate_share),
+                                        wdl_writing * wdl_estimate_share, before));
+            }
             const std::size_t choice =
                 add({WorkNode::Kind::wdl_choice, i}, share(wdl_written, wdl_choice_share),
-                    wdl_writing * wdl_choice_share, before);
+                    wdl_writing * wdl_choice_share, estimates);
             const int k = wdl_parts(index.size(), ranges[i]);
-            const double part_share = (1 - wdl_choice_share - wdl_assemble_share) / wdl_files / k;
+            const double part_share = std::max(0.0, 1 - classes * wdl_estimate_share -
+                                                        wdl_choice_share - wdl_assemble_share) /
+                                      wdl_files / k;
             std::vector<std::size_t> wdl_part_nodes;
             for (int f = 0; f < wdl_files; ++f) {
                 w.wdl_parts[i].push_back(k);
@@ -193,6 +203,7 @@ HeaviestChain heaviest_chain(const WorkGraph& w) {
                 c.range_seconds += s;
                 break;
             case WorkNode::Kind::write_wdl:
+            case WorkNode::Kind::wdl_estimate:
             case WorkNode::Kind::wdl_choice:
             case WorkNode::Kind::wdl_part:
             case WorkNode::Kind::wdl_write:

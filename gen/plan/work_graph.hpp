@@ -50,9 +50,11 @@ inline constexpr double write_share = 0.35;
 // in units (2021 + 2120, 83 M positions: 6.1 s of 12.9 s in wdl files, 2 threads, *loaded*).
 inline constexpr double write_wdl_share = 0.47;
 inline constexpr double write_assemble_share = 0.02;
-// Of the wdl files of large classes written in parts: the choice (the estimates, the counts, the
-// model of the file that keeps values) and the assembly; the rest is the parts, evenly.
-inline constexpr double wdl_choice_share = 0.6;
+// Of the wdl files of large classes written in parts: each class's estimate (its codecs'
+// estimates and its counts), the choice (the model of the file that keeps values) and the
+// assembly; the rest is the parts, evenly.
+inline constexpr double wdl_estimate_share = 0.25;  // a class
+inline constexpr double wdl_choice_share = 0.1;
 inline constexpr double wdl_assemble_share = 0.02;
 // A pair is cut on R workers when its time is at least this share of the run's time over R.
 inline constexpr double cut_share = 0.125;
@@ -64,9 +66,10 @@ struct WorkNode {
         write_wdl,   // a cut pair's wdl files, from its units (one unit: small classes)
         write_part,  // part `range` of `ranges` of class `cls`'s distance file, from its units
         write,       // a cut pair's distance files, assembled from their parts
-        wdl_choice,  // a cut pair's wdl files' codecs, layout, counts and models (large classes)
-        wdl_part,    // part `range` of `ranges` of the `cls`-th wdl file that keeps values
-        wdl_write,   // a cut pair's wdl files, assembled from their parts
+        wdl_estimate,  // class `cls`'s wdl coding, estimated bytes and counts (large classes)
+        wdl_choice,    // a cut pair's wdl files' layout and models, from the estimates
+        wdl_part,      // part `range` of `ranges` of the `cls`-th wdl file that keeps values
+        wdl_write,     // a cut pair's wdl files, assembled from their parts
     };
     Kind kind = Kind::pair;
     std::size_t pair = 0;  // in the plan

@@ -44,6 +44,11 @@ std::filesystem::path wdl_choice_path(const GenerateOptions& o, Material m) {
     return units_dir(o.dir, o.variant) / (m.name() + ".wdl.choice");
 }
 
+// Class c's estimate of its wdl file, before the pair's choice.
+std::filesystem::path wdl_estimate_path(const GenerateOptions& o, Material c) {
+    return units_dir(o.dir, o.variant) / (c.name() + ".wdl.estimate");
+}
+
 // The parts of the pair's table files (wdl and distance) and its wdl choice.
 void remove_table_parts(const GenerateOptions& o, Material m) {
     std::error_code ec;
@@ -58,10 +63,12 @@ void remove_table_parts(const GenerateOptions& o, Material m) {
                     parts.push_back(e.path());
     }
     for (const auto& p : parts) std::filesystem::remove(p, ec);
-    std::filesystem::path choice = wdl_choice_path(o, m);
-    std::filesystem::remove(choice, ec);
-    choice += ".tmp";
-    std::filesystem::remove(choice, ec);
+    for (std::filesystem::path p :
+         {wdl_choice_path(o, m), wdl_estimate_path(o, m), wdl_estimate_path(o, m.mirrored())}) {
+        std::filesystem::remove(p, ec);
+        p += ".tmp";
+        std::filesystem::remove(p, ec);
+    }
 }
 
 }  // namespace
@@ -399,6 +406,13 @@ TableHeader wdl_header(const GenerateOptions& o, const WdlFileChoice& x) {
                             x.coding.half, x.model, x.counts);
 }
 
+WdlFileChoice load_wdl_estimate(const GenerateOptions& o, const PairLayout& layout, int c) {
+    const Material x = layout.material(c);
+    return load_wdl_choice(wdl_estimate_path(o, x), std::span<const Material>(&x, 1),
+                           layout.index(c).size())
+        .classes.front();
+}
+
 std::filesystem::path wdl_part_path(const GenerateOptions& o, Material c, UnitPart part) {
     return units_dir(o.dir, o.variant) / (wdl_part_prefix(c) + std::to_string(part.range) + "-" +
                                           std::to_string(part.ranges) + ".part");
@@ -406,11 +420,37 @@ std::filesystem::path wdl_part_path(const GenerateOptions& o, Material c, UnitPa
 
 }  // namespace
 
+void estimate_wdl_units(const GenerateOptions& o, const PairLayout& layout, const PairStep& step,
+                        int c) {
+    check_units(o, layout);
+    try {
+        const WdlFileChoice x = estimate_wdl_class(o, *units_source(o, layout, step.wdl_packed), c);
+        save_wdl_choice(wdl_estimate_path(o, x.material), {{x}}, o.durable);
+    } catch (const DamagedUnit& d) {
+        throw damaged_unit(layout, d);
+    }
+}
+
+bool wdl_estimate_written(const GenerateOptions& o, const PairLayout& layout, int c) {
+    try {
+        load_wdl_estimate(o, layout, c);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
 void choose_wdl_units(const GenerateOptions& o, const PairLayout& layout, const PairStep& step) {
     check_units(o, layout);
     try {
+        const std::unique_ptr<PairSource> source = units_source(o, layout, step.wdl_packed);
+        std::vector<WdlFileChoice> estimates;
+        for (int c = 0; c < layout.classes(); ++c)
+            estimates.push_back(wdl_estimate_written(o, layout, c)
+                                    ? load_wdl_estimate(o, layout, c)
+                                    : estimate_wdl_class(o, *source, c));
         save_wdl_choice(wdl_choice_path(o, layout.material(0)),
-                        choose_pair_wdl(o, *units_source(o, layout, step.wdl_packed)), o.durable);
+                        choose_pair_wdl(o, *source, std::move(estimates)), o.durable);
     } catch (const DamagedUnit& d) {
         throw damaged_unit(layout, d);
     }
@@ -478,12 +518,15 @@ std::uint64_t assemble_pair_wdl(const GenerateOptions& o, const PairLayout& layo
             bytes +=
                 assemble_wdl_table(path, wdl_header(o, x), x.model, paths, o.durable).file_size;
         }
-    // The choice and the parts are not needed again (the distance parts read the wdl files).
+    // The choice, the estimates and the parts are not needed again (the distance parts read
+    // the wdl files).
     std::error_code ec;
     std::filesystem::remove(wdl_choice_path(o, layout.material(0)), ec);
-    for (const WdlFileChoice& x : choice.classes)
+    for (const WdlFileChoice& x : choice.classes) {
+        std::filesystem::remove(wdl_estimate_path(o, x.material), ec);
         for (int r = 0; r < parts; ++r)
             std::filesystem::remove(wdl_part_path(o, x.material, {r, parts}), ec);
+    }
     return bytes;
 }
 

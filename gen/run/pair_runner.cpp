@@ -298,6 +298,22 @@ void PairRunner::write_wdl_from_units(std::size_t i) {
     state_->note_peak(label);
 }
 
+void PairRunner::estimate_wdl(std::size_t i, int c) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    state_->pair = i;
+    if (!step.in_units) throw Error(pair_label(step.material) + " is not solved in units");
+    if (step.empty_store_before_writing) state_->store.retain({});
+    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
+    if (c < 0 || c >= layout.classes()) throw Error("no class " + std::to_string(c));
+    const std::string label = layout.material(c).name() + " wdl file estimated from its units";
+    write_step(state_->summary, state_->progress, label, layout.index(c).size(), [&] {
+        estimate_wdl_units(o, layout, step, c);
+        return std::uint64_t{0};
+    });
+    state_->note_peak(label);
+}
+
 void PairRunner::choose_wdl(std::size_t i) {
     const GenerateOptions& o = state_->o;
     const PairStep& step = state_->plan.pairs.at(i);
@@ -381,6 +397,13 @@ bool PairRunner::wdl_written(std::size_t i) {
     const GenerateOptions& o = state_->o;
     const Material m = state_->plan.pairs.at(i).material;
     return pair_wdl_complete(o, m, ClassIndex(o.variant.info().board, m).size());
+}
+
+bool PairRunner::wdl_estimate_written(std::size_t i, int c) {
+    const GenerateOptions& o = state_->o;
+    const PairStep& step = state_->plan.pairs.at(i);
+    return ::damas::wdl_estimate_written(
+        o, PairLayout(o.variant.info().board, step.material, pair_tuning(o, step)), c);
 }
 
 bool PairRunner::wdl_choice_written(std::size_t i) {
@@ -482,8 +505,12 @@ std::vector<bool> complete_work(PairRunner& work, const WorkGraph& graph) {
             expect_kind(graph, n, WorkNode::Kind::write_wdl);
             done.at(n++) = wdl;
         } else {
-            // In parts: the choice and the parts written are kept until the files are.
+            // In parts: the estimates, the choice and the parts written are kept until the
+            // files are.
             const bool chosen = wdl || (solved && work.wdl_choice_written(i));
+            for (; n < graph.nodes.size() && graph.nodes[n].kind == WorkNode::Kind::wdl_estimate;
+                 ++n)
+                done.at(n) = chosen || (solved && work.wdl_estimate_written(i, graph.nodes[n].cls));
             expect_kind(graph, n, WorkNode::Kind::wdl_choice);
             done.at(n++) = chosen;
             std::vector<bool> parts_done(
@@ -521,6 +548,9 @@ void run_work(PairRunner& work, const WorkGraph& graph, std::size_t n) {
             return;
         case WorkNode::Kind::write_wdl:
             work.write_wdl_from_units(node.pair);
+            return;
+        case WorkNode::Kind::wdl_estimate:
+            work.estimate_wdl(node.pair, node.cls);
             return;
         case WorkNode::Kind::wdl_choice:
             work.choose_wdl(node.pair);

@@ -325,27 +325,36 @@ TableHeader write_class_distance(const GenerateOptions& o, const PairSource& sou
 // whose file keeps the values: the one estimated smaller (the second on a tie, as
 // apply_mirror_layout). Held whole, one class's wdl values in memory at a time: `second`, when
 // given, keeps the second class's for its file if it keeps them.
+WdlFileChoice estimate_class(const GenerateOptions& o, const ClassWdl& wdl, Material m,
+                             const WriteOptions& wo) {
+    WdlFileChoice x;
+    x.material = m;
+    const WdlChoice estimate = estimated_wdl_coding(o, m, wdl.positions(), wdl.passes(), wo);
+    x.coding = estimate.coding;
+    x.estimated_bytes = estimate.bytes;
+    x.counts = wdl.counts(table_info(o.variant, m), wo.threads);
+    return x;
+}
+
+// With the mirror layout, the class whose file keeps the values: the one estimated smaller (the
+// second on a tie, as apply_mirror_layout). Returns it (-1: every class keeps its values).
+int keep_smaller(const GenerateOptions& o, PairWdlChoice& choice) {
+    if (choice.classes.size() != 2 || !mirror_layout_allowed(o, choice.classes[0].material))
+        return -1;
+    const int kept = choice.classes[0].estimated_bytes < choice.classes[1].estimated_bytes ? 0 : 1;
+    choice.classes[static_cast<std::size_t>(1 - kept)].keeps = false;
+    return kept;
+}
+
 PairWdlChoice choose_by_estimates(const GenerateOptions& o, const PairSource& pair,
                                   const WriteOptions& wo, std::optional<ClassWdl>* second) {
     PairWdlChoice choice;
-    std::uint64_t bytes[2] = {};
     for (int c = 0; c < pair.classes(); ++c) {
-        WdlFileChoice x;
-        x.material = pair.material(c);
         ClassWdl wdl = pair.wdl(c);
-        const WdlChoice estimate =
-            estimated_wdl_coding(o, x.material, wdl.positions(), wdl.passes(), wo);
-        x.coding = estimate.coding;
-        bytes[c] = estimate.bytes;
-        x.counts = wdl.counts(table_info(o.variant, x.material), wo.threads);
+        choice.classes.push_back(estimate_class(o, wdl, pair.material(c), wo));
         if (c == 1 && second) second->emplace(std::move(wdl));
-        choice.classes.push_back(std::move(x));
     }
-    if (pair.classes() == 2 && mirror_layout_allowed(o, pair.material(0))) {
-        const int kept = bytes[0] < bytes[1] ? 0 : 1;
-        choice.classes[static_cast<std::size_t>(1 - kept)].keeps = false;
-        if (kept == 0 && second) second->reset();
-    }
+    if (keep_smaller(o, choice) == 0 && second) second->reset();
     return choice;
 }
 
@@ -423,10 +432,20 @@ int wdl_parts(std::uint64_t positions, int ranges) {
         1, std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(ranges))));
 }
 
-PairWdlChoice choose_pair_wdl(const GenerateOptions& o, const PairSource& pair) {
+WdlFileChoice estimate_wdl_class(const GenerateOptions& o, const PairSource& pair, int c) {
+    WriteOptions wo = write_options(o);
+    wo.hold_flags = HeldFlags::none;  // no file is written
+    return estimate_class(o, pair.wdl(c), pair.material(c), wo);
+}
+
+PairWdlChoice choose_pair_wdl(const GenerateOptions& o, const PairSource& pair,
+                              std::vector<WdlFileChoice> estimates) {
+    if (estimates.size() != static_cast<std::size_t>(pair.classes()))
+        throw Error("choose_pair_wdl: one estimate a class");
     WriteOptions wo = write_options(o);
     wo.hold_flags = HeldFlags::none;  // the blocks are coded elsewhere
-    PairWdlChoice choice = choose_by_estimates(o, pair, wo, nullptr);
+    PairWdlChoice choice{std::move(estimates)};
+    keep_smaller(o, choice);
     for (int c = 0; c < pair.classes(); ++c) {
         WdlFileChoice& x = choice.classes[static_cast<std::size_t>(c)];
         if (!x.keeps) continue;

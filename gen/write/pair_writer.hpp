@@ -122,10 +122,15 @@ std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair,
 // A cut pair's wdl files written in parts (damas-mpi, gen/plan/work_graph.hpp): where each
 // class's coding (and, with the mirror layout, the class that keeps the values) is chosen by
 // estimate (wdl_policy.hpp's choose_by_estimate); a smaller pair writes both files whole to keep
-// the smaller, one unit of work. choose_pair_wdl: what write_pair decides, from the whole
-// classes (its estimates and counts, a pass or more a class), with the model of each file that
-// keeps values fitted to its whole class (a pass, the context codec only).
+// the smaller, one unit of work. What write_pair decides, from the whole classes:
+// estimate_wdl_class, class c's coding, estimated bytes and counts (a pass for each codec's
+// estimate, two for a codec with a model, and one for the counts), each class on its own;
+// choose_pair_wdl, given them, the class that keeps the values and the model of each file that
+// does, fitted to its whole class (a pass, a codec with a model only).
 bool wdl_in_parts(const GenerateOptions& o, std::uint64_t positions);
+WdlFileChoice estimate_wdl_class(const GenerateOptions& o, const PairSource& pair, int c);
+PairWdlChoice choose_pair_wdl(const GenerateOptions& o, const PairSource& pair,
+                              std::vector<WdlFileChoice> estimates);
 // The wdl files of pair m that keep values, written in parts: 1 with the mirror layout or a class
 // that is its own mirror, else 2; 0 where not wdl_in_parts.
 int wdl_files_in_parts(const GenerateOptions& o, Material m);

@@ -12,7 +12,7 @@ namespace {
 
 constexpr char choice_magic[8] = {'D', 'A', 'M', 'A', 'S', 'W', 'C', 'H'};
 constexpr std::uint32_t choice_version = 1;
-constexpr std::size_t class_bytes = 56;  // a class's fields before its model
+constexpr std::size_t class_bytes = 64;  // a class's fields before its model
 
 void put(std::vector<std::byte>& b, std::uint64_t v, std::size_t bytes) {
     const std::size_t at = b.size();
@@ -38,7 +38,7 @@ std::vector<std::byte> encode_choice(const PairWdlChoice& choice) {
         for (const std::uint8_t x : material_bytes(c.material)) put(b, x, 1);
         for (const std::uint64_t v :
              {c.counts.positions, c.counts.wins, c.counts.draws, c.counts.losses, c.counts.unknown,
-              static_cast<std::uint64_t>(c.model.size())})
+              c.estimated_bytes, static_cast<std::uint64_t>(c.model.size())})
             put(b, v, 8);
         b.insert(b.end(), c.model.begin(), c.model.end());
     }
@@ -85,16 +85,17 @@ PairWdlChoice load_wdl_choice(const std::filesystem::path& path, std::span<const
         const std::array<std::uint8_t, 4> want = material_bytes(m);
         for (std::size_t i = 0; i < 4; ++i)
             if (static_cast<std::uint8_t>(b[at + 4 + i]) != want[i]) throw fail("of another pair");
-        std::uint64_t v[6];
-        for (std::size_t i = 0; i < 6; ++i) v[i] = le::load<std::uint64_t>(&b[at + 8 + 8 * i]);
+        std::uint64_t v[7];
+        for (std::size_t i = 0; i < 7; ++i) v[i] = le::load<std::uint64_t>(&b[at + 8 + 8 * i]);
         if (v[0] != positions) throw fail("of another pair");
         c.counts.positions = v[0], c.counts.wins = v[1], c.counts.draws = v[2];
         c.counts.losses = v[3], c.counts.unknown = v[4];
+        c.estimated_bytes = v[5];
         at += class_bytes;
-        if (v[5] > body - at) throw fail("damaged");
+        if (v[6] > body - at) throw fail("damaged");
         c.model.assign(b.begin() + static_cast<std::ptrdiff_t>(at),
-                       b.begin() + static_cast<std::ptrdiff_t>(at + v[5]));
-        at += v[5];
+                       b.begin() + static_cast<std::ptrdiff_t>(at + v[6]));
+        at += v[6];
         choice.classes.push_back(std::move(c));
     }
     if (at != body) throw fail("damaged");

@@ -6,8 +6,10 @@
 //
 // Owns: the choice and its file, kept in the units folder until the files are assembled
 // (little-endian): "DAMASWCH", u32 version, u32 classes; per class u8 keeps, u8 codec, u8 half
-// layout, u8 0, 4 bytes of the class, u64 positions, wins, draws, losses, unknown, the model's
-// size, the model's bytes; then u64 xxh64 of the bytes before. Written to <file>.tmp and renamed.
+// layout, u8 0, 4 bytes of the class, u64 positions, wins, draws, losses, unknown, estimated
+// bytes, the model's size, the model's bytes; then u64 xxh64 of the bytes before. Written to
+// <file>.tmp and renamed. A class's estimate alone (before the choice) is such a file of one
+// class.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,7 @@ struct WdlFileChoice {
     bool keeps = true;  // else its file has the mirror layout
     WdlCoding coding;
     TableHeader counts;  // its positions and win/draw/loss/unknown counts
+    std::uint64_t estimated_bytes = 0;
     std::vector<std::byte> model;
 };
 struct PairWdlChoice {

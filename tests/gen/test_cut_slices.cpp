@@ -290,8 +290,16 @@ TEST(CUT_SLICES, GraphOfRangesAndWriting) {
             EXPECT_TRUE(wdl == WorkNode::Kind::write_wdl || wdl == WorkNode::Kind::wdl_write);
             EXPECT_EQ(node.ranges, w.parts_by_class[node.pair].at(node.cls));
         }
-        // Wdl files in parts: the choice reads every range of the last slice, each part the
-        // choice, the assembly every part.
+        // Wdl files in parts: each class's estimate reads every range of the last slice, the
+        // choice every estimate, each part the choice, the assembly every part.
+        if (node.kind == WorkNode::Kind::wdl_estimate) {
+            EXPECT_EQ(w.graph.needs[n].size(),
+                      static_cast<std::size_t>(w.ranges_by_slice[node.pair].back()));
+        }
+        if (node.kind == WorkNode::Kind::wdl_choice) {
+            for (const std::size_t d : w.graph.needs[n])
+                EXPECT_EQ(w.nodes[d].kind, WorkNode::Kind::wdl_estimate);
+        }
         if (node.kind == WorkNode::Kind::wdl_part) {
             ASSERT_EQ(w.graph.needs[n].size(), 1u);
             EXPECT_EQ(w.nodes[w.graph.needs[n][0]].kind, WorkNode::Kind::wdl_choice);
