@@ -298,63 +298,89 @@ void PairRunner::write_wdl_from_units(std::size_t i) {
     state_->note_peak(label);
 }
 
+namespace {
+
+PairLayout layout_of(const GenerateOptions& o, const PairStep& step) {
+    return PairLayout(o.variant.info().board, step.material, pair_tuning(o, step));
+}
+
+// A unit of the writing of a cut pair i in parts (its wdl files' estimates, choice, parts,
+// assembly) on a runner's state: the store emptied where the plan says; label(layout) gives
+// its progress label and positions, write(step, layout) writes and returns the bytes written.
+template <class State, class Label, class Write>
+void pair_writing(State& state, std::size_t i, const Label& label, const Write& write) {
+    const PairStep& step = state.plan.pairs.at(i);
+    state.pair = i;
+    if (!step.in_units) throw Error(pair_label(step.material) + " is not solved in units");
+    if (step.empty_store_before_writing) state.store.retain({});
+    const PairLayout layout = layout_of(state.o, step);
+    const std::pair<std::string, std::uint64_t> what = label(layout);
+    write_step(state.summary, state.progress, what.first, what.second,
+               [&] { return write(step, layout); });
+    state.note_peak(what.first);
+}
+
+}  // namespace
+
 void PairRunner::estimate_wdl(std::size_t i, int c) {
     const GenerateOptions& o = state_->o;
-    const PairStep& step = state_->plan.pairs.at(i);
-    state_->pair = i;
-    if (!step.in_units) throw Error(pair_label(step.material) + " is not solved in units");
-    if (step.empty_store_before_writing) state_->store.retain({});
-    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
-    if (c < 0 || c >= layout.classes()) throw Error("no class " + std::to_string(c));
-    const std::string label = layout.material(c).name() + " wdl file estimated from its units";
-    write_step(state_->summary, state_->progress, label, layout.index(c).size(), [&] {
-        estimate_wdl_units(o, layout, step, c);
-        return std::uint64_t{0};
-    });
-    state_->note_peak(label);
+    pair_writing(
+        *state_, i,
+        [&](const PairLayout& layout) {
+            if (c < 0 || c >= layout.classes()) throw Error("no class " + std::to_string(c));
+            return std::pair{layout.material(c).name() + " wdl file estimated from its units",
+                             layout.index(c).size()};
+        },
+        [&](const PairStep& step, const PairLayout& layout) {
+            estimate_wdl_units(o, layout, step, c);
+            return std::uint64_t{0};
+        });
 }
 
 void PairRunner::choose_wdl(std::size_t i) {
     const GenerateOptions& o = state_->o;
-    const PairStep& step = state_->plan.pairs.at(i);
-    state_->pair = i;
-    if (!step.in_units) throw Error(pair_label(step.material) + " is not solved in units");
-    if (step.empty_store_before_writing) state_->store.retain({});
-    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
-    const std::string label = pair_label(step.material) + " wdl files chosen from its units";
-    write_step(state_->summary, state_->progress, label, step.positions, [&] {
-        choose_wdl_units(o, layout, step);
-        return std::uint64_t{0};
-    });
-    state_->note_peak(label);
+    pair_writing(
+        *state_, i,
+        [&](const PairLayout& layout) {
+            return std::pair{pair_label(layout.material(0)) + " wdl files chosen from its units",
+                             2 * layout.index(0).size()};
+        },
+        [&](const PairStep& step, const PairLayout& layout) {
+            choose_wdl_units(o, layout, step);
+            return std::uint64_t{0};
+        });
 }
 
 void PairRunner::write_wdl_part(std::size_t i, int file, UnitPart part) {
     const GenerateOptions& o = state_->o;
-    const PairStep& step = state_->plan.pairs.at(i);
-    state_->pair = i;
-    if (step.empty_store_before_writing) state_->store.retain({});
-    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
-    const std::string label = pair_label(step.material) + " wdl file " + std::to_string(file + 1) +
-                              " part " + std::to_string(part.range + 1) + " of " +
-                              std::to_string(part.ranges) + " written from its units";
-    write_step(state_->summary, state_->progress, label, layout.index(0).size() / part.ranges, [&] {
-        write_wdl_part_units(o, layout, file, part);
-        return std::uint64_t{0};  // counted in the assembled file
-    });
+    pair_writing(
+        *state_, i,
+        [&](const PairLayout& layout) {
+            return std::pair{pair_label(layout.material(0)) + " wdl file " +
+                                 std::to_string(file + 1) + " part " +
+                                 std::to_string(part.range + 1) + " of " +
+                                 std::to_string(part.ranges) + " written from its units",
+                             layout.index(0).size() / static_cast<std::uint64_t>(part.ranges)};
+        },
+        [&](const PairStep&, const PairLayout& layout) {
+            write_wdl_part_units(o, layout, file, part);
+            return std::uint64_t{0};  // counted in the assembled file
+        });
     ++state_->summary.wdl_parts_written;
-    state_->note_peak(label);
 }
 
 void PairRunner::assemble_wdl(std::size_t i, int parts) {
     const GenerateOptions& o = state_->o;
-    const PairStep& step = state_->plan.pairs.at(i);
-    state_->pair = i;
-    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
-    const std::string label = pair_label(step.material) + " wdl files assembled from their parts";
-    write_step(state_->summary, state_->progress, label, step.positions,
-               [&] { return assemble_pair_wdl(o, layout, parts); });
-    state_->note_peak(label);
+    pair_writing(
+        *state_, i,
+        [&](const PairLayout& layout) {
+            return std::pair{
+                pair_label(layout.material(0)) + " wdl files assembled from their parts",
+                2 * layout.index(0).size()};
+        },
+        [&](const PairStep&, const PairLayout& layout) {
+            return assemble_pair_wdl(o, layout, parts);
+        });
 }
 
 void PairRunner::write_distance_part(std::size_t i, int c, UnitPart part) {
@@ -399,42 +425,42 @@ bool PairRunner::wdl_written(std::size_t i) {
     return pair_wdl_complete(o, m, ClassIndex(o.variant.info().board, m).size());
 }
 
+namespace {
+
+// written(f, part) for each part of each file (parts[f] parts to file f), in file then part order.
+template <class Written>
+std::vector<bool> each_part(const std::vector<int>& parts, const Written& written) {
+    std::vector<bool> out;
+    for (int f = 0; f < static_cast<int>(parts.size()); ++f)
+        for (int r = 0; r < parts[static_cast<std::size_t>(f)]; ++r)
+            out.push_back(written(f, UnitPart{r, parts[static_cast<std::size_t>(f)]}));
+    return out;
+}
+
+}  // namespace
+
 bool PairRunner::wdl_estimate_written(std::size_t i, int c) {
     const GenerateOptions& o = state_->o;
-    const PairStep& step = state_->plan.pairs.at(i);
-    return ::damas::wdl_estimate_written(
-        o, PairLayout(o.variant.info().board, step.material, pair_tuning(o, step)), c);
+    return ::damas::wdl_estimate_written(o, layout_of(o, state_->plan.pairs.at(i)), c);
 }
 
 bool PairRunner::wdl_choice_written(std::size_t i) {
     const GenerateOptions& o = state_->o;
-    const PairStep& step = state_->plan.pairs.at(i);
-    return ::damas::wdl_choice_written(
-        o, PairLayout(o.variant.info().board, step.material, pair_tuning(o, step)));
+    return ::damas::wdl_choice_written(o, layout_of(o, state_->plan.pairs.at(i)));
 }
 
 std::vector<bool> PairRunner::wdl_parts_written(std::size_t i, const std::vector<int>& parts) {
     const GenerateOptions& o = state_->o;
-    const PairStep& step = state_->plan.pairs.at(i);
-    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
-    std::vector<bool> written;
-    for (int f = 0; f < static_cast<int>(parts.size()); ++f)
-        for (int r = 0; r < parts[static_cast<std::size_t>(f)]; ++r)
-            written.push_back(
-                wdl_part_written(o, layout, f, {r, parts[static_cast<std::size_t>(f)]}));
-    return written;
+    const PairLayout layout = layout_of(o, state_->plan.pairs.at(i));
+    return each_part(parts,
+                     [&](int f, UnitPart part) { return wdl_part_written(o, layout, f, part); });
 }
 
 std::vector<bool> PairRunner::distance_parts_written(std::size_t i, const std::vector<int>& parts) {
     const GenerateOptions& o = state_->o;
-    const PairStep& step = state_->plan.pairs.at(i);
-    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
-    std::vector<bool> written;
-    for (int c = 0; c < static_cast<int>(parts.size()); ++c)
-        for (int r = 0; r < parts[static_cast<std::size_t>(c)]; ++r)
-            written.push_back(
-                distance_part_written(o, layout, c, {r, parts[static_cast<std::size_t>(c)]}));
-    return written;
+    const PairLayout layout = layout_of(o, state_->plan.pairs.at(i));
+    return each_part(
+        parts, [&](int c, UnitPart part) { return distance_part_written(o, layout, c, part); });
 }
 
 std::vector<bool> PairRunner::slice_parts_written(std::size_t i,
