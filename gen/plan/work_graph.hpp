@@ -8,14 +8,15 @@
 // the units of work (nodes, what each reads) in the shape PairQueue and estimate_schedule take
 // (gen/plan/pair_graph.hpp), and the modelled seconds of each. A range of slice s reads the
 // slice before (every range of slice s - 1 written) and, for slice 0, the pairs the pair reads;
-// the writing of the pair's files reads every range of its last slice: its wdl files, then the
-// parts of its distance files (as many a class as the pair's ranges), then their assembly; a pair
-// that reads a cut pair waits for the assembly. Ranges exchange nothing: king moves keep a men
-// configuration or lead to its flip's, which the range solves with it (a component,
-// gen/solve/component_solver.hpp, or a group of the byte-a-position solver); man moves lead to the
-// slice before; captures to smaller classes. Only a slice solved a configuration at a time into its
-// unit is cut (gen/solve/compact/compact_solver.hpp: slice_cuts_into_ranges); its other slices are
-// one range each.
+// the writing of the pair's files reads every range of its last slice: its wdl files (one unit,
+// or for large classes each class's estimate, the choice, the parts of each file that keeps
+// values and their assembly), then the parts of its distance files (as many a class as the
+// pair's ranges), then their assembly; a pair that reads a cut pair waits for the assembly. Ranges
+// exchange nothing: king moves keep a men configuration or lead to its flip's, which the range
+// solves with it (a component, gen/solve/component_solver.hpp, or a group of the byte-a-position
+// solver); man moves lead to the slice before; captures to smaller classes. Only a slice solved a
+// configuration at a time into its unit is cut (gen/solve/compact/compact_solver.hpp:
+// slice_cuts_into_ranges); its other slices are one range each.
 //
 // The rule (automatic): on R > 1 workers, a pair in units is cut into R ranges when its modelled
 // time is at least cut_share of the run's time over R (the sum of the pairs' over R): the pairs

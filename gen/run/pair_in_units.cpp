@@ -443,7 +443,12 @@ bool wdl_estimate_written(const GenerateOptions& o, const PairLayout& layout, in
 void choose_wdl_units(const GenerateOptions& o, const PairLayout& layout, const PairStep& step) {
     check_units(o, layout);
     try {
-        const std::unique_ptr<PairSource> source = units_source(o, layout, step.wdl_packed);
+        bool estimated = true;
+        for (int c = 0; c < layout.classes(); ++c)
+            estimated = estimated && wdl_estimate_written(o, layout, c);
+        // With the estimates, one pass a class that keeps values (the model's): nothing to pack.
+        const std::unique_ptr<PairSource> source =
+            units_source(o, layout, step.wdl_packed && !estimated);
         std::vector<WdlFileChoice> estimates;
         for (int c = 0; c < layout.classes(); ++c)
             estimates.push_back(wdl_estimate_written(o, layout, c)
