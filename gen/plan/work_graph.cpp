@@ -52,7 +52,7 @@ std::vector<int> slice_ranges(const GenerateOptions& o, const GenerationPlan& pl
 }  // namespace
 
 WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const PairGraph& pairs,
-                     const std::vector<int>& ranges) {
+                     const std::vector<int>& ranges, bool wdl_parts_allowed) {
     if (ranges.size() != plan.pairs.size() || pairs.pairs.size() != plan.pairs.size())
         throw Error("work_graph: one count of ranges a pair");
     WorkGraph w;
@@ -108,7 +108,7 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
             return static_cast<std::uint64_t>(static_cast<double>(n) * s);
         };
         std::size_t wdl = 0;  // the node that writes the wdl files
-        const int wdl_files = wdl_files_in_parts(o, step.material);
+        const int wdl_files = wdl_parts_allowed ? wdl_files_in_parts(o, step.material) : 0;
         const double wdl_writing = writing * write_wdl_share;
         const std::uint64_t wdl_written = share(written, write_wdl_share);
         if (wdl_files == 0) {
@@ -127,9 +127,7 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
                 add({WorkNode::Kind::wdl_choice, i}, share(wdl_written, wdl_choice_share),
                     wdl_writing * wdl_choice_share, estimates);
             const int k = wdl_parts(index.size(), ranges[i]);
-            const double part_share = std::max(0.0, 1 - classes * wdl_estimate_share -
-                                                        wdl_choice_share - wdl_assemble_share) /
-                                      wdl_files / k;
+            const double part_share = wdl_parts_share / wdl_files / k;
             std::vector<std::size_t> wdl_part_nodes;
             for (int f = 0; f < wdl_files; ++f) {
                 w.wdl_parts[i].push_back(k);
@@ -171,6 +169,15 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
     }
     set_heaviest_chains(g);
     return w;
+}
+
+WorkGraph faster_work_graph(const GenerateOptions& o, const GenerationPlan& plan,
+                            const PairGraph& pairs, const std::vector<int>& ranges, int workers) {
+    WorkGraph parts = work_graph(o, plan, pairs, ranges, true);
+    WorkGraph whole = work_graph(o, plan, pairs, ranges, false);
+    const double with = estimate_schedule(parts.graph, parts.seconds, workers).seconds;
+    const double without = estimate_schedule(whole.graph, whole.seconds, workers).seconds;
+    return with < without ? std::move(parts) : std::move(whole);
 }
 
 HeaviestChain heaviest_chain(const WorkGraph& w) {

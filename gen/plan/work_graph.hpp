@@ -51,11 +51,18 @@ inline constexpr double write_share = 0.35;
 // in units (2021 + 2120, 83 M positions: 6.1 s of 12.9 s in wdl files, 2 threads, *loaded*).
 inline constexpr double write_wdl_share = 0.47;
 inline constexpr double write_assemble_share = 0.02;
-// Of the wdl files of large classes written in parts: each class's estimate (its codecs'
-// estimates and its counts), the choice (the model of the file that keeps values) and the
-// assembly; the rest is the parts, evenly.
-inline constexpr double wdl_estimate_share = 0.25;  // a class
-inline constexpr double wdl_choice_share = 0.1;
+// The wdl files of large classes written in parts, against the same files written as one unit
+// (the time above): each class's estimate (its codecs' estimates on every 16th block, its
+// counts), the choice (the kept file's model from a pass over its class), the parts of the
+// files (spread evenly) and their assembly (a copy: an allowance for a shared filesystem).
+// Measured on english 2-6 MTC, 1221 + 2112 (217.8 M positions) in units cut over 3 ranks of 1
+// thread, CPU against main's one unit, 9.10 s: estimates 1.82 s and 1.86 s, choice 3.41 s,
+// parts 4.93 s in all, assembly 0.01 s (*loaded*). They sum to 1.33 times the one unit: the
+// parts read their values from the units again and compute the context flags again, which the
+// one unit holds from its model's pass.
+inline constexpr double wdl_estimate_share = 0.20;  // a class
+inline constexpr double wdl_choice_share = 0.375;
+inline constexpr double wdl_parts_share = 0.54;
 inline constexpr double wdl_assemble_share = 0.02;
 // A pair is cut on R workers when its time is at least this share of the run's time over R.
 inline constexpr double cut_share = 0.125;
@@ -103,8 +110,14 @@ std::vector<int> cut_ranges(const GenerationPlan& plan, int workers, int forced 
 // The units of work of the plan's pairs (`pairs`: plan_graph(plan)), pair i cut into ranges[i]
 // ranges where its slices can be (a slice into at most as many ranges as class 0 has men
 // configurations there). `o`: the run's options (the variant and the unit chunks).
+// wdl_parts: the wdl files of cut pairs of large classes written in parts (else one unit a pair).
 WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const PairGraph& pairs,
-                     const std::vector<int>& ranges);
+                     const std::vector<int>& ranges, bool wdl_parts = true);
+// Of the graphs with and without the wdl files in parts, the one whose modelled time on
+// `workers` workers is shorter: the parts shorten the heaviest chain but add work (a third of
+// the wdl files' writing), which a run bounded by its work over the workers does not repay.
+WorkGraph faster_work_graph(const GenerateOptions& o, const GenerationPlan& plan,
+                            const PairGraph& pairs, const std::vector<int>& ranges, int workers);
 
 // The heaviest chain of a graph of units of work (node n taking seconds[n]): its nodes, first to
 // last, and the seconds it spends in each kind of node (pairs, ranges, writing: wdl files,

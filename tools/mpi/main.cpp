@@ -213,10 +213,12 @@ RankTimes run_on_ranks(const Job& job, RunSteps& run, Progress& progress, Progre
 }
 
 // The units of work of a gen run on `ranks` ranks: its pairs, those cut into ranges as
-// gen/plan/work_graph.hpp's rule says, or every pair in units into `cut` ranges when cut > 0.
+// gen/plan/work_graph.hpp's rule says, their wdl files in parts where that is modelled faster;
+// or every pair in units into `cut` ranges when cut > 0, the wdl files of large classes in parts.
 WorkGraph gen_work(const GenerateOptions& o, const GenerationPlan& plan, const PairGraph& pairs,
                    int ranks, int cut) {
-    return work_graph(o, plan, pairs, cut_ranges(plan, ranks, cut));
+    if (cut > 0) return work_graph(o, plan, pairs, cut_ranges(plan, ranks, cut));
+    return faster_work_graph(o, plan, pairs, cut_ranges(plan, ranks), ranks);
 }
 
 // A gen run's start on every rank, then its units of work over the ranks, rank 0 finding first
