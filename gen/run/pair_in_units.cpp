@@ -389,9 +389,17 @@ std::vector<Material> pair_classes(const PairLayout& layout) {
     return classes;
 }
 
+// The pair's choice, refused (Error) where it keeps values in another count of files than these
+// options write (a run with other options left it).
 PairWdlChoice load_pair_wdl_choice(const GenerateOptions& o, const PairLayout& layout) {
     const std::vector<Material> classes = pair_classes(layout);
-    return load_wdl_choice(wdl_choice_path(o, layout.material(0)), classes, layout.index(0).size());
+    const std::filesystem::path path = wdl_choice_path(o, layout.material(0));
+    PairWdlChoice choice = load_wdl_choice(path, classes, layout.index(0).size());
+    int kept = 0;
+    for (const WdlFileChoice& x : choice.classes) kept += x.keeps ? 1 : 0;
+    if (kept != wdl_files_in_parts(o, layout.material(0)))
+        throw Error(path.string() + ": of a run with other options");
+    return choice;
 }
 
 // The class of the pair's `file`-th wdl file that keeps values.
