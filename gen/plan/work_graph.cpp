@@ -52,12 +52,13 @@ std::vector<int> slice_ranges(const GenerateOptions& o, const GenerationPlan& pl
 }  // namespace
 
 WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const PairGraph& pairs,
-                     const std::vector<int>& ranges) {
+                     const std::vector<int>& ranges, bool wdl_parts_allowed) {
     if (ranges.size() != plan.pairs.size() || pairs.pairs.size() != plan.pairs.size())
         throw Error("work_graph: one count of ranges a pair");
     WorkGraph w;
     w.ranges_by_slice.resize(plan.pairs.size());
     w.parts_by_class.resize(plan.pairs.size());
+    w.wdl_parts.resize(plan.pairs.size());
     std::vector<std::size_t> final_node(plan.pairs.size());  // the node that writes each pair
     PairGraph& g = w.graph;
     const auto add = [&](WorkNode node, std::uint64_t positions, double seconds,
@@ -106,8 +107,40 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
         const auto share = [](std::uint64_t n, double s) {
             return static_cast<std::uint64_t>(static_cast<double>(n) * s);
         };
-        const std::size_t wdl = add({WorkNode::Kind::write_wdl, i}, share(written, write_wdl_share),
-                                    writing * write_wdl_share, before);
+        std::size_t wdl = 0;  // the node that writes the wdl files
+        const int wdl_files = wdl_parts_allowed ? wdl_files_in_parts(o, step.material) : 0;
+        const double wdl_writing = writing * write_wdl_share;
+        const std::uint64_t wdl_written = share(written, write_wdl_share);
+        if (wdl_files == 0) {
+            wdl = add({WorkNode::Kind::write_wdl, i}, wdl_written, wdl_writing, before);
+        } else {
+            // Each class's estimate, the choice, each file's parts, their assembly.
+            const int classes = single ? 1 : 2;
+            std::vector<std::size_t> estimates;
+            for (int c = 0; c < classes; ++c) {
+                WorkNode node{WorkNode::Kind::wdl_estimate, i};
+                node.cls = c;
+                estimates.push_back(add(node, share(wdl_written, wdl_estimate_share),
+                                        wdl_writing * wdl_estimate_share, before));
+            }
+            const std::size_t choice =
+                add({WorkNode::Kind::wdl_choice, i}, share(wdl_written, wdl_choice_share),
+                    wdl_writing * wdl_choice_share, estimates);
+            const int k = wdl_parts(index.size(), ranges[i]);
+            const double part_share = wdl_parts_share / wdl_files / k;
+            std::vector<std::size_t> wdl_part_nodes;
+            for (int f = 0; f < wdl_files; ++f) {
+                w.wdl_parts[i].push_back(k);
+                for (int r = 0; r < k; ++r) {
+                    WorkNode node{WorkNode::Kind::wdl_part, i, -1, r, k};
+                    node.cls = f;
+                    wdl_part_nodes.push_back(add(node, share(wdl_written, part_share),
+                                                 wdl_writing * part_share, {choice}));
+                }
+            }
+            wdl = add({WorkNode::Kind::wdl_write, i}, share(wdl_written, wdl_assemble_share),
+                      wdl_writing * wdl_assemble_share, wdl_part_nodes);
+        }
         // An mtc file in the mirror layout has no values, so the parts of one class of such a
         // pair write nothing; which class, the wdl files decide: half the parts' time, spread
         // over both.
@@ -136,6 +169,15 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
     }
     set_heaviest_chains(g);
     return w;
+}
+
+WorkGraph faster_work_graph(const GenerateOptions& o, const GenerationPlan& plan,
+                            const PairGraph& pairs, const std::vector<int>& ranges, int workers) {
+    WorkGraph parts = work_graph(o, plan, pairs, ranges, true);
+    WorkGraph whole = work_graph(o, plan, pairs, ranges, false);
+    const double with = estimate_schedule(parts.graph, parts.seconds, workers).seconds;
+    const double without = estimate_schedule(whole.graph, whole.seconds, workers).seconds;
+    return with < without ? std::move(parts) : std::move(whole);
 }
 
 HeaviestChain heaviest_chain(const WorkGraph& w) {
@@ -168,6 +210,10 @@ HeaviestChain heaviest_chain(const WorkGraph& w) {
                 c.range_seconds += s;
                 break;
             case WorkNode::Kind::write_wdl:
+            case WorkNode::Kind::wdl_estimate:
+            case WorkNode::Kind::wdl_choice:
+            case WorkNode::Kind::wdl_part:
+            case WorkNode::Kind::wdl_write:
             case WorkNode::Kind::write_part:
             case WorkNode::Kind::write:
                 c.write_seconds += s;

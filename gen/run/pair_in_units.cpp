@@ -14,6 +14,7 @@
 #include "gen/units/unit_file.hpp"
 #include "gen/write/pair_writer.hpp"
 #include "gen/write/table_parts.hpp"
+#include "gen/write/wdl_policy.hpp"
 #include "rules/error.hpp"
 #include "table/table_file.hpp"
 
@@ -34,25 +35,47 @@ std::string distance_part_prefix(const GenerateOptions& o, Material c) {
     return c.name() + "." + metric_name(distance_metric(o, c)) + ".";
 }
 
-void remove_distance_parts(const GenerateOptions& o, Material m) {
+// The start of the names of class c's wdl parts, and the pair's wdl choice.
+std::string wdl_part_prefix(Material c) {
+    return c.name() + ".wdl.";
+}
+
+std::filesystem::path wdl_choice_path(const GenerateOptions& o, Material m) {
+    return units_dir(o.dir, o.variant) / (m.name() + ".wdl.choice");
+}
+
+// Class c's estimate of its wdl file, before the pair's choice.
+std::filesystem::path wdl_estimate_path(const GenerateOptions& o, Material c) {
+    return units_dir(o.dir, o.variant) / (c.name() + ".wdl.estimate");
+}
+
+// The parts of the pair's table files (wdl and distance) and its wdl choice.
+void remove_table_parts(const GenerateOptions& o, Material m) {
     std::error_code ec;
     const std::filesystem::path dir = units_dir(o.dir, o.variant);
     std::vector<std::filesystem::path> parts;
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
         const std::string name = e.path().filename().string();
         for (const Material c : {m, m.mirrored()})
-            if (name.starts_with(distance_part_prefix(o, c)) &&
-                (name.ends_with(".part") || name.ends_with(".part.tmp")))
-                parts.push_back(e.path());
+            for (const std::string& prefix : {distance_part_prefix(o, c), wdl_part_prefix(c)})
+                if (name.starts_with(prefix) &&
+                    (name.ends_with(".part") || name.ends_with(".part.tmp")))
+                    parts.push_back(e.path());
     }
     for (const auto& p : parts) std::filesystem::remove(p, ec);
+    for (std::filesystem::path p :
+         {wdl_choice_path(o, m), wdl_estimate_path(o, m), wdl_estimate_path(o, m.mirrored())}) {
+        std::filesystem::remove(p, ec);
+        p += ".tmp";
+        std::filesystem::remove(p, ec);
+    }
 }
 
 }  // namespace
 
 void remove_units(const GenerateOptions& o, Material m, int slices, int from) {
     for (int s = from; s < slices; ++s) remove_unit_files(pair_unit_path(o, m, s));
-    remove_distance_parts(o, m);
+    remove_table_parts(o, m);
 }
 
 namespace {
@@ -354,6 +377,168 @@ std::uint64_t assemble_pair_distance(const GenerateOptions& o, const PairLayout&
         bytes += assemble_distance_table(distance_table_path(o, x), table_info(o.variant, x),
                                          distance_metric(o, x), layout.index(c).size(), paths, wo)
                      .file_size;
+    }
+    return bytes;
+}
+
+namespace {
+
+std::vector<Material> pair_classes(const PairLayout& layout) {
+    std::vector<Material> classes;
+    for (int c = 0; c < layout.classes(); ++c) classes.push_back(layout.material(c));
+    return classes;
+}
+
+// The pair's choice, refused (Error) where it keeps values in another count of files than these
+// options write (a run with other options left it).
+PairWdlChoice load_pair_wdl_choice(const GenerateOptions& o, const PairLayout& layout) {
+    const std::vector<Material> classes = pair_classes(layout);
+    const std::filesystem::path path = wdl_choice_path(o, layout.material(0));
+    PairWdlChoice choice = load_wdl_choice(path, classes, layout.index(0).size());
+    int kept = 0;
+    for (const WdlFileChoice& x : choice.classes) kept += x.keeps ? 1 : 0;
+    if (kept != wdl_files_in_parts(o, layout.material(0)))
+        throw Error(path.string() + ": of a run with other options");
+    return choice;
+}
+
+// The class of the pair's `file`-th wdl file that keeps values.
+int class_of_wdl_file(const PairWdlChoice& choice, int file) {
+    for (int c = 0; c < static_cast<int>(choice.classes.size()); ++c)
+        if (choice.classes[static_cast<std::size_t>(c)].keeps && file-- == 0) return c;
+    throw Error("no wdl file " + std::to_string(file) + " keeps values");
+}
+
+TableHeader wdl_header(const GenerateOptions& o, const WdlFileChoice& x) {
+    return wdl_table_header(table_info(o.variant, x.material), x.counts.positions, x.coding.codec,
+                            x.coding.half, x.model, x.counts);
+}
+
+WdlFileChoice load_wdl_estimate(const GenerateOptions& o, const PairLayout& layout, int c) {
+    const Material x = layout.material(c);
+    return load_wdl_choice(wdl_estimate_path(o, x), std::span<const Material>(&x, 1),
+                           layout.index(c).size())
+        .classes.front();
+}
+
+std::filesystem::path wdl_part_path(const GenerateOptions& o, Material c, UnitPart part) {
+    return units_dir(o.dir, o.variant) / (wdl_part_prefix(c) + std::to_string(part.range) + "-" +
+                                          std::to_string(part.ranges) + ".part");
+}
+
+}  // namespace
+
+void estimate_wdl_units(const GenerateOptions& o, const PairLayout& layout, const PairStep& step,
+                        int c) {
+    check_units(o, layout);
+    try {
+        const WdlFileChoice x = estimate_wdl_class(o, *units_source(o, layout, step.wdl_packed), c);
+        save_wdl_choice(wdl_estimate_path(o, x.material), {{x}}, o.durable);
+    } catch (const DamagedUnit& d) {
+        throw damaged_unit(layout, d);
+    }
+}
+
+bool wdl_estimate_written(const GenerateOptions& o, const PairLayout& layout, int c) {
+    try {
+        load_wdl_estimate(o, layout, c);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+void choose_wdl_units(const GenerateOptions& o, const PairLayout& layout, const PairStep& step) {
+    check_units(o, layout);
+    try {
+        bool estimated = true;
+        for (int c = 0; c < layout.classes(); ++c)
+            estimated = estimated && wdl_estimate_written(o, layout, c);
+        // With the estimates, one pass a class that keeps values (the model's): nothing to pack.
+        const std::unique_ptr<PairSource> source =
+            units_source(o, layout, step.wdl_packed && !estimated);
+        std::vector<WdlFileChoice> estimates;
+        for (int c = 0; c < layout.classes(); ++c)
+            estimates.push_back(wdl_estimate_written(o, layout, c)
+                                    ? load_wdl_estimate(o, layout, c)
+                                    : estimate_wdl_class(o, *source, c));
+        save_wdl_choice(wdl_choice_path(o, layout.material(0)),
+                        choose_pair_wdl(o, *source, std::move(estimates)), o.durable);
+    } catch (const DamagedUnit& d) {
+        throw damaged_unit(layout, d);
+    }
+}
+
+bool wdl_choice_written(const GenerateOptions& o, const PairLayout& layout) {
+    try {
+        load_pair_wdl_choice(o, layout);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+void write_wdl_part_units(const GenerateOptions& o, const PairLayout& layout, int file,
+                          UnitPart part) {
+    const PairWdlChoice choice = load_pair_wdl_choice(o, layout);
+    const int c = class_of_wdl_file(choice, file);
+    const WdlFileChoice& x = choice.classes[static_cast<std::size_t>(c)];
+    const TableHeader h = wdl_header(o, x);
+    const std::unique_ptr<const TableCodec> codec = open_wdl_codec(h, x.model);
+    check_units(o, layout);
+    try {
+        const ClassWdl wdl = units_source(o, layout, false)->wdl(c);
+        write_wdl_part(wdl_part_path(o, x.material, part), h, *codec,
+                       part_blocks(h.blocks, part.range, part.ranges), wdl.passes()(),
+                       write_options(o));
+    } catch (const DamagedUnit& d) {
+        throw damaged_unit(layout, d);
+    }
+}
+
+bool wdl_part_written(const GenerateOptions& o, const PairLayout& layout, int file, UnitPart part) {
+    try {
+        const PairWdlChoice choice = load_pair_wdl_choice(o, layout);
+        const WdlFileChoice& x =
+            choice.classes[static_cast<std::size_t>(class_of_wdl_file(choice, file))];
+        const TableHeader h = wdl_header(o, x);
+        return wdl_part_complete(wdl_part_path(o, x.material, part), h,
+                                 part_blocks(h.blocks, part.range, part.ranges));
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+std::uint64_t assemble_pair_wdl(const GenerateOptions& o, const PairLayout& layout, int parts) {
+    const PairWdlChoice choice = load_pair_wdl_choice(o, layout);
+    std::uint64_t bytes = 0;
+    // The files that keep values first: a run killed before the mirror layout's header leaves
+    // a pair whose wdl files are not complete (pair_wdl_complete), assembled again.
+    for (const bool keeps : {true, false})
+        for (const WdlFileChoice& x : choice.classes) {
+            if (x.keeps != keeps) continue;
+            const std::filesystem::path path =
+                table_path(o.dir, o.variant, x.material.name(), Metric::wdl);
+            if (!keeps) {
+                bytes += write_wdl_mirror_table(path, table_info(o.variant, x.material), x.counts,
+                                                o.durable)
+                             .file_size;
+                continue;
+            }
+            std::vector<std::filesystem::path> paths;
+            for (int r = 0; r < parts; ++r)
+                paths.push_back(wdl_part_path(o, x.material, {r, parts}));
+            bytes +=
+                assemble_wdl_table(path, wdl_header(o, x), x.model, paths, o.durable).file_size;
+        }
+    // The choice, the estimates and the parts are not needed again (the distance parts read
+    // the wdl files).
+    std::error_code ec;
+    std::filesystem::remove(wdl_choice_path(o, layout.material(0)), ec);
+    for (const WdlFileChoice& x : choice.classes) {
+        std::filesystem::remove(wdl_estimate_path(o, x.material), ec);
+        for (int r = 0; r < parts; ++r)
+            std::filesystem::remove(wdl_part_path(o, x.material, {r, parts}), ec);
     }
     return bytes;
 }

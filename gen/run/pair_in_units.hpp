@@ -62,6 +62,29 @@ bool distance_part_written(const GenerateOptions& o, const PairLayout& layout, i
 std::uint64_t assemble_pair_distance(const GenerateOptions& o, const PairLayout& layout,
                                      const std::vector<int>& parts);
 
+// A cut pair's wdl files written in parts where wdl_in_parts (pair_writer.hpp): each class's
+// estimate (estimate_wdl_class), then the choice (choose_pair_wdl) saved in the units folder,
+// <class 0>.wdl.choice; then each file that keeps
+// values (pair_writer.hpp's wdl_files_in_parts; 0: the files are one unit,
+// write_pair_wdl_units) as `parts` parts (wdl_parts), <class>.wdl.<r>-<K>.part,
+// each a range of its blocks coded with the choice's model; then the files assembled from them
+// (and the mirror layout's header), the choice and the parts removed.
+// Class c's estimate, <class>.wdl.estimate (each class's on any worker); then the choice
+// (from the estimates saved, or made where missing).
+void estimate_wdl_units(const GenerateOptions& o, const PairLayout& layout, const PairStep& step,
+                        int c);
+bool wdl_estimate_written(const GenerateOptions& o, const PairLayout& layout, int c);
+void choose_wdl_units(const GenerateOptions& o, const PairLayout& layout, const PairStep& step);
+bool wdl_choice_written(const GenerateOptions& o, const PairLayout& layout);
+// Part `part` of the `file`-th wdl file that keeps values. Throws Error if the choice is missing
+// or damaged, or a unit is.
+void write_wdl_part_units(const GenerateOptions& o, const PairLayout& layout, int file,
+                          UnitPart part);
+bool wdl_part_written(const GenerateOptions& o, const PairLayout& layout, int file, UnitPart part);
+// The wdl files from their parts and the choice; returns the bytes written. Throws Error if a
+// part is missing or damaged (a damaged one is removed: the next run writes it again).
+std::uint64_t assemble_pair_wdl(const GenerateOptions& o, const PairLayout& layout, int parts);
+
 // Solves the pair in units and writes its table files from them; returns the bytes written.
 // `solved` is set when the last slice is solved; `loaded_again` names the classes that get a
 // solved class file from the writer's pass.

@@ -298,6 +298,91 @@ void PairRunner::write_wdl_from_units(std::size_t i) {
     state_->note_peak(label);
 }
 
+namespace {
+
+PairLayout layout_of(const GenerateOptions& o, const PairStep& step) {
+    return PairLayout(o.variant.info().board, step.material, pair_tuning(o, step));
+}
+
+// A unit of the writing of a cut pair i in parts (its wdl files' estimates, choice, parts,
+// assembly) on a runner's state: the store emptied where the plan says; label(layout) gives
+// its progress label and positions, write(step, layout) writes and returns the bytes written.
+template <class State, class Label, class Write>
+void pair_writing(State& state, std::size_t i, const Label& label, const Write& write) {
+    const PairStep& step = state.plan.pairs.at(i);
+    state.pair = i;
+    if (!step.in_units) throw Error(pair_label(step.material) + " is not solved in units");
+    if (step.empty_store_before_writing) state.store.retain({});
+    const PairLayout layout = layout_of(state.o, step);
+    const std::pair<std::string, std::uint64_t> what = label(layout);
+    write_step(state.summary, state.progress, what.first, what.second,
+               [&] { return write(step, layout); });
+    state.note_peak(what.first);
+}
+
+}  // namespace
+
+void PairRunner::estimate_wdl(std::size_t i, int c) {
+    const GenerateOptions& o = state_->o;
+    pair_writing(
+        *state_, i,
+        [&](const PairLayout& layout) {
+            if (c < 0 || c >= layout.classes()) throw Error("no class " + std::to_string(c));
+            return std::pair{layout.material(c).name() + " wdl file estimated from its units",
+                             layout.index(c).size()};
+        },
+        [&](const PairStep& step, const PairLayout& layout) {
+            estimate_wdl_units(o, layout, step, c);
+            return std::uint64_t{0};
+        });
+}
+
+void PairRunner::choose_wdl(std::size_t i) {
+    const GenerateOptions& o = state_->o;
+    pair_writing(
+        *state_, i,
+        [&](const PairLayout& layout) {
+            return std::pair{pair_label(layout.material(0)) + " wdl files chosen from its units",
+                             2 * layout.index(0).size()};
+        },
+        [&](const PairStep& step, const PairLayout& layout) {
+            choose_wdl_units(o, layout, step);
+            return std::uint64_t{0};
+        });
+}
+
+void PairRunner::write_wdl_part(std::size_t i, int file, UnitPart part) {
+    const GenerateOptions& o = state_->o;
+    pair_writing(
+        *state_, i,
+        [&](const PairLayout& layout) {
+            return std::pair{pair_label(layout.material(0)) + " wdl file " +
+                                 std::to_string(file + 1) + " part " +
+                                 std::to_string(part.range + 1) + " of " +
+                                 std::to_string(part.ranges) + " written from its units",
+                             layout.index(0).size() / static_cast<std::uint64_t>(part.ranges)};
+        },
+        [&](const PairStep&, const PairLayout& layout) {
+            write_wdl_part_units(o, layout, file, part);
+            return std::uint64_t{0};  // counted in the assembled file
+        });
+    ++state_->summary.wdl_parts_written;
+}
+
+void PairRunner::assemble_wdl(std::size_t i, int parts) {
+    const GenerateOptions& o = state_->o;
+    pair_writing(
+        *state_, i,
+        [&](const PairLayout& layout) {
+            return std::pair{
+                pair_label(layout.material(0)) + " wdl files assembled from their parts",
+                2 * layout.index(0).size()};
+        },
+        [&](const PairStep&, const PairLayout& layout) {
+            return assemble_pair_wdl(o, layout, parts);
+        });
+}
+
 void PairRunner::write_distance_part(std::size_t i, int c, UnitPart part) {
     const GenerateOptions& o = state_->o;
     const PairStep& step = state_->plan.pairs.at(i);
@@ -340,16 +425,42 @@ bool PairRunner::wdl_written(std::size_t i) {
     return pair_wdl_complete(o, m, ClassIndex(o.variant.info().board, m).size());
 }
 
+namespace {
+
+// written(f, part) for each part of each file (parts[f] parts to file f), in file then part order.
+template <class Written>
+std::vector<bool> each_part(const std::vector<int>& parts, const Written& written) {
+    std::vector<bool> out;
+    for (int f = 0; f < static_cast<int>(parts.size()); ++f)
+        for (int r = 0; r < parts[static_cast<std::size_t>(f)]; ++r)
+            out.push_back(written(f, UnitPart{r, parts[static_cast<std::size_t>(f)]}));
+    return out;
+}
+
+}  // namespace
+
+bool PairRunner::wdl_estimate_written(std::size_t i, int c) {
+    const GenerateOptions& o = state_->o;
+    return ::damas::wdl_estimate_written(o, layout_of(o, state_->plan.pairs.at(i)), c);
+}
+
+bool PairRunner::wdl_choice_written(std::size_t i) {
+    const GenerateOptions& o = state_->o;
+    return ::damas::wdl_choice_written(o, layout_of(o, state_->plan.pairs.at(i)));
+}
+
+std::vector<bool> PairRunner::wdl_parts_written(std::size_t i, const std::vector<int>& parts) {
+    const GenerateOptions& o = state_->o;
+    const PairLayout layout = layout_of(o, state_->plan.pairs.at(i));
+    return each_part(parts,
+                     [&](int f, UnitPart part) { return wdl_part_written(o, layout, f, part); });
+}
+
 std::vector<bool> PairRunner::distance_parts_written(std::size_t i, const std::vector<int>& parts) {
     const GenerateOptions& o = state_->o;
-    const PairStep& step = state_->plan.pairs.at(i);
-    const PairLayout layout(o.variant.info().board, step.material, pair_tuning(o, step));
-    std::vector<bool> written;
-    for (int c = 0; c < static_cast<int>(parts.size()); ++c)
-        for (int r = 0; r < parts[static_cast<std::size_t>(c)]; ++r)
-            written.push_back(
-                distance_part_written(o, layout, c, {r, parts[static_cast<std::size_t>(c)]}));
-    return written;
+    const PairLayout layout = layout_of(o, state_->plan.pairs.at(i));
+    return each_part(
+        parts, [&](int c, UnitPart part) { return distance_part_written(o, layout, c, part); });
 }
 
 std::vector<bool> PairRunner::slice_parts_written(std::size_t i,
@@ -390,8 +501,8 @@ namespace {
 void expect_kind(const WorkGraph& graph, std::size_t n, WorkNode::Kind kind) {
     if (n >= graph.nodes.size() || graph.nodes[n].kind != kind)
         throw Error(
-            "the units of work of a cut pair are not its ranges, its wdl files, the "
-            "parts of its distance files, then their assembly");
+            "the units of work of a cut pair are not its ranges, its wdl files (or their "
+            "choice, parts and assembly), the parts of its distance files, then their assembly");
 }
 
 }  // namespace
@@ -415,8 +526,30 @@ std::vector<bool> complete_work(PairRunner& work, const WorkGraph& graph) {
         for (const bool written : ranges) done.at(n++) = written;
         const bool solved = std::find(ranges.begin(), ranges.end(), false) == ranges.end();
         const bool wdl = solved && work.wdl_written(i);
-        expect_kind(graph, n, WorkNode::Kind::write_wdl);
-        done.at(n++) = wdl;
+        const std::vector<int>& wdl_parts = graph.wdl_parts.at(i);
+        if (wdl_parts.empty()) {
+            expect_kind(graph, n, WorkNode::Kind::write_wdl);
+            done.at(n++) = wdl;
+        } else {
+            // In parts: the estimates, the choice and the parts written are kept until the
+            // files are.
+            const bool chosen = wdl || (solved && work.wdl_choice_written(i));
+            for (; n < graph.nodes.size() && graph.nodes[n].kind == WorkNode::Kind::wdl_estimate;
+                 ++n)
+                done.at(n) = chosen || (solved && work.wdl_estimate_written(i, graph.nodes[n].cls));
+            expect_kind(graph, n, WorkNode::Kind::wdl_choice);
+            done.at(n++) = chosen;
+            std::vector<bool> parts_done(
+                static_cast<std::size_t>(std::accumulate(wdl_parts.begin(), wdl_parts.end(), 0)),
+                wdl);
+            if (chosen && !wdl) parts_done = work.wdl_parts_written(i, wdl_parts);
+            for (const bool w : parts_done) {
+                expect_kind(graph, n, WorkNode::Kind::wdl_part);
+                done.at(n++) = w;
+            }
+            expect_kind(graph, n, WorkNode::Kind::wdl_write);
+            done.at(n++) = wdl;
+        }
         const std::vector<int>& parts = graph.parts_by_class.at(i);
         std::vector<bool> written(
             static_cast<std::size_t>(std::accumulate(parts.begin(), parts.end(), 0)), false);
@@ -441,6 +574,19 @@ void run_work(PairRunner& work, const WorkGraph& graph, std::size_t n) {
             return;
         case WorkNode::Kind::write_wdl:
             work.write_wdl_from_units(node.pair);
+            return;
+        case WorkNode::Kind::wdl_estimate:
+            work.estimate_wdl(node.pair, node.cls);
+            return;
+        case WorkNode::Kind::wdl_choice:
+            work.choose_wdl(node.pair);
+            return;
+        case WorkNode::Kind::wdl_part:
+            work.write_wdl_part(node.pair, node.cls, {node.range, node.ranges});
+            return;
+        case WorkNode::Kind::wdl_write:
+            work.assemble_wdl(node.pair,
+                              graph.wdl_parts.at(node.pair).at(static_cast<std::size_t>(0)));
             return;
         case WorkNode::Kind::write_part:
             work.write_distance_part(node.pair, node.cls, {node.range, node.ranges});

@@ -55,11 +55,20 @@ class PairRunner : public PairWork {
     // are written), their assembly (parts[c]: class c's count of parts).
     void run_slice_part(std::size_t i, int s, UnitPart part);
     void write_wdl_from_units(std::size_t i);
+    // The same in parts, for large classes (pair_in_units.hpp): class c's estimate, the choice,
+    // part `part` of the `file`-th wdl file that keeps values, the assembly (`parts` a file).
+    void estimate_wdl(std::size_t i, int c);
+    void choose_wdl(std::size_t i);
+    void write_wdl_part(std::size_t i, int file, UnitPart part);
+    void assemble_wdl(std::size_t i, int parts);
     void write_distance_part(std::size_t i, int c, UnitPart part);
     void assemble_distance(std::size_t i, const std::vector<int>& parts);
     // Before a cut pair i resumes, every slice written: whether its wdl files are, and whether
     // each part of each class's distance file is (parts[c] to class c, in class then part order).
     bool wdl_written(std::size_t i);
+    bool wdl_estimate_written(std::size_t i, int c);
+    bool wdl_choice_written(std::size_t i);
+    std::vector<bool> wdl_parts_written(std::size_t i, const std::vector<int>& parts);
     std::vector<bool> distance_parts_written(std::size_t i, const std::vector<int>& parts);
     // Before a cut pair i resumes (its files not complete): whether each range of each slice is
     // written, ranges_by_slice[s] ranges to slice s, in slice then range order. The slices

@@ -27,6 +27,7 @@ struct GenerateSummary {
     std::uint64_t slice_ranges_solved = 0;
     // Parts of cut pairs' distance files written (damas-mpi: gen/write/table_parts.hpp).
     std::uint64_t table_parts_written = 0;
+    std::uint64_t wdl_parts_written = 0;  // parts of cut pairs' wdl files
     // The process's peak resident memory (VmHWM), and the pair during which it was reached.
     std::uint64_t peak_resident_bytes = 0;
     std::string peak_pair;

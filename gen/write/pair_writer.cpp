@@ -8,7 +8,10 @@
 
 #include "gen/solve/solver.hpp"
 #include "gen/units/class_stream.hpp"
+#include "gen/write/table_parts.hpp"
+#include "gen/write/table_writing.hpp"
 #include "gen/write/wdl_policy.hpp"
+#include "index/class_index.hpp"
 #include "rules/error.hpp"
 #include "table/table_file.hpp"
 
@@ -204,14 +207,19 @@ class UnitsSource : public PairSource {
                                                         distance_metric(o, layout.material(0)));
             auto outcomes = std::make_shared<std::vector<std::uint16_t>>();
             auto capture = std::make_shared<std::vector<std::uint8_t>>();
-            return WdlValues(
-                [stream, outcomes, capture](std::uint64_t, std::span<std::uint8_t> out) {
-                    outcomes->resize(out.size());
-                    capture->resize(out.size());
-                    stream->next(*outcomes, *capture);
-                    for (std::size_t i = 0; i < out.size(); ++i)
-                        out[i] = wdl_code((*outcomes)[i], (*capture)[i]);
-                });
+            auto next = std::make_shared<std::uint64_t>(0);
+            // From any first (a part of the file: gen/write/table_parts.hpp), in order.
+            return WdlValues([stream, outcomes, capture, next](std::uint64_t first,
+                                                               std::span<std::uint8_t> out) {
+                if (first < *next) throw Error("a class's values asked for out of order");
+                stream->skip(first - *next);
+                *next = first + out.size();
+                outcomes->resize(out.size());
+                capture->resize(out.size());
+                stream->next(*outcomes, *capture);
+                for (std::size_t i = 0; i < out.size(); ++i)
+                    out[i] = wdl_code((*outcomes)[i], (*capture)[i]);
+            });
         };
         if (wdl_packed_) return ClassWdl::packed(positions(c), units);
         return ClassWdl(positions(c), std::move(units));
@@ -314,43 +322,70 @@ TableHeader write_class_distance(const GenerateOptions& o, const PairSource& sou
     return h;
 }
 
-// A pair with the mirror layout whose classes are large: the class whose wdl file is estimated
-// smaller gets it (with the codec estimated smaller), the other the mirror layout, so that only
-// one wdl file is written whole. Returns the bytes written.
+// Each class's coding chosen by estimate and its counts, and, with the mirror layout, the class
+// whose file keeps the values: the one estimated smaller (the second on a tie, as
+// apply_mirror_layout). Held whole, one class's wdl values in memory at a time: `second`, when
+// given, keeps the second class's for its file if it keeps them.
+WdlFileChoice estimate_class(const GenerateOptions& o, const ClassWdl& wdl, Material m,
+                             const WriteOptions& wo) {
+    WdlFileChoice x;
+    x.material = m;
+    const WdlChoice estimate = estimated_wdl_coding(o, m, wdl.positions(), wdl.passes(), wo);
+    x.coding = estimate.coding;
+    x.estimated_bytes = estimate.bytes;
+    x.counts = wdl.counts(table_info(o.variant, m), wo.threads);
+    return x;
+}
+
+// With the mirror layout, the class whose file keeps the values: the one estimated smaller (the
+// second on a tie, as apply_mirror_layout). Returns it (-1: every class keeps its values).
+int keep_smaller(const GenerateOptions& o, PairWdlChoice& choice) {
+    if (choice.classes.size() != 2 || !mirror_layout_allowed(o, choice.classes[0].material))
+        return -1;
+    const int kept = choice.classes[0].estimated_bytes < choice.classes[1].estimated_bytes ? 0 : 1;
+    choice.classes[static_cast<std::size_t>(1 - kept)].keeps = false;
+    return kept;
+}
+
+PairWdlChoice choose_by_estimates(const GenerateOptions& o, const PairSource& pair,
+                                  const WriteOptions& wo, std::optional<ClassWdl>* second) {
+    PairWdlChoice choice;
+    for (int c = 0; c < pair.classes(); ++c) {
+        ClassWdl wdl = pair.wdl(c);
+        choice.classes.push_back(estimate_class(o, wdl, pair.material(c), wo));
+        if (c == 1 && second) second->emplace(std::move(wdl));
+    }
+    if (keep_smaller(o, choice) == 0 && second) second->reset();
+    return choice;
+}
+
+// A pair whose classes are large: each class's coding chosen by estimate and, with the mirror
+// layout, only the file of the class that keeps the values written whole. Returns the bytes
+// written.
 std::uint64_t write_pair_by_estimate(const GenerateOptions& o, const PairSource& pair,
                                      PairFiles files) {
     WriteOptions wo = write_options(o);
     hold_flags(pair, wo);
-    // Held whole, one class's wdl values in memory at a time: the second class's are kept for
-    // its file if it keeps them, the first's are taken again (in units, packed again from the
-    // unit files); in units and not packed, none: each pass reads the unit files.
-    WdlChoice choice[2];
-    TableHeader counts[2];
+    // The first class's values are taken again (in units, packed again from the unit files); in
+    // units and not packed, none are held: each pass reads the unit files.
     std::optional<ClassWdl> second;
-    for (int c = 0; c < 2; ++c) {
-        ClassWdl wdl = pair.wdl(c);
-        choice[c] = estimated_wdl_coding(o, pair.material(c), wdl.positions(), wdl.passes(), wo);
-        counts[c] = wdl.counts(table_info(o.variant, pair.material(c)), wo.threads);
-        if (c == 1) second.emplace(std::move(wdl));
-    }
-    // The second class on a tie, as apply_mirror_layout.
-    const int kept = choice[0].bytes < choice[1].bytes ? 0 : 1;
-    if (kept == 0) second.reset();
+    const PairWdlChoice choice = choose_by_estimates(o, pair, wo, &second);
     TableHeader headers[2];
-    for (int c = 0; c < 2; ++c) {
-        const Material m = pair.material(c);
-        const std::filesystem::path path = table_path(o.dir, o.variant, m.name(), Metric::wdl);
-        if (c != kept)
-            headers[c] =
-                write_wdl_mirror_table(path, table_info(o.variant, m), counts[c], o.durable);
-        else if (second)
-            headers[c] = write_wdl_with(o, m, *second, counts[c], choice[c].coding, path, wo);
+    for (int c = 0; c < pair.classes(); ++c) {
+        const WdlFileChoice& x = choice.classes[static_cast<std::size_t>(c)];
+        const std::filesystem::path path =
+            table_path(o.dir, o.variant, x.material.name(), Metric::wdl);
+        if (!x.keeps)
+            headers[c] = write_wdl_mirror_table(path, table_info(o.variant, x.material), x.counts,
+                                                o.durable);
+        else if (c == 1 && second)
+            headers[c] = write_wdl_with(o, x.material, *second, x.counts, x.coding, path, wo);
         else
-            headers[c] = write_wdl_with(o, m, pair.wdl(c), counts[c], choice[c].coding, path, wo);
+            headers[c] = write_wdl_with(o, x.material, pair.wdl(c), x.counts, x.coding, path, wo);
     }
     second.reset();
     std::uint64_t bytes = 0;
-    for (int c = 0; c < 2; ++c) {
+    for (int c = 0; c < pair.classes(); ++c) {
         bytes += headers[c].file_size;
         if (files == PairFiles::wdl_and_dtw)
             bytes += write_class_distance(o, pair, c, headers[c], wo).file_size;
@@ -377,6 +412,63 @@ std::uint64_t apply_mirror_layout(const GenerateOptions& o, const PairSource& pa
 }
 
 }  // namespace
+
+bool wdl_in_parts(const GenerateOptions& o, std::uint64_t positions) {
+    return choose_by_estimate(o, positions);
+}
+
+int wdl_files_in_parts(const GenerateOptions& o, Material m) {
+    if (!wdl_in_parts(o, ClassIndex(o.variant.info().board, m).size())) return 0;
+    return m == m.mirrored() || mirror_layout_allowed(o, m) ? 1 : 2;
+}
+
+int wdl_parts(std::uint64_t positions, int ranges) {
+    std::uint64_t blocks = UINT64_MAX;  // the fewest of any wdl codec's file
+    for (const BlockCodec* codec : block_codecs())
+        if (codec->codes(Metric::wdl)) {
+            const std::uint32_t ppb = codec->positions_per_block(Metric::wdl, 0);
+            blocks = std::min(blocks, (positions + ppb - 1) / ppb);
+        }
+    return static_cast<int>(std::max<std::uint64_t>(
+        1, std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(ranges))));
+}
+
+WdlFileChoice estimate_wdl_class(const GenerateOptions& o, const PairSource& pair, int c) {
+    WriteOptions wo = write_options(o);
+    wo.hold_flags = HeldFlags::none;  // no file is written
+    return estimate_class(o, pair.wdl(c), pair.material(c), wo);
+}
+
+PairWdlChoice choose_pair_wdl(const GenerateOptions& o, const PairSource& pair,
+                              std::vector<WdlFileChoice> estimates) {
+    if (estimates.size() != static_cast<std::size_t>(pair.classes()))
+        throw Error("choose_pair_wdl: one estimate a class");
+    WriteOptions wo = write_options(o);
+    wo.hold_flags = HeldFlags::none;  // the blocks are coded elsewhere
+    PairWdlChoice choice{std::move(estimates)};
+    keep_smaller(o, choice);
+    for (int c = 0; c < pair.classes(); ++c) {
+        WdlFileChoice& x = choice.classes[static_cast<std::size_t>(c)];
+        if (!x.keeps) continue;
+        // The codec's model from the whole class, as write_coded_table builds it; zstd where
+        // the codec cannot code the values (write_wdl_with).
+        const BlockCodec& codec = block_codec(x.coding.codec);
+        const TableHeader h = wdl_table_header(table_info(o.variant, x.material), pair.positions(c),
+                                               x.coding.codec, x.coding.half, {}, x.counts);
+        const ClassWdl wdl = pair.wdl(c);
+        const WdlPasses passes = wdl.passes();
+        const std::unique_ptr<const TableCodec> table =
+            writing::table_codec(codec, h, &passes, 1, std::max(1u, wo.threads), wo);
+        if (!table) {
+            x.coding = {Codec::zstd, false};
+            x.model.clear();
+            continue;
+        }
+        const std::span<const std::byte> model = table->model();
+        x.model.assign(model.begin(), model.end());
+    }
+    return choice;
+}
 
 std::unique_ptr<PairSource> results_source(const std::vector<PairResult>& results) {
     return std::make_unique<ResultsSource>(results);

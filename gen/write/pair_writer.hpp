@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gen/options.hpp"
+#include "gen/write/wdl_choice.hpp"
 #include "gen/write/writer.hpp"
 #include "index/material.hpp"
 
@@ -117,6 +118,26 @@ enum class PairFiles { wdl_and_dtw, wdl_only, distance_only };
 // Writes the pair's table files; returns the bytes written.
 std::uint64_t write_pair(const GenerateOptions& o, const PairSource& pair,
                          PairFiles files = PairFiles::wdl_and_dtw);
+
+// A cut pair's wdl files written in parts (damas-mpi, gen/plan/work_graph.hpp): where each
+// class's coding (and, with the mirror layout, the class that keeps the values) is chosen by
+// estimate (wdl_policy.hpp's choose_by_estimate); a smaller pair writes both files whole to keep
+// the smaller, one unit of work. What write_pair decides, from the whole classes:
+// estimate_wdl_class, class c's coding, estimated bytes and counts (a pass for each codec's
+// estimate, two for a codec with a model, and one for the counts), each class on its own;
+// choose_pair_wdl, given them, the class that keeps the values and the model of each file that
+// does, fitted to its whole class (a pass, a codec with a model only).
+bool wdl_in_parts(const GenerateOptions& o, std::uint64_t positions);
+WdlFileChoice estimate_wdl_class(const GenerateOptions& o, const PairSource& pair, int c);
+PairWdlChoice choose_pair_wdl(const GenerateOptions& o, const PairSource& pair,
+                              std::vector<WdlFileChoice> estimates);
+// The wdl files of pair m that keep values, written in parts: 1 with the mirror layout or a class
+// that is its own mirror, else 2; 0 where not wdl_in_parts.
+int wdl_files_in_parts(const GenerateOptions& o, Material m);
+// The parts of each such file for a pair cut into `ranges`: at most the blocks of the smallest
+// file of any wdl codec.
+int wdl_parts(std::uint64_t positions, int ranges);
+PairWdlChoice choose_pair_wdl(const GenerateOptions& o, const PairSource& pair);
 
 // The pair's files are complete and in the layout a run with these options writes.
 bool pair_complete(const GenerateOptions& o, Material m, std::uint64_t positions);

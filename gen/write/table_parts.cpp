@@ -10,8 +10,8 @@ using namespace writing;
 namespace {
 
 constexpr char part_magic[8] = {'D', 'A', 'M', 'A', 'S', 'P', 'R', 'T'};
-constexpr std::uint32_t part_version = 1;
-constexpr std::size_t part_header_checked = 80;  // the bytes the header's checksum covers
+constexpr std::uint32_t part_version = 2;
+constexpr std::size_t part_header_checked = 88;  // the bytes the header's checksum covers
 constexpr std::uint64_t part_table_offset = 128;
 
 // The distance table's header as write_coded_table starts it (counts from options.counts_from,
@@ -20,6 +20,12 @@ struct DistanceTable {
     TableHeader header;
     std::unique_ptr<const TableCodec> codec;
 };
+
+// Where a table of header h has its offset table and its blocks (after its model).
+void place_blocks(TableHeader& h) {
+    h.table_offset = format::header_size;
+    h.blocks_offset = h.table_offset + format::table_bytes(h.blocks) + h.model_size;
+}
 
 DistanceTable distance_table(const TableInfo& info, Metric metric, std::uint64_t positions,
                              const WriteOptions& opt) {
@@ -41,8 +47,7 @@ DistanceTable distance_table(const TableInfo& info, Metric metric, std::uint64_t
                     " codec: a table with a model is not written in parts");
     h.model_size = 0;
     h.model_checksum = 0;
-    h.table_offset = format::header_size;
-    h.blocks_offset = h.table_offset + format::table_bytes(h.blocks);
+    place_blocks(h);
     return t;
 }
 
@@ -50,11 +55,13 @@ DistanceTable distance_table(const TableInfo& info, Metric metric, std::uint64_t
 struct PartHeader {
     Metric metric = Metric::dtw;
     Codec codec = Codec::zstd;
+    bool half = false;
     std::uint8_t mtc_fold = 0;
     std::uint32_t positions_per_block = 0;
     std::array<std::uint8_t, 4> material{};
     std::uint64_t positions = 0, first = 0, end = 0, blocks_offset = 0, file_size = 0;
     std::uint64_t table_checksum = 0, blocks_checksum = 0;
+    std::uint64_t model_checksum = 0;  // the table's model, that its blocks are coded with
 };
 
 std::array<std::byte, part_table_offset> encode_part_header(const PartHeader& p) {
@@ -63,12 +70,13 @@ std::array<std::byte, part_table_offset> encode_part_header(const PartHeader& p)
     le::store<std::uint32_t>(&b[8], part_version);
     b[12] = static_cast<std::byte>(p.metric);
     b[13] = static_cast<std::byte>(p.codec);
-    b[14] = static_cast<std::byte>(p.mtc_fold);
+    b[14] = static_cast<std::byte>(p.half ? 1 : 0);
+    b[15] = static_cast<std::byte>(p.mtc_fold);
     le::store<std::uint32_t>(&b[16], p.positions_per_block);
     for (std::size_t i = 0; i < 4; ++i) b[20 + i] = static_cast<std::byte>(p.material[i]);
-    const std::uint64_t fields[] = {p.positions,      p.first,     p.end,
-                                    p.blocks_offset,  p.file_size, p.table_checksum,
-                                    p.blocks_checksum};
+    const std::uint64_t fields[] = {p.positions,       p.first,         p.end,
+                                    p.blocks_offset,   p.file_size,     p.table_checksum,
+                                    p.blocks_checksum, p.model_checksum};
     for (std::size_t i = 0; i < std::size(fields); ++i)
         le::store<std::uint64_t>(&b[24 + 8 * i], fields[i]);
     le::store<std::uint64_t>(&b[part_header_checked],
@@ -81,6 +89,8 @@ PartHeader expected_part(const TableHeader& h, BlockRange range) {
     PartHeader p;
     p.metric = h.metric;
     p.codec = h.codec;
+    p.half = h.half;
+    p.model_checksum = h.model_checksum;
     p.mtc_fold = h.mtc_fold;
     p.positions_per_block = h.positions_per_block;
     p.material = h.material;
@@ -168,89 +178,49 @@ std::uint64_t part_end(const std::filesystem::path& path) {
     return le::load<std::uint64_t>(&b[40]);
 }
 
-}  // namespace
-
-BlockRange part_blocks(std::uint64_t blocks, int part, int parts) {
-    if (parts < 1 || part < 0 || part >= parts || static_cast<std::uint64_t>(parts) > blocks)
-        throw Error("part " + std::to_string(part) + " of " + std::to_string(parts) + " of " +
-                    std::to_string(blocks) + " blocks");
-    const auto k = static_cast<std::uint64_t>(parts);
-    const auto r = static_cast<std::uint64_t>(part);
-    return {blocks * r / k, blocks * (r + 1) / k};
-}
-
-std::uint64_t distance_table_blocks(Metric metric, std::uint64_t positions,
-                                    const WriteOptions& options) {
-    const std::uint32_t ppb =
-        modelless_codec(options, metric).positions_per_block(metric, options.positions_per_block);
-    return (positions + ppb - 1) / ppb;
-}
-
-void write_distance_part(const std::filesystem::path& part, const std::filesystem::path& table,
-                         const TableInfo& info, Metric metric, std::uint64_t positions,
-                         BlockRange range, const DtwValues& values, const WriteOptions& options) {
-    WriteOptions opt = options;
-    // As write_distance_table: an mtc codec that reads the class's wdl file reads it as its
-    // readers will.
-    const std::unique_ptr<const TableFile> wdl_file = read_wdl_beside(table, info, metric, opt);
-    const DistanceTable t = distance_table(info, metric, positions, opt);
-    if (range.first >= range.end || range.end > t.header.blocks)
-        throw Error("write_distance_part: blocks " + std::to_string(range.first) + " to " +
-                    std::to_string(range.end) + " of " + std::to_string(t.header.blocks));
-    const std::uint32_t ppb = t.header.positions_per_block;
+// Encodes blocks `range` of the table of header h (offsets aside) into the part file `part`:
+// encode(worker, block, out) codes block `block` of the table, produce(block, out) gives its
+// values first, in block order (write_blocks').
+template <class Encode, class Produce>
+void write_part(const std::filesystem::path& part, const TableHeader& h, BlockRange range,
+                unsigned threads, bool durable, const Encode& encode, const Produce& produce) {
+    if (range.first >= range.end || range.end > h.blocks)
+        throw Error("a table part: blocks " + std::to_string(range.first) + " to " +
+                    std::to_string(range.end) + " of " + std::to_string(h.blocks));
     // The part's frame: its blocks, its offset table after its own header.
-    TableHeader frame = t.header;
+    TableHeader frame = h;
     frame.blocks = range.end - range.first;
     frame.table_offset = part_table_offset;
     frame.blocks_offset = part_table_offset + format::table_bytes(frame.blocks);
-    const unsigned threads = std::max(1u, opt.threads);
-    std::vector<std::unique_ptr<BlockEncoder>> encoders;
-    for (unsigned w = 0; w < threads; ++w)
-        encoders.push_back(
-            t.codec->encoder({.fill = opt.fill, .zstd_level = opt.zstd_level, .wdl = opt.mtc_wdl}));
     TmpFile file(part);
     write_blocks(
         file, frame, threads,
-        [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
-            const BlockSpan at = block_span(range.first + b, ppb, positions);
-            encoders[w]->encode(at.first, std::span<const std::uint16_t>(out.values), out.plain,
-                                out.compressed);
-            out.hash = xxh64(out.plain);
-        },
-        [&](std::uint64_t b, EncodedBlock& out) {
-            const BlockSpan at = block_span(range.first + b, ppb, positions);
-            out.values.resize(at.n);
-            values(at.first, out.values);
-            fold_mtc_values(metric, opt, out.values);
-        });
-    PartHeader p = expected_part(t.header, range);
+        [&](std::size_t w, std::uint64_t b, EncodedBlock& out) { encode(w, range.first + b, out); },
+        [&](std::uint64_t b, EncodedBlock& out) { produce(range.first + b, out); });
+    PartHeader p = expected_part(h, range);
     p.file_size = frame.file_size;
     p.table_checksum = frame.table_checksum;
     p.blocks_checksum = frame.blocks_checksum;
     file.write_at(0, encode_part_header(p));
-    file.commit(opt.durable);
+    file.commit(durable);
 }
 
-bool distance_part_complete(const std::filesystem::path& part, const TableInfo& info, Metric metric,
-                            std::uint64_t positions, BlockRange range,
-                            const WriteOptions& options) {
+bool part_complete(const std::filesystem::path& part, const TableHeader& h, BlockRange range) {
     if (!std::filesystem::exists(part)) return false;
     try {
-        const DistanceTable t = distance_table(info, metric, positions, options);
-        PartReader(part, expected_part(t.header, range));
+        PartReader(part, expected_part(h, range));
         return true;
     } catch (const Error&) {
         return false;
     }
 }
 
-TableHeader assemble_distance_table(const std::filesystem::path& table, const TableInfo& info,
-                                    Metric metric, std::uint64_t positions,
-                                    std::span<const std::filesystem::path> parts,
-                                    const WriteOptions& options) {
-    if (!options.counts_from) throw Error("assemble_distance_table: needs counts_from");
-    DistanceTable t = distance_table(info, metric, positions, options);
-    TableHeader& h = t.header;
+// The table of header h (its counts, codec and model's size and checksum; offsets aside) at
+// `table` from its parts: its model, the offset table from the parts' and their blocks' bytes.
+TableHeader assemble_table(const std::filesystem::path& table, TableHeader h,
+                           std::span<const std::byte> model,
+                           std::span<const std::filesystem::path> parts, bool durable) {
+    place_blocks(h);
     encode_header(h);  // checks the text fields before any file is created
     std::vector<std::byte> offsets(format::table_bytes(h.blocks));
     Xxh64Stream blocks_hash;
@@ -258,6 +228,7 @@ TableHeader assemble_distance_table(const std::filesystem::path& table, const Ta
     std::uint64_t next = 0;  // the first block not assembled yet
     std::vector<std::byte> buffer(std::size_t{8} << 20);
     TmpFile file(table);
+    if (!model.empty()) file.write_at(h.table_offset + format::table_bytes(h.blocks), model);
     for (const std::filesystem::path& path : parts) {
         // The part's range: from the block the part before ended at, to the end it says.
         const BlockRange range{next, part_end(path)};
@@ -304,8 +275,138 @@ TableHeader assemble_distance_table(const std::filesystem::path& table, const Ta
     h.blocks_checksum = blocks_hash.digest();
     file.write_at(h.table_offset, offsets);
     file.write_at(0, encode_header(h));
-    file.commit(options.durable);
+    file.commit(durable);
     return h;
+}
+
+}  // namespace
+
+BlockRange part_blocks(std::uint64_t blocks, int part, int parts) {
+    if (parts < 1 || part < 0 || part >= parts || static_cast<std::uint64_t>(parts) > blocks)
+        throw Error("part " + std::to_string(part) + " of " + std::to_string(parts) + " of " +
+                    std::to_string(blocks) + " blocks");
+    const auto k = static_cast<std::uint64_t>(parts);
+    const auto r = static_cast<std::uint64_t>(part);
+    return {blocks * r / k, blocks * (r + 1) / k};
+}
+
+std::uint64_t distance_table_blocks(Metric metric, std::uint64_t positions,
+                                    const WriteOptions& options) {
+    const std::uint32_t ppb =
+        modelless_codec(options, metric).positions_per_block(metric, options.positions_per_block);
+    return (positions + ppb - 1) / ppb;
+}
+
+void write_distance_part(const std::filesystem::path& part, const std::filesystem::path& table,
+                         const TableInfo& info, Metric metric, std::uint64_t positions,
+                         BlockRange range, const DtwValues& values, const WriteOptions& options) {
+    WriteOptions opt = options;
+    // As write_distance_table: an mtc codec that reads the class's wdl file reads it as its
+    // readers will.
+    const std::unique_ptr<const TableFile> wdl_file = read_wdl_beside(table, info, metric, opt);
+    const DistanceTable t = distance_table(info, metric, positions, opt);
+    const std::uint32_t ppb = t.header.positions_per_block;
+    const unsigned threads = std::max(1u, opt.threads);
+    std::vector<std::unique_ptr<BlockEncoder>> encoders;
+    for (unsigned w = 0; w < threads; ++w)
+        encoders.push_back(
+            t.codec->encoder({.fill = opt.fill, .zstd_level = opt.zstd_level, .wdl = opt.mtc_wdl}));
+    write_part(
+        part, t.header, range, threads, opt.durable,
+        [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
+            const BlockSpan at = block_span(b, ppb, positions);
+            encoders[w]->encode(at.first, std::span<const std::uint16_t>(out.values), out.plain,
+                                out.compressed);
+            out.hash = xxh64(out.plain);
+        },
+        [&](std::uint64_t b, EncodedBlock& out) {
+            const BlockSpan at = block_span(b, ppb, positions);
+            out.values.resize(at.n);
+            values(at.first, out.values);
+            fold_mtc_values(metric, opt, out.values);
+        });
+}
+
+bool distance_part_complete(const std::filesystem::path& part, const TableInfo& info, Metric metric,
+                            std::uint64_t positions, BlockRange range,
+                            const WriteOptions& options) {
+    if (!std::filesystem::exists(part)) return false;
+    try {
+        return part_complete(part, distance_table(info, metric, positions, options).header, range);
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+TableHeader assemble_distance_table(const std::filesystem::path& table, const TableInfo& info,
+                                    Metric metric, std::uint64_t positions,
+                                    std::span<const std::filesystem::path> parts,
+                                    const WriteOptions& options) {
+    if (!options.counts_from) throw Error("assemble_distance_table: needs counts_from");
+    return assemble_table(table, distance_table(info, metric, positions, options).header, {}, parts,
+                          options.durable);
+}
+
+TableHeader wdl_table_header(const TableInfo& info, std::uint64_t positions, Codec c, bool half,
+                             std::span<const std::byte> model, const TableHeader& counts) {
+    const BlockCodec& codec = block_codec(c);
+    if (half && !codec.codes_half())
+        throw Error(std::string(codec.name()) + " codec: it has no half layout");
+    WriteOptions counted;
+    counted.counts_from = &counts;
+    TableHeader h = start_header(info, Metric::wdl, codec.positions_per_block(Metric::wdl, 0),
+                                 positions, std::span<const std::uint8_t>(), counted);
+    h.codec = codec.id();
+    h.half = half;
+    h.model_size = static_cast<std::uint32_t>(model.size());
+    h.model_checksum = model.empty() ? 0 : xxh64(model);
+    place_blocks(h);
+    return h;
+}
+
+std::unique_ptr<const TableCodec> open_wdl_codec(const TableHeader& table,
+                                                 std::span<const std::byte> model) {
+    if (table.metric != Metric::wdl || (model.empty() ? 0 : xxh64(model)) != table.model_checksum ||
+        model.size() != table.model_size)
+        throw Error("a wdl table in parts: its model is not the header's");
+    return block_codec(table.codec).open(table, model, "a wdl table in parts");
+}
+
+void write_wdl_part(const std::filesystem::path& part, const TableHeader& table,
+                    const TableCodec& codec, BlockRange range, const WdlValues& values,
+                    const WriteOptions& options) {
+    const std::uint32_t ppb = table.positions_per_block;
+    const unsigned threads = std::max(1u, options.threads);
+    std::vector<std::unique_ptr<BlockEncoder>> encoders;
+    for (unsigned w = 0; w < threads; ++w)
+        encoders.push_back(
+            codec.encoder({.fill = options.fill, .zstd_level = options.zstd_level, .wdl = {}}));
+    write_part(
+        part, table, range, threads, options.durable,
+        [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
+            const BlockSpan at = block_span(b, ppb, table.positions);
+            encoders[w]->encode(at.first, std::span<const std::uint8_t>(out.bytes), out.plain,
+                                out.compressed);
+            out.hash = xxh64(out.plain);
+        },
+        [&](std::uint64_t b, EncodedBlock& out) {
+            const BlockSpan at = block_span(b, ppb, table.positions);
+            out.bytes.resize(at.n);
+            values(at.first, out.bytes);
+        });
+}
+
+bool wdl_part_complete(const std::filesystem::path& part, const TableHeader& table,
+                       BlockRange range) {
+    return part_complete(part, table, range);
+}
+
+TableHeader assemble_wdl_table(const std::filesystem::path& table, const TableHeader& header,
+                               std::span<const std::byte> model,
+                               std::span<const std::filesystem::path> parts, bool durable) {
+    if (model.size() != header.model_size)
+        throw Error("assemble_wdl_table: a model of another size than the header's");
+    return assemble_table(table, header, model, parts, durable);
 }
 
 }  // namespace damas

@@ -1,17 +1,19 @@
-// One distance table file (dtw or mtc) written by several workers (damas-mpi: a cut pair's
-// files, docs/distributed.md): each encodes a range of the file's blocks into a part file, and
-// one assembles the file from its parts, byte-identical to write_distance_table's.
+// One table file written by several workers (damas-mpi: a cut pair's files,
+// docs/distributed.md): each encodes a range of the file's blocks into a part file, and one
+// assembles the file from its parts, byte-identical to the whole file's writer's.
 //
-// Owns: the part file's layout and its checks, and the assembly. A distance codec has no model
-// (table/codec.hpp: zstd, zstd-planes, mtc-context, mtc-wdl) and its blocks are coded each from
-// its own values, so a block's bytes do not depend on which worker codes it; the file is the
-// header, the offset table and the blocks' bytes in order. A part file (little-endian):
-//   0    "DAMASPRT", u32 version, u8 metric, u8 codec, u8 mtc fold (format.hpp), u8 0
+// Owns: the part file's layout and its checks, and the assembly. A block is coded from its own
+// values and the table's model alone (table/codec.hpp: a distance codec has none; a wdl codec's,
+// the context codec's, is fitted to the whole class before any part is written and given to
+// every part), so a block's bytes do not depend on which worker codes it; the file is the
+// header, the offset table, the model and the blocks' bytes in order. A part file
+// (little-endian):
+//   0    "DAMASPRT", u32 version, u8 metric, u8 codec, u8 half layout, u8 mtc fold (format.hpp)
 //   16   u32 positions per block, 4 bytes of the class (white men, kings, black men, kings)
 //   24   u64 positions, first block, end block, blocks' offset, file size,
-//        offset table's checksum, blocks' checksum (xxh64 of their bytes)
-//   80   u64 xxh64 of the bytes before
-//   88   (zero to 128) then the offset table (format.hpp's, offsets within the part file), then
+//        offset table's checksum, blocks' checksum (xxh64 of their bytes), the model's checksum
+//   88   u64 xxh64 of the bytes before
+//   96   (zero to 128) then the offset table (format.hpp's, offsets within the part file), then
 //        the blocks' bytes
 // written to <part>.tmp and renamed, as every table file.
 #pragma once
@@ -58,5 +60,26 @@ TableHeader assemble_distance_table(const std::filesystem::path& table, const Ta
                                     Metric metric, std::uint64_t positions,
                                     std::span<const std::filesystem::path> parts,
                                     const WriteOptions& options);
+
+// A wdl table in parts: the header of the table write_wdl_table writes with `codec` and `half`
+// (default positions per block), with `counts`' counts and the model `model` (empty: the codec
+// has none), its offsets and checksums aside.
+TableHeader wdl_table_header(const TableInfo& info, std::uint64_t positions, Codec codec, bool half,
+                             std::span<const std::byte> model, const TableHeader& counts);
+// The codec of that table, from its model. Throws Error if the model is not the header's.
+std::unique_ptr<const TableCodec> open_wdl_codec(const TableHeader& table,
+                                                 std::span<const std::byte> model);
+// Encodes blocks `range` of the wdl table of header `table` with `codec` (open_wdl_codec's) into
+// the part file `part`; values(first, out) as WdlValues', called for the range's blocks in order
+// from its first. options: threads, durability, zstd's settings.
+void write_wdl_part(const std::filesystem::path& part, const TableHeader& table,
+                    const TableCodec& codec, BlockRange range, const WdlValues& values,
+                    const WriteOptions& options);
+bool wdl_part_complete(const std::filesystem::path& part, const TableHeader& table,
+                       BlockRange range);
+// The wdl table of header `table` and model `model` from its parts, as assemble_distance_table.
+TableHeader assemble_wdl_table(const std::filesystem::path& table, const TableHeader& header,
+                               std::span<const std::byte> model,
+                               std::span<const std::filesystem::path> parts, bool durable);
 
 }  // namespace damas

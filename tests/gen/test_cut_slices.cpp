@@ -110,6 +110,38 @@ TEST(CUT_SLICES, SameFilesAsOneProcess) {
     }
 }
 
+// Runs the units of work of a cut run (3 ranges) in the graph's order until found(plan, node),
+// after each, names a file; returns it (empty: none did).
+template <class Found>
+std::filesystem::path run_until(const GenerateOptions& o, const Found& found) {
+    GenerationRun run(o);
+    Progress quiet(Progress::Mode::quiet);
+    run.start(true, quiet, quiet);
+    const WorkGraph w = work_graph(o, run.plan(), run.graph(), cut_ranges(run.plan(), 1, 3));
+    for (std::size_t n = 0; n < w.nodes.size(); ++n) {
+        run_work(run.work(), w, n);
+        std::filesystem::path file = found(run.plan(), w.nodes[n]);
+        if (!file.empty()) return file;
+    }
+    return {};
+}
+
+// A part of a table file damaged in its blocks: the next cut run (3 ranges) stops with an error
+// at its assembly, and the part is removed.
+void refused_when_damaged(const GenerateOptions& o, const std::filesystem::path& part) {
+    ASSERT_TRUE(std::filesystem::exists(part));
+    std::vector<char> bytes = test::file_bytes(part);
+    bytes.back() = static_cast<char>(bytes.back() ^ 0x5a);
+    test::write_bytes(part, bytes);
+    try {
+        run_cut(o, 3, 3u);
+        ADD_FAILURE() << "a damaged part assembled: " << part;
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(part)) << "the damaged part is removed";
+}
+
 // A cut run stopped after the first part of a distance file of 2 parts or more is written (the
 // units of work in the graph's order); then resumed with that part damaged in its blocks: the
 // assembly refuses it (and removes it), the next run writes it again; the files the same.
@@ -117,37 +149,55 @@ TEST(CUT_SLICES, WritingResumesFromItsParts) {
     const Tree one = tables(test::shared_database(*parse_variant("english"), 3));
     test::ScratchDir dir("cut-write-resume");
     const GenerateOptions o = cut_options("english", 3, dir.path);
-    std::filesystem::path part;
-    {
-        GenerationRun run(o);
-        Progress quiet(Progress::Mode::quiet);
-        run.start(true, quiet, quiet);
-        const WorkGraph w = work_graph(o, run.plan(), run.graph(), cut_ranges(run.plan(), 1, 3));
-        for (std::size_t n = 0; n < w.nodes.size() && part.empty(); ++n) {
-            run_work(run.work(), w, n);
-            const WorkNode& node = w.nodes[n];
-            if (node.kind == WorkNode::Kind::write_part && node.ranges > 1) {
-                const Material m = run.plan().pairs[node.pair].material;
-                part = distance_part_path(o, node.cls == 0 ? m : m.mirrored(),
-                                          {node.range, node.ranges});
-            }
-        }
-    }
+    const std::filesystem::path part = run_until(o, [&](const GenerationPlan& plan,
+                                                        const WorkNode& node) {
+        if (node.kind != WorkNode::Kind::write_part || node.ranges < 2)
+            return std::filesystem::path();
+        const Material m = plan.pairs[node.pair].material;
+        return distance_part_path(o, node.cls == 0 ? m : m.mirrored(), {node.range, node.ranges});
+    });
     ASSERT_FALSE(part.empty()) << "no distance file in parts";
-    ASSERT_TRUE(std::filesystem::exists(part));
-    std::vector<char> bytes = test::file_bytes(part);
-    bytes.back() = static_cast<char>(bytes.back() ^ 0x5a);
-    test::write_bytes(part, bytes);
-    try {
-        run_cut(o, 3, 3u);
-        ADD_FAILURE() << "a damaged part assembled";
-    } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
-    }
-    EXPECT_FALSE(std::filesystem::exists(part)) << "the damaged part is removed";
+    refused_when_damaged(o, part);
     run_cut(o, 3, 4u);
     expect_same_tables(one, tables(dir.path));
     EXPECT_FALSE(std::filesystem::exists(dir.path / "english" / "units"));
+}
+
+// Every class's wdl coding chosen by estimate (large_class_positions 1), so that the cut pairs'
+// wdl files are written in parts: the same files as the pairs not cut. A run stopped after the
+// first wdl part is written, that part damaged in its blocks: the assembly refuses it (and
+// removes it), the next run writes it again; then the choice lost: chosen again.
+TEST(CUT_SLICES, WdlFilesInPartsResume) {
+    test::ScratchDir dir("cut-wdl-parts");
+    GenerateOptions o = cut_options("english", 3, dir.path / "one");
+    o.large_class_positions = 1;
+    const CutRun whole = run_cut(o, 1, 1u);
+    EXPECT_EQ(whole.summary.wdl_parts_written, 0u);
+    const Tree one = tables(o.dir);
+    o.dir = dir.path / "cut";
+    std::filesystem::path choice;
+    const std::filesystem::path part =
+        run_until(o, [&](const GenerationPlan& plan, const WorkNode& node) {
+            std::filesystem::path found;
+            if (node.kind != WorkNode::Kind::wdl_part) return found;
+            const Material m = plan.pairs[node.pair].material;
+            for (const Material c : {m, m.mirrored()}) {
+                const auto p = o.dir / "english" / "units" /
+                               (c.name() + ".wdl." + std::to_string(node.range) + "-" +
+                                std::to_string(node.ranges) + ".part");
+                if (std::filesystem::exists(p)) found = p;
+            }
+            choice = o.dir / "english" / "units" / (m.name() + ".wdl.choice");
+            return found;
+        });
+    ASSERT_FALSE(part.empty()) << "no wdl file in parts";
+    EXPECT_TRUE(std::filesystem::exists(choice));
+    refused_when_damaged(o, part);
+    std::filesystem::remove(choice);  // chosen again, its parts checked against the new choice
+    const CutRun resumed = run_cut(o, 3, 4u);
+    EXPECT_GT(resumed.summary.wdl_parts_written, 0u);
+    expect_same_tables(one, tables(o.dir));
+    EXPECT_FALSE(std::filesystem::exists(o.dir / "english" / "units"));
 }
 
 // The two below take a minute in all: in test_cut_slices_slow (mpi_gen_cut_kill resumes a cut run
@@ -234,8 +284,29 @@ TEST(CUT_SLICES, GraphOfRangesAndWriting) {
         }
         if (node.kind == WorkNode::Kind::write_part) {
             ASSERT_EQ(w.graph.needs[n].size(), 1u);
-            EXPECT_EQ(w.nodes[w.graph.needs[n][0]].kind, WorkNode::Kind::write_wdl);
+            const WorkNode::Kind wdl = w.nodes[w.graph.needs[n][0]].kind;
+            EXPECT_TRUE(wdl == WorkNode::Kind::write_wdl || wdl == WorkNode::Kind::wdl_write);
             EXPECT_EQ(node.ranges, w.parts_by_class[node.pair].at(node.cls));
+        }
+        // Wdl files in parts: each class's estimate reads every range of the last slice, the
+        // choice every estimate, each part the choice, the assembly every part.
+        if (node.kind == WorkNode::Kind::wdl_estimate) {
+            EXPECT_EQ(w.graph.needs[n].size(),
+                      static_cast<std::size_t>(w.ranges_by_slice[node.pair].back()));
+        }
+        if (node.kind == WorkNode::Kind::wdl_choice) {
+            for (const std::size_t d : w.graph.needs[n])
+                EXPECT_EQ(w.nodes[d].kind, WorkNode::Kind::wdl_estimate);
+        }
+        if (node.kind == WorkNode::Kind::wdl_part) {
+            ASSERT_EQ(w.graph.needs[n].size(), 1u);
+            EXPECT_EQ(w.nodes[w.graph.needs[n][0]].kind, WorkNode::Kind::wdl_choice);
+            EXPECT_EQ(node.ranges, w.wdl_parts[node.pair].at(node.cls));
+        }
+        if (node.kind == WorkNode::Kind::wdl_write) {
+            const auto& parts = w.wdl_parts[node.pair];
+            EXPECT_EQ(w.graph.needs[n].size(),
+                      static_cast<std::size_t>(std::accumulate(parts.begin(), parts.end(), 0)));
         }
         if (node.kind == WorkNode::Kind::write) {
             const auto& parts = w.parts_by_class[node.pair];

@@ -4,10 +4,13 @@
 // one an error; no table is left either way.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 
 #include "gen/write/table_parts.hpp"
+#include "index/class_index.hpp"
 #include "rules/error.hpp"
+#include "rules/movegen.hpp"
 #include "tests/support/scratch.hpp"
 
 namespace damas {
@@ -117,6 +120,89 @@ INSTANTIATE_TEST_SUITE_P(Metrics, TableParts, ::testing::Values(Metric::dtw, Met
                          [](const auto& param_info) {
                              return std::string(metric_name(param_info.param));
                          });
+
+// A class's wdl values with runs, wdl_unknown where the side to move must capture (as the
+// generator gives them).
+std::vector<std::uint8_t> english_wdl_values(Material m) {
+    const ClassIndex index(English::Board::spec, m);
+    std::vector<std::uint8_t> out(index.size());
+    std::uint32_t x = 99;
+    std::uint8_t run = wdl_draw;
+    index.for_each_position(0, index.size(), [&](std::uint64_t i, const Position& p) {
+        x = x * 1103515245u + 12345u;
+        if ((x >> 16) % 16 == 0) run = static_cast<std::uint8_t>((x >> 8) % 3);
+        out[i] = MoveGenerator<English>::has_capture(p) ? wdl_unknown : run;
+    });
+    return out;
+}
+
+// The model bytes of a wdl file (after its offset table).
+std::vector<std::byte> model_of(const std::filesystem::path& path, const TableHeader& h) {
+    const std::vector<char> bytes = test::file_bytes(path);
+    const std::size_t at = h.table_offset + format::table_bytes(h.blocks);
+    std::vector<std::byte> model(h.model_size);
+    std::memcpy(model.data(), bytes.data() + at, model.size());
+    return model;
+}
+
+// A wdl file of each codec with a model (and zstd) written in parts with the whole file's model,
+// then assembled: the whole writer's bytes; a part coded with another model is not complete; a
+// damaged part is refused (and removed).
+TEST(WdlTableParts, AssembledFileIsTheWholeWritersBytes) {
+    const Variant v = *parse_variant("english");
+    const Material m{1, 2, 1, 1};
+    const std::vector<std::uint8_t> values = english_wdl_values(m);
+    const TableInfo info{v, {1, 2, 1, 1}, generator_version()};
+    test::ScratchDir dir("wdl-parts");
+    WriteOptions wo;
+    wo.durable = false;
+    wo.threads = 2;
+    const TableHeader counts = wdl_table_counts(info, values);
+    const WdlValues read = [&](std::uint64_t first, std::span<std::uint8_t> out) {
+        std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+    };
+    for (const Codec codec : {Codec::zstd, Codec::context, Codec::context_mix}) {
+        const std::string name = block_codec(codec).name();
+        const auto whole = dir.path / (name + ".whole.wdl");
+        const auto parted = dir.path / (name + ".parted.wdl");
+        const std::optional<TableHeader> written =
+            write_wdl_table(whole, info, values, codec, false, wo);
+        ASSERT_TRUE(written) << name;
+        const std::vector<std::byte> model = model_of(whole, *written);
+        EXPECT_EQ(model.empty(), codec == Codec::zstd) << name;
+        const TableHeader h = wdl_table_header(info, values.size(), codec, false, model, counts);
+        ASSERT_EQ(h.blocks, written->blocks) << name;
+        ASSERT_GE(h.blocks, 3u) << name;
+        const std::unique_ptr<const TableCodec> coder = open_wdl_codec(h, model);
+        constexpr int k = 3;
+        std::vector<std::filesystem::path> parts;
+        for (int r = 0; r < k; ++r) {
+            parts.push_back(dir.path / (name + "." + std::to_string(r) + ".part"));
+            write_wdl_part(parts.back(), h, *coder, part_blocks(h.blocks, r, k), read, wo);
+            EXPECT_TRUE(wdl_part_complete(parts.back(), h, part_blocks(h.blocks, r, k)));
+            EXPECT_FALSE(wdl_part_complete(parts.back(), h, part_blocks(h.blocks, (r + 1) % k, k)));
+        }
+        assemble_wdl_table(parted, h, model, parts, false);
+        EXPECT_TRUE(test::file_bytes(whole) == test::file_bytes(parted)) << name;
+        if (codec == Codec::zstd) continue;
+        // Another model: its parts are not these.
+        std::vector<std::byte> other = model;
+        other.back() ^= std::byte{1};
+        EXPECT_THROW(open_wdl_codec(h, other), Error);
+        const TableHeader h_other =
+            wdl_table_header(info, values.size(), codec, false, other, counts);
+        EXPECT_FALSE(wdl_part_complete(parts[0], h_other, part_blocks(h.blocks, 0, k)));
+        {
+            std::fstream f(parts[2], std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(-3, std::ios::end);
+            f.put('\x33');
+        }
+        std::filesystem::remove(parted);
+        EXPECT_THROW(assemble_wdl_table(parted, h, model, parts, false), Error) << name;
+        EXPECT_FALSE(std::filesystem::exists(parts[2])) << "the damaged part is removed";
+        EXPECT_FALSE(std::filesystem::exists(parted));
+    }
+}
 
 }  // namespace
 }  // namespace damas

@@ -61,25 +61,35 @@ ranks)  # 1, 3 and 4 ranks on 2 cores; one of them with every pair in units
 cut|cut_5)  # every pair in units, slices cut over 3 and 4 ranks (russian 2-4) or 3 (english 2-5)
     # The cut pairs' distance files written in parts by several ranks, then assembled: mtc
     # (mtc-wdl, which reads the wdl file written first) forced over 3 ranks, dtw by the rule on 4.
+    # The mtc run chooses every class's wdl codec by estimate (--large-class), so that its wdl
+    # files are written in parts too; the dtw run writes them as one unit a pair.
     variant=russian pieces=4 chunk=256
     [ "$check" = cut_5 ] && variant=english pieces=5 chunk=1024
     "$damas" gen -v $variant -p $pieces -d "$scratch/one" -q --no-sync
-    runs=("3 --cut-slices 3 --metric mtc" "4")  # forced, then the rule on 4 ranks
+    runs=("3 --cut-slices 3 --metric mtc --large-class 1000" "4")  # forced, then the rule on 4
     [ "$check" = cut_5 ] && runs=("3 --cut-slices 3")
     for run in "${runs[@]}"; do
         n=${run%% *} folder=$scratch/cut${run// /} one=$scratch/one
         extra=()
         [ "$run" != "$n" ] && read -r -a extra <<< "${run#* }"
+        wdl_parts=0
         if [[ "$run" == *mtc* ]]; then
             one=$scratch/one_mtc
-            "$damas" gen -v $variant -p $pieces --metric mtc -d "$one" -q --no-sync
+            large=()
+            [[ "$run" == *large-class* ]] && large=(--large-class 1000) wdl_parts=1
+            "$damas" gen -v $variant -p $pieces --metric mtc "${large[@]}" -d "$one" -q --no-sync
         fi
         "${mpi[@]}" -np "$n" "$damas_mpi" gen -v $variant -p $pieces -t 1 --in-units \
             --unit-chunk $chunk "${extra[@]}" -d "$folder" -q --no-sync --json > "$scratch/cut.json"
         same_database "$one" "$folder" $variant
-        python3 - "$scratch/cut.json" <<'PY' || fail "no slice or file was cut over ranks ($run)"
+        python3 - "$scratch/cut.json" $wdl_parts <<'PY' || fail "no slice or file was cut over ranks ($run)"
 import json, sys
 s = json.load(open(sys.argv[1]))
+if sys.argv[2] == "1":
+    wdl = [r["wdl_parts_written"] for r in s["ranks"]]
+    assert s["wdl_parts_written"] == sum(wdl) > 0, wdl
+    assert sum(1 for p in wdl if p > 0) >= 2, wdl
+    print("parts of wdl files written by rank:", wdl)
 assert s["slice_ranges_solved"] > 0, s["slice_ranges_solved"]
 print("ranges of cut slices solved:", s["slice_ranges_solved"])
 by_rank = [r["table_parts_written"] for r in s["ranks"]]

@@ -224,6 +224,12 @@ void add_gen_flags(CLI::App& cmd, GenFlags& flags, bool per_rank) {
                     "configurations of small classes are solved one at a time into their units, "
                     "as those of large ones are (the files do not change; for checks)")
         ->check(CLI::Range(std::uint64_t{64}, std::uint64_t{1} << 26));
+    gen->add_option("--large-class", g.large_class,
+                    "Positions from which a class's wdl codec (and, of a pair, the class whose "
+                    "wdl file keeps the values) is chosen by estimate (default 16777216); "
+                    "smaller, small classes take the path of large ones (the files may change; "
+                    "for checks)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
     gen->add_flag("--plan", g.plan,
                   "Generate nothing: print the classes, units, peak memory, disk and time the "
                   "run would take");
@@ -284,6 +290,7 @@ GenerateOptions generate_options(const GenFlags& o) {
     if (o.read_through) g.pair_solving = PairSolving::units_read_through;
     if (o.compact) g.pair_solving = PairSolving::units_compact;
     if (o.unit_chunk > 0) g.tuning.unit_chunk_positions = o.unit_chunk;
+    if (o.large_class > 0) g.large_class_positions = o.large_class;
     return g;
 }
 

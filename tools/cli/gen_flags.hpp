@@ -41,7 +41,8 @@ struct GenFlags : RunFlags {
     bool in_units = false;
     bool read_through = false;
     bool compact = false;
-    std::uint64_t unit_chunk = 0;  // 0: GenerationTuning's
+    std::uint64_t unit_chunk = 0;   // 0: GenerationTuning's
+    std::uint64_t large_class = 0;  // 0: GenerateOptions' large_class_positions
 };
 
 // `per_rank`: the help of --threads and --memory speaks of each rank (damas-mpi).

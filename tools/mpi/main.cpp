@@ -99,7 +99,7 @@ struct RankReport {
     std::uint64_t classes_built = 0, classes_skipped = 0, positions = 0, bytes_written = 0;
     double load_seconds = 0;
     std::uint64_t pairs_in_units = 0, units_written = 0, units_resumed = 0;
-    std::uint64_t slice_ranges_solved = 0, table_parts_written = 0;
+    std::uint64_t slice_ranges_solved = 0, table_parts_written = 0, wdl_parts_written = 0;
     std::uint64_t pure_wins = 0, wins_drawn_by_rules = 0;
 };
 static_assert(std::is_trivially_copyable_v<RankReport>);
@@ -120,6 +120,7 @@ void counts(Summary& s, Report& r, F&& f) {
         f(s.units_resumed, r.units_resumed);
         f(s.slice_ranges_solved, r.slice_ranges_solved);
         f(s.table_parts_written, r.table_parts_written);
+        f(s.wdl_parts_written, r.wdl_parts_written);
     } else {
         f(s.classes, r.classes_built);
         f(s.pure_wins, r.pure_wins);
@@ -156,6 +157,7 @@ RankReport sum_of(const std::vector<RankReport>& reports) {
         total.units_resumed += r.units_resumed;
         total.slice_ranges_solved += r.slice_ranges_solved;
         total.table_parts_written += r.table_parts_written;
+        total.wdl_parts_written += r.wdl_parts_written;
         total.pure_wins += r.pure_wins;
         total.wins_drawn_by_rules += r.wins_drawn_by_rules;
     }
@@ -180,6 +182,7 @@ Json ranks_json(const std::vector<RankReport>& reports, double seconds) {
              {"wait_seconds", t.wait_seconds},
              {"wait_share", seconds > 0 ? t.wait_seconds / seconds : 0.0},
              {"table_parts_written", reports[r].table_parts_written},
+             {"wdl_parts_written", reports[r].wdl_parts_written},
              {"peak_resident_bytes", static_cast<double>(reports[r].peak_resident_bytes)}});
     }
     return ranks;
@@ -210,10 +213,12 @@ RankTimes run_on_ranks(const Job& job, RunSteps& run, Progress& progress, Progre
 }
 
 // The units of work of a gen run on `ranks` ranks: its pairs, those cut into ranges as
-// gen/plan/work_graph.hpp's rule says, or every pair in units into `cut` ranges when cut > 0.
+// gen/plan/work_graph.hpp's rule says, their wdl files in parts where that is modelled faster;
+// or every pair in units into `cut` ranges when cut > 0, the wdl files of large classes in parts.
 WorkGraph gen_work(const GenerateOptions& o, const GenerationPlan& plan, const PairGraph& pairs,
                    int ranks, int cut) {
-    return work_graph(o, plan, pairs, cut_ranges(plan, ranks, cut));
+    if (cut > 0) return work_graph(o, plan, pairs, cut_ranges(plan, ranks, cut));
+    return faster_work_graph(o, plan, pairs, cut_ranges(plan, ranks), ranks);
 }
 
 // A gen run's start on every rank, then its units of work over the ranks, rank 0 finding first
@@ -320,6 +325,7 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks, int cut
         out["ranks"] = ranks_json(reports, total.seconds);
         out["slice_ranges_solved"] = total.slice_ranges_solved;
         out["table_parts_written"] = total.table_parts_written;
+        out["wdl_parts_written"] = total.wdl_parts_written;
         cli::print_json(out);
         return;
     }
@@ -331,6 +337,9 @@ void run_gen(const Job& job, const cli::GenFlags& flags, int plan_ranks, int cut
     if (total.table_parts_written > 0)
         std::printf("cut pairs' distance files: %llu parts written\n",
                     static_cast<unsigned long long>(total.table_parts_written));
+    if (total.wdl_parts_written > 0)
+        std::printf("cut pairs' wdl files: %llu parts written\n",
+                    static_cast<unsigned long long>(total.wdl_parts_written));
     print_ranks(reports, total.seconds);
 }
 
