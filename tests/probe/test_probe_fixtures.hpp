@@ -23,6 +23,7 @@
 #include "index/flip.hpp"
 #include "index/material.hpp"
 #include "probe/probe.hpp"
+#include "probe/study/class_stats.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
 #include "rules/variant.hpp"
@@ -212,6 +213,33 @@ inline std::vector<Position> first_quiet_english_positions(Material m, std::size
             out.push_back(p);
     }
     return out;
+}
+
+// Class m's statistics and the best moves of a few of its positions, from folders a and b (and
+// their tablebases) that must answer alike: what reads a whole class, and a ply deeper.
+inline void expect_same_class_study(Variant v, Material m, const std::filesystem::path& dir_a,
+                                    const Tablebase& a, const std::filesystem::path& dir_b,
+                                    const Tablebase& b) {
+    const auto probe_a = [&](const Position& p) { return a.probe_distance(v, p); };
+    const auto probe_b = [&](const Position& p) { return b.probe_distance(v, p); };
+    const study::ClassStats sa = study::class_stats(v, dir_a, m, probe_a, 3);
+    const study::ClassStats sb = study::class_stats(v, dir_b, m, probe_b, 3);
+    EXPECT_EQ(sa.wins, sb.wins) << m.name();
+    EXPECT_EQ(sa.losses, sb.losses) << m.name();
+    EXPECT_EQ(sa.draws, sb.draws) << m.name();
+    EXPECT_EQ(sa.histogram, sb.histogram) << m.name();
+    const ClassIndex index(v.info().board, m);
+    for (std::uint64_t i = 0; i < index.size(); i += index.size() / 7 + 1) {
+        std::vector<RootMove> got, expected;
+        ASSERT_EQ(a.probe_root(v, index.unindex(i), got), ProbeStatus::ok);
+        ASSERT_EQ(b.probe_root(v, index.unindex(i), expected), ProbeStatus::ok);
+        ASSERT_EQ(got.size(), expected.size());
+        for (std::size_t k = 0; k < got.size(); ++k) {
+            EXPECT_EQ(got[k].notation, expected[k].notation);
+            EXPECT_EQ(got[k].result.value, expected[k].result.value);
+            EXPECT_EQ(got[k].result.plies, expected[k].result.plies);
+        }
+    }
 }
 
 }  // namespace damas::test

@@ -8,7 +8,6 @@
 #include "index/class_index.hpp"
 #include "index/flip.hpp"
 #include "probe/probe.hpp"
-#include "probe/study/class_stats.hpp"
 #include "rules/notation.hpp"
 #include "table/mtc_fold.hpp"
 #include "table/table_file.hpp"
@@ -80,23 +79,7 @@ TEST_P(MtcFold, AnswersLikeTheUnfoldedFiles) {
                 resolved += expected.plies >= 2 && expected.plies <= c.fold;
             }
         }
-        // A whole class (stats) and the best moves of a few positions.
-        const auto probe_folded = [&](const Position& p) { return folded->probe_distance(v, p); };
-        const auto probe_plain = [&](const Position& p) { return plain->probe_distance(v, p); };
-        const study::ClassStats a = study::class_stats(v, folded_dir.path, m, probe_folded, 3);
-        const study::ClassStats b = study::class_stats(v, plain_dir.path, m, probe_plain, 3);
-        EXPECT_EQ(a.histogram, b.histogram) << m.name();
-        EXPECT_EQ(a.wins, b.wins) << m.name();
-        for (std::uint64_t i = 0; i < index.size(); i += index.size() / 5 + 1) {
-            std::vector<RootMove> got, expected;
-            ASSERT_EQ(folded->probe_root(v, index.unindex(i), got), ProbeStatus::ok);
-            ASSERT_EQ(plain->probe_root(v, index.unindex(i), expected), ProbeStatus::ok);
-            ASSERT_EQ(got.size(), expected.size());
-            for (std::size_t k = 0; k < got.size(); ++k) {
-                EXPECT_EQ(got[k].notation, expected[k].notation);
-                EXPECT_EQ(got[k].result.plies, expected[k].result.plies);
-            }
-        }
+        test::expect_same_class_study(v, m, folded_dir.path, *folded, plain_dir.path, *plain);
     }
     EXPECT_GT(resolved, 0u);  // distances the fold hid were told apart
 

@@ -78,26 +78,7 @@ TEST_P(MtcMirrorLayout, AnswersLikeTheFullLayout) {
             searched += mirrored;
         }
         if (!mirrored) continue;
-        // A whole class (stats) and the best moves of a few positions, probed a ply deeper.
-        const auto probe_mirror = [&](const Position& p) { return mirror->probe_distance(v, p); };
-        const auto probe_full = [&](const Position& p) { return reference->probe_distance(v, p); };
-        const study::ClassStats a = study::class_stats(v, mirror_dir.path, m, probe_mirror, 3);
-        const study::ClassStats b = study::class_stats(v, full_dir.path, m, probe_full, 3);
-        EXPECT_EQ(a.wins, b.wins) << m.name();
-        EXPECT_EQ(a.losses, b.losses) << m.name();
-        EXPECT_EQ(a.draws, b.draws) << m.name();
-        EXPECT_EQ(a.histogram, b.histogram) << m.name();
-        for (std::uint64_t i = 0; i < index.size(); i += index.size() / 7 + 1) {
-            std::vector<RootMove> got, expected;
-            ASSERT_EQ(mirror->probe_root(v, index.unindex(i), got), ProbeStatus::ok);
-            ASSERT_EQ(reference->probe_root(v, index.unindex(i), expected), ProbeStatus::ok);
-            ASSERT_EQ(got.size(), expected.size());
-            for (std::size_t k = 0; k < got.size(); ++k) {
-                EXPECT_EQ(got[k].notation, expected[k].notation);
-                EXPECT_EQ(got[k].result.value, expected[k].result.value);
-                EXPECT_EQ(got[k].result.plies, expected[k].result.plies);
-            }
-        }
+        test::expect_same_class_study(v, m, mirror_dir.path, *mirror, full_dir.path, *reference);
     }
     EXPECT_GT(searched, 0u);
 }
