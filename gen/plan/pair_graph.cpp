@@ -14,10 +14,9 @@ namespace {
 
 // Each pair's heaviest chain: its weight and the heaviest chain of a pair that reads it
 // (backwards, since a pair reads only earlier ones).
-template <class T>
-std::vector<T> heaviest_chains(const std::vector<std::vector<std::size_t>>& needs,
-                               const std::vector<T>& weights) {
-    std::vector<T> chain(weights.size(), T{}), after(weights.size(), T{});
+std::vector<double> heaviest_chains(const std::vector<std::vector<std::size_t>>& needs,
+                                    const std::vector<double>& weights) {
+    std::vector<double> chain(weights.size(), 0.0), after(weights.size(), 0.0);
     for (std::size_t i = weights.size(); i-- > 0;) {
         chain[i] = weights[i] + after[i];
         for (const std::size_t n : needs[i]) after[n] = std::max(after[n], chain[i]);
@@ -39,8 +38,7 @@ std::string pair_label(Material m) {
 PairGraph pair_graph(const std::vector<Material>& pairs,
                      const std::vector<std::uint64_t>& positions) {
     if (positions.size() != pairs.size()) throw Error("pair_graph: one count of positions a pair");
-    PairGraph g{pairs, positions, std::vector<std::vector<std::size_t>>(pairs.size()),
-                std::vector<std::uint64_t>(pairs.size())};
+    PairGraph g{pairs, positions, std::vector<std::vector<std::size_t>>(pairs.size()), {}};
     std::map<Material, std::size_t> pair_of;
     for (std::size_t i = 0; i < pairs.size(); ++i)
         pair_of[pairs[i]] = pair_of[pairs[i].mirrored()] = i;
@@ -57,12 +55,13 @@ PairGraph pair_graph(const std::vector<Material>& pairs,
         std::sort(g.needs[i].begin(), g.needs[i].end());
         g.needs[i].erase(std::unique(g.needs[i].begin(), g.needs[i].end()), g.needs[i].end());
     }
-    g.chain_positions = heaviest_chains(g.needs, positions);
+    set_heaviest_chains(g, std::vector<double>(positions.begin(), positions.end()));
     return g;
 }
 
-void set_heaviest_chains(PairGraph& graph) {
-    graph.chain_positions = heaviest_chains(graph.needs, graph.positions);
+void set_heaviest_chains(PairGraph& graph, const std::vector<double>& weights) {
+    if (weights.size() != graph.needs.size()) throw Error("set_heaviest_chains: one weight a node");
+    graph.chain = heaviest_chains(graph.needs, weights);
 }
 
 PairQueue::PairQueue(const PairGraph& graph, const std::vector<bool>& done)
@@ -90,7 +89,7 @@ std::optional<std::size_t> PairQueue::next() {
     // The heaviest chain first; of equal chains, the earliest in the plan.
     const auto best =
         std::max_element(ready_.begin(), ready_.end(), [&](std::size_t a, std::size_t b) {
-            const std::uint64_t ca = graph_->chain_positions[a], cb = graph_->chain_positions[b];
+            const double ca = graph_->chain[a], cb = graph_->chain[b];
             return ca != cb ? ca < cb : a > b;
         });
     const std::size_t pair = *best;

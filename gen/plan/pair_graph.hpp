@@ -8,8 +8,9 @@
 // their inputs. Several pairs are ready at once when none reads another (the classes of one size
 // with different men counts, the many small pairs); of those, the queue hands out first the one
 // that heads the heaviest chain of pairs still to solve (list scheduling on the critical path,
-// weighted by positions): the largest pairs sit at the end of long chains, and a run on N
-// workers takes at least as long as its heaviest chain.
+// weighted by positions, or by modelled seconds in a graph of units of work): the largest pairs
+// sit at the end of long chains, and a run on N workers takes at least as long as its heaviest
+// chain.
 //
 // No MPI here: the graph and the queue are plain data, tested on their own (tests/test_pair_graph).
 #pragma once
@@ -31,7 +32,7 @@ struct PairGraph {
     std::vector<Material> pairs;                  // each pair's first class, in the plan's order
     std::vector<std::uint64_t> positions;         // of each pair (both classes)
     std::vector<std::vector<std::size_t>> needs;  // pairs read by each pair (earlier indices)
-    std::vector<std::uint64_t> chain_positions;   // the heaviest chain from the pair on
+    std::vector<double> chain;  // the heaviest chain from the pair on, by the graph's weights
 };
 
 // The graph of pairs given in an order where every pair comes after those it reads (the plan's).
@@ -39,9 +40,10 @@ struct PairGraph {
 PairGraph pair_graph(const std::vector<Material>& pairs,
                      const std::vector<std::uint64_t>& positions);
 
-// Fills graph.chain_positions from its positions and needs (every pair reading earlier ones
-// only): what pair_graph does, for graphs of other units of work (gen/plan/work_graph.hpp).
-void set_heaviest_chains(PairGraph& graph);
+// Fills graph.chain from a weight a node (every node reading earlier ones only): what pair_graph
+// does with positions, for graphs of other units of work (gen/plan/work_graph.hpp: their
+// modelled seconds, since a unit's positions say little of a load or a write).
+void set_heaviest_chains(PairGraph& graph, const std::vector<double>& weights);
 
 class PairQueue {
   public:

@@ -167,7 +167,7 @@ WorkGraph work_graph(const GenerateOptions& o, const GenerationPlan& plan, const
         final_node[i] = add({WorkNode::Kind::write, i}, share(written, write_assemble_share),
                             writing * write_assemble_share, parts);
     }
-    set_heaviest_chains(g);
+    set_heaviest_chains(g, w.seconds);
     return w;
 }
 

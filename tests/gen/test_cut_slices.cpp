@@ -338,6 +338,13 @@ TEST(CUT_SLICES, GraphOfRangesAndWriting) {
             planned += w.ranges_by_slice[i][0] * s.inputs_load_seconds - s.load_seconds;
     }
     EXPECT_NEAR(work, planned, 1e-9 * planned + 1e-12);
+    // Handed out by modelled seconds: a node's chain is its seconds and its heaviest reader's.
+    std::vector<double> heaviest_reader(w.nodes.size(), 0.0);
+    for (std::size_t n = w.nodes.size(); n-- > 0;) {
+        EXPECT_NEAR(w.graph.chain[n], w.seconds[n] + heaviest_reader[n], 1e-9 * w.graph.chain[n]);
+        for (const std::size_t d : w.graph.needs[n])
+            heaviest_reader[d] = std::max(heaviest_reader[d], w.graph.chain[n]);
+    }
 }
 
 TEST(CUT_SLICES, SliceThatCannotBeCutIsRefused) {

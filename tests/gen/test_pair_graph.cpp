@@ -65,11 +65,11 @@ TEST(PairGraph, InputsAreTheClassesMovesReach) {
 TEST(PairGraph, ChainIsThePairAndItsHeaviestDependant) {
     const PairGraph g = graph_of("english", 4);
     for (std::size_t i = 0; i < g.pairs.size(); ++i) {
-        std::uint64_t heaviest = 0;
+        double heaviest = 0;
         for (std::size_t j = i + 1; j < g.pairs.size(); ++j)
             if (std::count(g.needs[j].begin(), g.needs[j].end(), i))
-                heaviest = std::max(heaviest, g.chain_positions[j]);
-        EXPECT_EQ(g.chain_positions[i], g.positions[i] + heaviest);
+                heaviest = std::max(heaviest, g.chain[j]);
+        EXPECT_EQ(g.chain[i], static_cast<double>(g.positions[i]) + heaviest);
     }
 }
 
