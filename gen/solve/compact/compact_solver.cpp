@@ -231,6 +231,8 @@ class CompactSolver {
             Outcome exit;
             if (m.promotes)
                 exits.add(store_.lookup<R>(make_move(p, m)));
+            else if (p.kings & bit(m.from))
+                ++pending;  // a king move keeps the men, so the slice: nothing to locate
             else if (in_slice(c, p, m, exit))
                 ++pending;
             else
@@ -331,29 +333,51 @@ class CompactSolver {
         int c = 0;
         const Position after = flip_(index_.position_at(local, c));
         const int before_class = mirror(c);
+        const ClassIndex& before_index = layout_.index(before_class);
+        // King un-moves keep the men: their predecessors share a configuration, located once.
+        enum class Start : std::uint8_t { unknown, known, none } start_state = Start::unknown;
+        std::uint64_t start = 0;
         UnmoveGenerator<R>::template for_each<false, true>(after, [&](const Unmove& u) {
             std::uint64_t q = 0;
-            if (index_.locate(before_class, u.before, q) != index_.slice())
-                throw Error("an un-move leaves the slice");
-            if (must_capture(q, u.before)) return;
+            if (u.before.kings & bit(u.move.from)) {
+                if (start_state == Start::unknown)
+                    start_state = index_.configuration_start(before_class, u.before, start)
+                                      ? Start::known
+                                      : Start::none;
+                if (start_state == Start::known) q = start + before_index.kings_index(u.before);
+            }
+            if (start_state != Start::known || !(u.before.kings & bit(u.move.from)))
+                if (index_.locate(before_class, u.before, q) != index_.slice())
+                    throw Error("an un-move leaves the slice");
             if (value == Value::loss)
-                offer_win(q, d);
+                offer_win(q, d, u.before);
             else
                 take_pending(q, d);
         });
     }
 
-    void offer_win(std::uint64_t q, int d) {
+    // A predecessor that must capture cannot have made the quiet move, so it takes no win. It is
+    // asked only when the win would better its byte: its capture bit is a second random read.
+    void offer_win(std::uint64_t q, int d, const Position& before) {
         const Outcome win{Value::win, static_cast<std::uint16_t>(d + 1)};
         std::uint8_t b = bytes_[q].load(std::memory_order_relaxed);
+        bool may_take = false;
         for (;;) {
+            if (b != overflowed && distances_.fits(win) &&
+                !bettered_by_win(outcome_of(b), is_open(b), d + 1))
+                return;
+            if (!may_take) {
+                if (must_capture(q, before)) return;
+                may_take = true;
+            }
             if (b == overflowed || !distances_.fits(win)) return settle_overflowing(q, win);
-            if (!bettered_by_win(outcome_of(b), is_open(b), d + 1)) return;
             if (bytes_[q].compare_exchange_weak(b, code_of(win), std::memory_order_relaxed))
                 return raise_highest(d + 1);
         }
     }
 
+    // A predecessor that must capture is never pending (initialise settles it from its
+    // captures), so a pending byte is one that made the quiet move.
     void take_pending(std::uint64_t q, int d) {
         std::uint8_t b = bytes_[q].load(std::memory_order_relaxed);
         for (;;) {

@@ -97,6 +97,20 @@ class GroupIndex {
         return s;
     }
 
+    // Where the configuration of a White-to-move position p of class c starts in the group,
+    // when p is in the slice being solved and held as itself: the positions with p's men are
+    // then at that start plus their kings index (ClassIndex::kings_index). False otherwise (a
+    // quartered pair, another slice, a configuration held as its mirror): locate() tells.
+    bool configuration_start(int c, const Position& p, std::uint64_t& start) const {
+        if (quarters_) return false;
+        const ClassIndex& index = layout_.index(c);
+        if (index.slice_of(p) != slice_) return false;
+        const std::uint64_t j = slice_men_[c].rank(index.index(p) / k_);
+        if (by_groups_ && groups_.stands_for_mirror(c, j)) return false;
+        start = group_start(c, j);
+        return true;
+    }
+
   private:
     // The first local position of configuration j of class c's list, which quiet moves reach
     // from the group being solved: so it is in that group.
