@@ -106,9 +106,14 @@ double cpu_seconds_per_position(const Variant& v, Material m) {
     return (46e-9 + 36e-9 * kings) * beyond_six * (has_flying_kings(v) ? flying : 1.0);
 }
 constexpr double units_slowdown = 1.1;
-// The byte-a-position solver (gen/solve/compact/compact_solver.hpp) per position, against the other
-// (english 2-5 with every slice by bytes).
-constexpr double compact_slowdown = 4.6;
+// The byte-a-position solver (gen/solve/compact/compact_solver.hpp) per position, against a pair
+// held whole, 2 threads, *loaded*: international 0104 + 0401 (21.2 M positions, every slice by
+// bytes: configurations split at the default unit chunk) 26.5-28.3 CPU-s against 8.2; english
+// 0105 + 0501 (10.9 M) 5.9-6.0 against 2.2 (`damas gen -c C --compact` on a folder holding what
+// the pair reads, and without `--compact`).
+double compact_slowdown(const BoardSpec& board) {
+    return board.width == 10 ? 3.4 : 2.7;
+}
 // Without its bit a position of captures, it tests each predecessor a resolved position tells
 // (international 0305: 37 a position, 0.1 us each, loaded, against its 6 us a position).
 constexpr double captures_tested_slowdown = 1.6;
@@ -662,7 +667,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                 step.inputs_load_seconds *= units_slowdown;
                 if (step.compact)
                     seconds += static_cast<double>(c.compact_positions) * per_position *
-                               (compact_slowdown *
+                               (compact_slowdown(board) *
                                     (tuning.compact_capture_bits ? 1 : captures_tested_slowdown) -
                                 1);
                 plan.units += static_cast<std::uint64_t>(step.slices);
@@ -706,7 +711,8 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                         : "") +
         "0.7 us without kings (fitted on this project's 2-core host), divided by " +
         std::to_string(threads) +
-        " threads; pairs in units 10% slower, slices by bytes 4.6 times; reloads at 20 M/s (as "
+        " threads; pairs in units 10% slower, slices by bytes " +
+        std::string(board.width == 10 ? "3.4" : "2.7") + " times; reloads at 20 M/s (as "
         "values, for mtc: 500 M/s)";
     return plan;
 }
