@@ -309,8 +309,10 @@ void write_distance_part(const std::filesystem::path& part, const std::filesyste
     const unsigned threads = std::max(1u, opt.threads);
     std::vector<std::unique_ptr<BlockEncoder>> encoders;
     for (unsigned w = 0; w < threads; ++w)
-        encoders.push_back(
-            t.codec->encoder({.fill = opt.fill, .zstd_level = opt.zstd_level, .wdl = opt.mtc_wdl}));
+        encoders.push_back(t.codec->encoder({.fill = opt.fill,
+                                             .zstd_level = opt.zstd_level,
+                                             .wdl = opt.mtc_wdl,
+                                             .wdl_of_values = opt.mtc_wdl_of_values}));
     write_part(
         part, t.header, range, threads, opt.durable,
         [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {
