@@ -301,8 +301,8 @@ void write_distance_part(const std::filesystem::path& part, const std::filesyste
                          const TableInfo& info, Metric metric, std::uint64_t positions,
                          BlockRange range, const DtwValues& values, const WriteOptions& options) {
     WriteOptions opt = options;
-    // As write_distance_table: an mtc codec that reads the class's wdl file reads it as its
-    // readers will.
+    // As write_distance_table: an mtc codec that reads the class's wdl file is given its values
+    // (read_wdl_beside).
     const std::unique_ptr<const TableFile> wdl_file = read_wdl_beside(table, info, metric, opt);
     const DistanceTable t = distance_table(info, metric, positions, opt);
     const std::uint32_t ppb = t.header.positions_per_block;

@@ -98,7 +98,7 @@ TableHeader write_distance_table(const std::filesystem::path& path, const TableI
     if (!is_distance(metric)) throw Error("write_distance_table: not a distance metric");
     if (!options.counts_from) throw Error("write_dtw_table: values by block need counts_from");
     // An mtc codec that reads the class's wdl file (mtc-wdl) is given its values as its readers
-    // will read them: from the wdl file beside path, unless the caller gives them.
+    // will read them (read_wdl_beside), unless the caller gives them.
     WriteOptions o = options;
     const std::unique_ptr<const TableFile> wdl_file = read_wdl_beside(path, info, metric, o);
     return write_table(
