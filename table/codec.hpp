@@ -60,6 +60,9 @@ struct EncodeSettings {
     FillRule fill = FillRule::automatic;
     int zstd_level = 0;  // 0: the format's default for the metric (with its cheaper dtw search)
     WdlReader wdl;       // a codec that reads_wdl: the class's wdl file the readers will read
+    // Instead of wdl: that file tells the value of every position that need not capture, so it
+    // is the value the distance gives there (mtc-wdl).
+    bool wdl_of_values = false;
 };
 
 // One thread's encoder of one file's blocks (not thread-safe: one per thread).

@@ -301,16 +301,18 @@ void write_distance_part(const std::filesystem::path& part, const std::filesyste
                          const TableInfo& info, Metric metric, std::uint64_t positions,
                          BlockRange range, const DtwValues& values, const WriteOptions& options) {
     WriteOptions opt = options;
-    // As write_distance_table: an mtc codec that reads the class's wdl file reads it as its
-    // readers will.
+    // As write_distance_table: an mtc codec that reads the class's wdl file is given its values
+    // (read_wdl_beside).
     const std::unique_ptr<const TableFile> wdl_file = read_wdl_beside(table, info, metric, opt);
     const DistanceTable t = distance_table(info, metric, positions, opt);
     const std::uint32_t ppb = t.header.positions_per_block;
     const unsigned threads = std::max(1u, opt.threads);
     std::vector<std::unique_ptr<BlockEncoder>> encoders;
     for (unsigned w = 0; w < threads; ++w)
-        encoders.push_back(
-            t.codec->encoder({.fill = opt.fill, .zstd_level = opt.zstd_level, .wdl = opt.mtc_wdl}));
+        encoders.push_back(t.codec->encoder({.fill = opt.fill,
+                                             .zstd_level = opt.zstd_level,
+                                             .wdl = opt.mtc_wdl,
+                                             .wdl_of_values = opt.mtc_wdl_of_values}));
     write_part(
         part, t.header, range, threads, opt.durable,
         [&](std::size_t w, std::uint64_t b, EncodedBlock& out) {

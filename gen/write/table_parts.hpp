@@ -40,7 +40,8 @@ std::uint64_t distance_table_blocks(Metric metric, std::uint64_t positions,
 // Encodes blocks `range` of the distance table that write_distance_table would write at `table`
 // into the part file `part`. values(first, out) as write_distance_table's, called for the
 // range's blocks in order from its first. An mtc codec that reads the class's wdl file
-// (mtc-wdl) reads it beside `table` unless options.mtc_wdl gives it. Throws Error on an I/O
+// (mtc-wdl) is given its values as read_wdl_beside says (gen/write/writer.hpp) unless
+// options.mtc_wdl gives them. Throws Error on an I/O
 // failure (nothing is left at `part`).
 void write_distance_part(const std::filesystem::path& part, const std::filesystem::path& table,
                          const TableInfo& info, Metric metric, std::uint64_t positions,

@@ -387,8 +387,10 @@ std::optional<TableHeader> write_coded_table(const std::filesystem::path& path,
 
     std::vector<std::unique_ptr<BlockEncoder>> encoders;
     for (unsigned t = 0; t < threads; ++t)
-        encoders.push_back(
-            table->encoder({.fill = opt.fill, .zstd_level = opt.zstd_level, .wdl = opt.mtc_wdl}));
+        encoders.push_back(table->encoder({.fill = opt.fill,
+                                           .zstd_level = opt.zstd_level,
+                                           .wdl = opt.mtc_wdl,
+                                           .wdl_of_values = opt.mtc_wdl_of_values}));
     TmpFile file(path);
     if (!model.empty()) file.write_at(h.table_offset + format::table_bytes(h.blocks), model);
     write_blocks(

@@ -68,13 +68,18 @@ TableHeader write_dtw_table(const std::filesystem::path& path, const TableInfo& 
 std::unique_ptr<const TableFile> read_wdl_beside(const std::filesystem::path& table,
                                                  const TableInfo& info, Metric metric,
                                                  WriteOptions& options) {
-    if (metric != Metric::mtc || !block_codec(options.mtc_codec).reads_wdl() || options.mtc_wdl)
+    if (metric != Metric::mtc || !block_codec(options.mtc_codec).reads_wdl() || options.mtc_wdl ||
+        options.mtc_wdl_of_values)
         return nullptr;
     std::filesystem::path wdl_path = table;
     wdl_path.replace_extension(".wdl");
     const auto& c = info.material;
     auto wdl_file = std::make_unique<const TableFile>(
         wdl_path, TableIdentity{info.variant, Material{c[0], c[1], c[2], c[3]}, Metric::wdl});
+    if (wdl_file->header().layout == Layout::stored && !wdl_file->header().half) {
+        options.mtc_wdl_of_values = true;
+        return nullptr;
+    }
     options.mtc_wdl = [f = wdl_file.get()](std::uint64_t first, std::span<std::uint8_t> out) {
         if (const ReadStatus st = f->read_wdl(first, out); st != ReadStatus::ok)
             throw Error(f->path().string() + ": " + read_status_name(st));
@@ -93,7 +98,7 @@ TableHeader write_distance_table(const std::filesystem::path& path, const TableI
     if (!is_distance(metric)) throw Error("write_distance_table: not a distance metric");
     if (!options.counts_from) throw Error("write_dtw_table: values by block need counts_from");
     // An mtc codec that reads the class's wdl file (mtc-wdl) is given its values as its readers
-    // will read them: from the wdl file beside path, unless the caller gives them.
+    // will read them (read_wdl_beside), unless the caller gives them.
     WriteOptions o = options;
     const std::unique_ptr<const TableFile> wdl_file = read_wdl_beside(path, info, metric, o);
     return write_table(

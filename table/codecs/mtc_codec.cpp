@@ -47,6 +47,8 @@ class MtcEncoder : public BlockEncoder {
   public:
     // wdl: mtc-wdl's reader of the class's wdl values, or empty (mtc-context).
     MtcEncoder(const MtcShared& s, WdlReader wdl) : s_(s), wdl_reader_(std::move(wdl)) {}
+    // Given the wdl values of the distances themselves (EncodeSettings::wdl_of_values).
+    MtcEncoder(const MtcShared& s, bool wdl_of_values) : s_(s), wdl_of_values_(wdl_of_values) {}
     void encode(std::uint64_t, std::span<const std::uint8_t>, std::vector<std::byte>&,
                 std::vector<std::byte>&) override {
         throw Error("mtc codecs: they code mtc tables only");
@@ -62,14 +64,17 @@ class MtcEncoder : public BlockEncoder {
             if (flags_[i] & skipped) values_[i] = dtw_unknown;
             le::store<std::uint16_t>(&plain[2 * i], values_[i]);
         }
-        wdl_.resize(wdl_reader_ ? v.size() : 0);
+        wdl_.resize(wdl_reader_ || wdl_of_values_ ? v.size() : 0);
         if (wdl_reader_) wdl_reader_(first, wdl_);
+        if (wdl_of_values_)
+            for (std::size_t i = 0; i < v.size(); ++i) wdl_[i] = mtc_context::wdl_of(values_[i]);
         mtc_context::encode_block(s_.shape, values_, flags_, wdl_, coded);
     }
 
   private:
     const MtcShared& s_;
     WdlReader wdl_reader_;
+    bool wdl_of_values_ = false;
     std::vector<std::uint8_t> flags_, wdl_;
     std::vector<std::uint16_t> values_;
 };
@@ -92,8 +97,9 @@ class MtcTable : public TableCodec {
         return wdl.size() == n && decode_with(first, n, in, wdl, out);
     }
     std::unique_ptr<BlockEncoder> encoder(const EncodeSettings& settings) const override {
-        if (given_wdl_ && !settings.wdl)
+        if (given_wdl_ && !settings.wdl && !settings.wdl_of_values)
             throw Error("mtc-wdl codec: the encoder needs the class's wdl values");
+        if (given_wdl_ && settings.wdl_of_values) return std::make_unique<MtcEncoder>(s_, true);
         return std::make_unique<MtcEncoder>(s_, given_wdl_ ? settings.wdl : WdlReader{});
     }
 

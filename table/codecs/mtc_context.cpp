@@ -134,14 +134,13 @@ bool code_value(Coder& c, Contexts& k, int left, int second, bool threat, std::u
     return true;
 }
 
-// The wdl value mtc value x stands for (wdl_unknown for dtw_unknown).
+}  // namespace
+
 std::uint8_t wdl_of(std::uint16_t x) {
     if (x == dtw_unknown) return wdl_unknown;
     if (x == mtc_draw) return wdl_draw;
     return (x & 1) ? wdl_win : wdl_loss;
 }
-
-}  // namespace
 
 void encode_block(const Shape& shape, std::span<const std::uint16_t> values,
                   std::span<const std::uint8_t> flags, std::span<const std::uint8_t> wdl,

@@ -60,6 +60,8 @@ struct Shape {
 };
 inline constexpr std::uint32_t adapt_given_wdl = 16;
 
+// The wdl value mtc value x stands for (wdl_unknown for dtw_unknown).
+std::uint8_t wdl_of(std::uint16_t x);
 // Encodes one block's values into out (replaced): those of the positions not skipped
 // (wdl_context's flags of the same positions: bits wdl_context::skipped and threat). `wdl`: the
 // wdl values the decoder will know of the same positions (mtc-wdl: its class's wdl file), or
