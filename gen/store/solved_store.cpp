@@ -524,7 +524,9 @@ void SolvedStore::resolve_folded(SolvedClass& c) const {
         StoredMtc stored(const Position& q) const {
             const Position w = q.side == Color::white ? q : store.flip_(q);
             const SolvedClass& x = store.find(Material::of(w));
-            if (x.derived || (x.files && x.files->mirrored) || x.values_only)
+            // Values only (held so, or read so through the cache): no distance to read.
+            if (x.derived || x.values_only ||
+                (x.files && (x.files->mirrored || x.files->values_only)))
                 return {StoredMtc::Kind::none};
             const Outcome o = x.files ? x.files->read(x.index->index(w), *store.cache_)
                                       : unpack_outcome(x.outcomes[x.index->index(w)]);
