@@ -463,7 +463,9 @@ void SolvedStore::load_for_search(Material m, bool through) {
 
 void SolvedStore::load_mirrored(Material m) {
     load_for_search(m, false);
-    resolve_folded(m.mirrored());  // its distances, which m's are worked out from
+    // The mirror's distances, which m's are worked out from: resolved first where m's are read
+    // (else resolving the mirror later works m out again).
+    if (!distances_read_ || distances_read_(m)) resolve_folded(m.mirrored());
     SolvedClass c{
         m, std::make_unique<ClassIndex>(variant_.info().board, m), {}, {}, false, false, nullptr};
     const std::uint64_t n = c.index->size();
