@@ -51,8 +51,9 @@ double probe_ns(const Tablebase& tb, Variant v, const Position& p, ProbeResult& 
 int folder_fold(const std::filesystem::path& dir, Variant v, int pieces) {
     for (const Material m : classes_with_pieces(pieces)) {
         const auto path = table_path(dir, v, m.name(), Metric::mtc);
-        if (std::filesystem::exists(path))
-            return TableFile(path, {v, m, Metric::mtc}).header().mtc_fold;
+        if (!std::filesystem::exists(path)) continue;
+        const TableFile file(path, {v, m, Metric::mtc});
+        if (file.holds_values()) return file.header().mtc_fold;  // not a mirror-layout header
     }
     return 0;
 }
