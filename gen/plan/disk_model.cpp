@@ -83,14 +83,39 @@ double mtc_codec_factor(const BoardSpec& board, Codec codec) {
 }
 
 // The mtc files' bytes with the distances up to the fold stored as one (table/mtc_fold.hpp),
-// against none (the rows): english 2-5 with --mtc-fold 2 and 4, 2,475,385 and 1,734,206 bytes of
-// 2,652,911; international 2-5, 8,964,236 and 4,770,624 of 11,030,970 (`damas gen -v V -p 5
-// --metric mtc --mtc-fold N`). A fold of 3 takes 2's, one above 4 takes 4's.
+// against none (the rows), by fold: each board's 2-5 set generated at each fold (`damas gen -v V
+// -p 5 --metric mtc --mtc-fold N`, docs/performance.md, "Folded MTC distances"), english's
+// bytes of 2,652,911 and international's of 11,030,970.
+struct FoldFactor {
+    int fold;
+    double eight, ten;  // english, international
+};
+// clang-format off
+constexpr std::array measured_folds{
+    FoldFactor{2, 0.933, 0.813},  // english 2,475,385 B, international 8,964,236
+    FoldFactor{4, 0.654, 0.432},  // 1,734,206 and 4,770,624
+    FoldFactor{5, 0.580, 0.354},  // 1,537,904 and 3,902,924
+    FoldFactor{6, 0.536, 0.322},  // 1,421,229 and 3,548,578
+    FoldFactor{8, 0.444, 0.262},  // 1,179,173 and 2,893,157
+};
+// clang-format on
+
+// The measured factor of the fold, or between the measured folds either side of it, linearly (3
+// between 2 and 4, 7 between 6 and 8).
 double mtc_fold_factor(const BoardSpec& board, int fold) {
     const bool ten = board.width == 10;
     if (fold < 2) return 1.0;
-    if (fold < 4) return ten ? 0.813 : 0.933;
-    return ten ? 0.432 : 0.654;
+    const auto factor = [ten](const FoldFactor& f) { return ten ? f.ten : f.eight; };
+    const FoldFactor* below = &measured_folds.front();
+    for (const FoldFactor& f : measured_folds) {
+        if (f.fold == fold) return factor(f);
+        if (f.fold > fold) {
+            const double t = static_cast<double>(fold - below->fold) / (f.fold - below->fold);
+            return factor(*below) + t * (factor(f) - factor(*below));
+        }
+        below = &f;
+    }
+    return factor(measured_folds.back());
 }
 
 // The measured row of this board and kind with most pieces at most `pieces` that has `field`,

@@ -463,7 +463,9 @@ void SolvedStore::load_for_search(Material m, bool through) {
 
 void SolvedStore::load_mirrored(Material m) {
     load_for_search(m, false);
-    resolve_folded(m.mirrored());  // its distances, which m's are worked out from
+    // The mirror's distances, which m's are worked out from: resolved first where m's are read
+    // (else resolving the mirror later works m out again).
+    if (!distances_read_ || distances_read_(m)) resolve_folded(m.mirrored());
     SolvedClass c{
         m, std::make_unique<ClassIndex>(variant_.info().board, m), {}, {}, false, false, nullptr};
     const std::uint64_t n = c.index->size();
@@ -524,7 +526,9 @@ void SolvedStore::resolve_folded(SolvedClass& c) const {
         StoredMtc stored(const Position& q) const {
             const Position w = q.side == Color::white ? q : store.flip_(q);
             const SolvedClass& x = store.find(Material::of(w));
-            if (x.derived || (x.files && x.files->mirrored) || x.values_only)
+            // Values only (held so, or read so through the cache): no distance to read.
+            if (x.derived || x.values_only ||
+                (x.files && (x.files->mirrored || x.files->values_only)))
                 return {StoredMtc::Kind::none};
             const Outcome o = x.files ? x.files->read(x.index->index(w), *store.cache_)
                                       : unpack_outcome(x.outcomes[x.index->index(w)]);

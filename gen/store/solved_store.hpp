@@ -168,6 +168,14 @@ class SolvedStore {
     // each folded distance by that search (table/mtc_fold.hpp), and works out again a mirror
     // worked out from the folded distances. No-op where nothing is folded.
     void resolve_folded(Material m);
+    // The classes whose distances the reader reads (every class unless set). A class worked out
+    // from its mirror (the mirror layout) resolves the mirror's folded distances first only if
+    // its own are read; else it is worked out from them as loaded, its values right and its
+    // distances worked out again once the mirror is resolved. verify --deep reads the
+    // distances of the pair it checks only, and resolves that pair.
+    void read_distances_of(std::function<bool(Material)> reads) {
+        distances_read_ = std::move(reads);
+    }
     // Frees every class that `keep` does not hold.
     void retain(const std::set<Material>& keep);
     // Frees the classes of `pieces` pieces that `keep` does not hold.
@@ -319,7 +327,8 @@ class SolvedStore {
     std::size_t cache_bytes_ = 0;
     std::function<bool(Material)> loaded_again_;
     std::function<Metric(Material)> distance_metric_;
-    std::uint64_t solved_chunk_positions_ = 0;  // of the solved class files written
+    std::function<bool(Material)> distances_read_;  // unset: every class's
+    std::uint64_t solved_chunk_positions_ = 0;      // of the solved class files written
     bool values_only_ = false;
     std::uint64_t classes_loaded_ = 0, classes_from_solved_files_ = 0;
 };

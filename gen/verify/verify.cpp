@@ -116,15 +116,22 @@ std::set<Material> capture_closure(const std::vector<Material>& from) {
 }
 
 // The classes of this folder to recompute: every class with both files, or those asked for that
-// have them (found records which).
+// have them (found records which). A class's mirror comes right after it: the check of the one
+// reads the same classes as the other's, so the second loads and resolves nothing again.
 std::vector<Material> deep_targets(const std::map<Material, int>& complete,
                                    const std::vector<Material>& asked, std::set<Material>& found) {
-    std::vector<Material> targets;
+    std::set<Material> chosen;
     for (const auto& [m, n] : complete) {
         if (n != 2) continue;
         if (!asked.empty() && std::find(asked.begin(), asked.end(), m) == asked.end()) continue;
-        targets.push_back(m);
+        chosen.insert(m);
         found.insert(m);
+    }
+    std::vector<Material> targets;
+    for (const Material m : chosen) {
+        if (std::find(targets.begin(), targets.end(), m) != targets.end()) continue;
+        targets.push_back(m);
+        if (m != m.mirrored() && chosen.count(m.mirrored())) targets.push_back(m.mirrored());
     }
     return targets;
 }
@@ -200,6 +207,8 @@ VerifyReport verify_database(const std::filesystem::path& dir, const VerifyOptio
                 keep.insert(searched.begin(), searched.end());
                 keep.insert({m, m.mirrored()});
                 store.retain(keep);
+                // The distances of m and its mirror only: the classes below give their values.
+                store.read_distances_of([m](Material c) { return c == m || c == m.mirrored(); });
                 store.load_below(m);
                 for (const Material c : searched) store.add_from_files(c);
                 store.add_from_files(m);

@@ -78,5 +78,22 @@ TEST(DiskModel, FollowsTheOptionsThatChangeTheBytes) {
     }
 }
 
+TEST(DiskModel, FoldsTheMtcBytesLessAsTheFoldGrows) {
+    GenerateOptions o;
+    o.metric = Metric::mtc;
+    const Material men{2, 1, 1, 0};
+    for (const BoardSpec& board : {board_8x8, board_10x10}) {
+        o.mtc_fold = 0;
+        double before = table_bits_per_position(board, men, o).distance;
+        // 3 and 7 lie between the measured folds either side.
+        for (int fold = 2; fold <= format::max_mtc_fold; ++fold) {
+            o.mtc_fold = fold;
+            const double bits = table_bits_per_position(board, men, o).distance;
+            EXPECT_LT(bits, before) << board.width << " fold " << fold;
+            before = bits;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace damas

@@ -23,6 +23,7 @@
 #include "rules/error.hpp"
 #include "rules/movegen.hpp"
 #include "table/outcome.hpp"
+#include "table/table_file.hpp"
 
 namespace damas {
 namespace {
@@ -113,6 +114,45 @@ TEST(Loader, RefusesAFileUnderAnotherClassName) {
         EXPECT_NE(std::string(e.what()).find("the header does not match the file's name"),
                   std::string::npos)
             << e.what();
+    }
+}
+
+// A mirror-layout class worked out from its mirror's folded distances where its own are not
+// read (as verify --deep loads the classes below the pair it checks) has its values right, and
+// its distances once the mirror is resolved: those of a store that reads every class's.
+TEST(Loader, WorksOutAMirrorFromFoldedDistancesAgainOnceResolved) {
+    const Variant v = *parse_variant("english");
+    ScratchDir dir("loader-folded-mirror");
+    GenerateOptions o = test::generate_options(v, 4, dir.path);
+    o.metric = Metric::mtc;
+    o.mtc_fold = 4;
+    test::generate_quietly(o);
+    const Material m = *Material::parse("0103");  // its mirror 0301 holds the values
+    ASSERT_FALSE(TableFile(table_path(dir.path, v, m.name(), Metric::mtc)).holds_values());
+    const auto mtc_store = [&](SolvedStore& s) {
+        s.set_distance_metric([](Material) { return Metric::mtc; });
+    };
+    SolvedStore every(v, dir.path), values_only(v, dir.path);
+    mtc_store(every);
+    mtc_store(values_only);
+    values_only.read_distances_of([](Material) { return false; });
+    every.add_from_files(m);
+    values_only.add_from_files(m);
+    const ClassIndex index(v.info().board, m);
+    std::uint64_t other_distances = 0;
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const Position p = index.unindex(i);
+        if (MoveGenerator<English>::has_capture(p)) continue;
+        const Outcome want = every.stored(p), got = values_only.stored(p);
+        ASSERT_EQ(got.value, want.value) << i;
+        other_distances += got.plies != want.plies;
+    }
+    EXPECT_GT(other_distances, 0u);  // some distances were worked out from folded ones
+    values_only.resolve_folded(m.mirrored());
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const Position p = index.unindex(i);
+        if (MoveGenerator<English>::has_capture(p)) continue;
+        ASSERT_EQ(values_only.stored(p), every.stored(p)) << i;
     }
 }
 
