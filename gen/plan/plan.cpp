@@ -710,9 +710,9 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                         ? "flying kings 1.42 times (on 10x10 1.15 times more a piece beyond 5), "
                         : "") +
         "0.7 us without kings (fitted on this project's 2-core host), divided by " +
-        std::to_string(threads) +
-        " threads; pairs in units 10% slower, slices by bytes " +
-        std::string(board.width == 10 ? "3.4" : "2.7") + " times; reloads at 20 M/s (as "
+        std::to_string(threads) + " threads; pairs in units 10% slower, slices by bytes " +
+        std::string(board.width == 10 ? "3.4" : "2.7") +
+        " times; reloads at 20 M/s (as "
         "values, for mtc: 500 M/s)";
     return plan;
 }
