@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -113,6 +114,11 @@ constexpr double units_slowdown = 1.1;
 // the pair reads, and without `--compact`).
 double compact_slowdown(const BoardSpec& board) {
     return board.width == 10 ? 3.4 : 2.7;
+}
+std::string one_decimal(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", x);
+    return text;
 }
 // Without its bit a position of captures, it tests each predecessor a resolved position tells
 // (international 0305: 37 a position, 0.1 us each, loaded, against its 6 us a position).
@@ -711,7 +717,7 @@ GenerationPlan plan_generation(const GenerateOptions& o) {
                         : "") +
         "0.7 us without kings (fitted on this project's 2-core host), divided by " +
         std::to_string(threads) + " threads; pairs in units 10% slower, slices by bytes " +
-        std::string(board.width == 10 ? "3.4" : "2.7") +
+        one_decimal(compact_slowdown(board)) +
         " times; reloads at 20 M/s (as "
         "values, for mtc: 500 M/s)";
     return plan;

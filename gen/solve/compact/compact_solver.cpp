@@ -339,16 +339,15 @@ class CompactSolver {
         std::uint64_t start = 0;
         UnmoveGenerator<R>::template for_each<false, true>(after, [&](const Unmove& u) {
             std::uint64_t q = 0;
-            if (u.before.kings & bit(u.move.from)) {
-                if (start_state == Start::unknown)
-                    start_state = index_.configuration_start(before_class, u.before, start)
-                                      ? Start::known
-                                      : Start::none;
-                if (start_state == Start::known) q = start + before_index.kings_index(u.before);
-            }
-            if (start_state != Start::known || !(u.before.kings & bit(u.move.from)))
-                if (index_.locate(before_class, u.before, q) != index_.slice())
-                    throw Error("an un-move leaves the slice");
+            const bool king = u.before.kings & bit(u.move.from);
+            if (king && start_state == Start::unknown)
+                start_state = index_.configuration_start(before_class, u.before, start)
+                                  ? Start::known
+                                  : Start::none;
+            if (king && start_state == Start::known)
+                q = start + before_index.kings_index(u.before);
+            else if (index_.locate(before_class, u.before, q) != index_.slice())
+                throw Error("an un-move leaves the slice");
             if (value == Value::loss)
                 offer_win(q, d, u.before);
             else
